@@ -1,0 +1,3 @@
+// Placeholder entry; replaced by the real entry (console → stderr first, build the graph, exit on close).
+console.log = console.error;
+console.error("[agent-server] starting");

@@ -1,0 +1,62 @@
+// The session log format: one JSONL file per session, an immutable header line, then events with
+// contiguous `seq`. Everything a session is (history, settings, title) is folded from these events.
+import { z } from "zod";
+
+export const LOG_FORMAT_VERSION = 1;
+
+export const SessionHeader = z.object({
+  type: z.literal("header"),
+  version: z.number().int(),
+  id: z.string().min(1),
+  cwd: z.string().min(1),
+  createdAt: z.string(),
+  parent: z.string().optional(),
+});
+export type SessionHeader = z.infer<typeof SessionHeader>;
+
+export const TurnEndReason = z.enum([
+  "end_turn", // the model finished
+  "aborted", // cancelled by the user (session/cancel, session/close)
+  "disposed", // ended by teardown
+  "error", // model or internal failure
+  "interrupted", // synthesized at recovery: the process died mid-turn
+  "max_turn_requests",
+  "max_tokens",
+  "refusal",
+]);
+export type TurnEndReason = z.infer<typeof TurnEndReason>;
+
+// Prompt content as the client sent it (ACP ContentBlock), kept opaque here: validated by the SDK on the way in.
+const ContentBlocks = z.array(z.record(z.string(), z.unknown()));
+
+export const SessionEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("turn/start"), turnId: z.string(), messageId: z.string().nullable(), source: z.enum(["user", "task", "subagent"]) }),
+  z.object({ type: z.literal("user/message"), messageId: z.string(), content: ContentBlocks }),
+  z.object({ type: z.literal("assistant/text"), messageId: z.string(), text: z.string() }),
+  z.object({ type: z.literal("assistant/thought"), messageId: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal("tool/call"),
+    toolCallId: z.string(),
+    name: z.string(),
+    input: z.unknown(),
+    title: z.string(),
+    kind: z.string(),
+    locations: z.array(z.object({ path: z.string(), line: z.number().optional() })).optional(),
+  }),
+  z.object({
+    type: z.literal("tool/result"),
+    toolCallId: z.string(),
+    status: z.enum(["completed", "failed"]),
+    output: z.string(),
+    isError: z.boolean(),
+    content: z.array(z.record(z.string(), z.unknown())).optional(),
+  }),
+  z.object({ type: z.literal("config/set"), configId: z.string(), value: z.string() }),
+  z.object({ type: z.literal("session/title"), title: z.string() }),
+  z.object({ type: z.literal("usage"), used: z.number(), size: z.number() }),
+  z.object({ type: z.literal("turn/end"), turnId: z.string(), reason: TurnEndReason, error: z.string().optional() }),
+]);
+export type SessionEvent = z.infer<typeof SessionEvent>;
+
+/** A persisted event: contiguous `seq` from 1, ISO timestamp. */
+export type LogEntry = SessionEvent & { seq: number; at: string };

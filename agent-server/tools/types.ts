@@ -1,0 +1,83 @@
+// The tool contract between the agent loop (runtime/) and the tools (tools/). One tool per file,
+// declared with zod parameters. The loop announces each call (ACP `tool_call`) before running it,
+// so a permission request always names an announced tool call.
+import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { z } from "zod";
+import type { PermissionAnswer } from "../policy/types";
+import type { SandboxContext } from "../sandbox/types";
+
+/** A request for the user's permission, shown in the owning session's panel only. */
+export interface PermissionAsk {
+  /** Short human title, e.g. "Run `npm install`" or "Write ../notes.txt (outside the workspace)". */
+  title: string;
+  /** Why we ask, e.g. "writes outside the workspace". */
+  reason: string;
+  /** Normalized key that "Allow for this session" stores (tool + path, or command prefix). */
+  grantKey: string;
+}
+
+/** Read/write through the ACP client (so the editor sees unsaved buffers and edits can be undone). */
+export interface ClientFs {
+  readTextFile(path: string, opts?: { line?: number; limit?: number }): Promise<string>;
+  writeTextFile(path: string, content: string): Promise<void>;
+}
+
+/** Owner-bound access to background tasks: every call is checked against the caller's session id. */
+export interface TaskAccess {
+  start(command: string, opts: { cwd: string; unconfined: boolean; timeoutMs?: number }): Promise<{ taskId: string }>;
+  output(taskId: string): Promise<{ output: string; running: boolean; exitCode: number | null }>;
+  kill(taskId: string): Promise<{ output: string; exitCode: number | null }>;
+  list(): Array<{ taskId: string; command: string; running: boolean }>;
+}
+
+/** What the tool may change on its own card while running (streamed as `tool_call_update`). */
+export interface ToolCallPatch {
+  title?: string;
+  content?: ToolCallContent[];
+  locations?: ToolCallLocation[];
+}
+
+/** Everything a tool call gets from its session. Built per call; nothing is shared across sessions. */
+export interface ToolContext {
+  readonly sessionId: string;
+  readonly toolCallId: string;
+  readonly signal: AbortSignal;
+  readonly sandbox: SandboxContext;
+  /** Set when the ACP client advertised fs read/write. Paths must pass the agent's own guard first. */
+  readonly clientFs?: Partial<ClientFs>;
+  readonly tasks: TaskAccess;
+  /** Ask the user (routed to the owning session only). Cancel, teardown and errors resolve to a refusal. */
+  requestPermission(ask: PermissionAsk): Promise<PermissionAnswer>;
+  /** Stream progress into this call's card. */
+  update(patch: ToolCallPatch): void;
+}
+
+export interface ToolResult {
+  /** What the model reads. Errors are written for the model. */
+  output: string;
+  isError: boolean;
+  /** What the user's card shows at the end (diffs, command output). */
+  content?: ToolCallContent[];
+  locations?: ToolCallLocation[];
+}
+
+export interface ToolDefinition<P = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: z.ZodType<P>;
+  readonly kind: ToolKind;
+  /** Card title from the (validated) arguments. */
+  title(args: P, ctx: { cwd: string }): string;
+  /** Files the call touches, for the card and follow-along. */
+  locations?(args: P, ctx: { cwd: string }): ToolCallLocation[];
+  run(args: P, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What the loop calls: validation, policy, permission, execution and truncation in one place. */
+export interface ToolRunner {
+  /** Specs for the model (JSON Schema from zod). */
+  specs(): Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
+  /** Title, kind and locations for the announcement, from raw model input (never throws). */
+  describe(name: string, rawInput: unknown, cwd: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] };
+  run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
+}

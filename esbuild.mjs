@@ -1,0 +1,73 @@
+// Builds the three bundles: the extension (CJS, `vscode` external), the standalone agent-server
+// (one self-contained file) and the webview script + CSS (browser). Flags: --watch, --production.
+import * as esbuild from "esbuild";
+import { cpSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const watch = process.argv.includes("--watch");
+const production = process.argv.includes("--production");
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+  legalComments: "none",
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: join(root, "extension/extension.ts") },
+    outdir: join(root, "dist"),
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    external: ["vscode"],
+  },
+  {
+    ...common,
+    entryPoints: { "agent-server": join(root, "agent-server/main.ts") },
+    outdir: join(root, "dist"),
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    banner: { js: "#!/usr/bin/env node" },
+  },
+  {
+    ...common,
+    entryPoints: {
+      "webview/main": join(root, "extension/webview/main.tsx"),
+      "webview/styles": join(root, "extension/webview/styles.css"),
+    },
+    outdir: join(root, "dist"),
+    platform: "browser",
+    target: "es2022",
+    format: "iife",
+    jsx: "automatic",
+    jsxImportSource: "preact",
+  },
+];
+
+function copyAssets() {
+  const out = join(root, "dist/webview/codicons");
+  mkdirSync(out, { recursive: true });
+  for (const f of ["codicon.css", "codicon.ttf"]) {
+    cpSync(join(root, "node_modules/@vscode/codicons/dist", f), join(out, f));
+  }
+}
+
+const started = Date.now();
+copyAssets();
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.error("[esbuild] watching…");
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.error(`[esbuild] built ${builds.length} bundles in ${Date.now() - started} ms${production ? " (production)" : ""}`);
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Runs test tiers on node's built-in test runner (TypeScript through tsx).
+// Usage: node scripts/run-tests.mjs [unit] [agent] [vscode] [-- extra node --test args]
+// With no tier named, every tier runs. Node 20 has no glob support in `--test`, so files are found here.
+import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const allTiers = ["unit", "agent", "vscode"];
+const argv = process.argv.slice(2);
+const dash = argv.indexOf("--");
+const named = (dash === -1 ? argv : argv.slice(0, dash)).filter((a) => !a.startsWith("-"));
+const extra = dash === -1 ? [] : argv.slice(dash + 1);
+const tiers = named.length > 0 ? named : allTiers;
+for (const t of tiers) {
+  if (!allTiers.includes(t)) {
+    console.error(`unknown tier "${t}" (expected one of ${allTiers.join(", ")})`);
+    process.exit(2);
+  }
+}
+
+function find(dir) {
+  let out = [];
+  let entries;
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries.sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out = out.concat(find(p));
+    else if (/\.test\.(ts|tsx|mjs)$/.test(name)) out.push(relative(root, p));
+  }
+  return out;
+}
+
+const files = tiers.flatMap((t) => find(join(root, "test", t)));
+if (files.length === 0) {
+  console.error(`no test files found for tiers: ${tiers.join(", ")}`);
+  process.exit(1);
+}
+const concurrency = process.env.MANIFOLD_TEST_CONCURRENCY ?? "2";
+const args = ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...files];
+const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit" });
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
