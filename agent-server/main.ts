@@ -1,3 +1,113 @@
-// Placeholder entry; replaced by the real entry (console → stderr first, build the graph, exit on close).
-console.log = console.error;
-console.error("[agent-server] starting");
+// Entry: stdout carries ACP only (console → stderr first), build the graph, serve ACP on stdio,
+// exit when the connection closes; SIGTERM/SIGINT share the one memoized teardown.
+import "./stdoutGuard";
+import * as acp from "@agentclientprotocol/sdk";
+import { Readable, Writable } from "node:stream";
+import { createAgentApp } from "./acp/app";
+import { createModelClient, resolveModels } from "./model";
+import type { ModelConfig } from "./model/types";
+import type { AgentServices } from "./runtime/agent";
+import { createDelegateTool } from "./runtime/delegate";
+import { AgentRegistry } from "./runtime/registry";
+import { createAgentServices } from "./runtime/services";
+import { detectSandbox } from "./sandbox";
+import { resolveDataDir } from "./session/fileName";
+import { FileSessionStore } from "./session/store";
+import { createTaskRegistry, createToolRunner, type TaskRegistry, type ToolDefinition } from "./tools";
+
+function fail(message: string): never {
+  console.error(`[agent-server] ${message}`);
+  process.exit(2);
+}
+
+let dataDir: string;
+try {
+  dataDir = resolveDataDir(process.argv.slice(2), process.env);
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}
+
+const store = new FileSessionStore(dataDir);
+const models: ModelConfig[] = [];
+let services: AgentServices | null = null;
+let tasks: TaskRegistry | null = null;
+
+const lateServices: AgentServices = {
+  get defaultModelId() {
+    return need().defaultModelId;
+  },
+  get maxSteps() {
+    return need().maxSteps;
+  },
+  get tools() {
+    return need().tools;
+  },
+  tasksFor: (id, sb) => need().tasksFor(id, sb),
+  systemPrompt: (cwd) => need().systemPrompt(cwd),
+  modelFor: async (id) => {
+    await ready;
+    return need().modelFor(id);
+  },
+};
+function need(): AgentServices {
+  if (!services) throw new Error("the agent is still starting");
+  return services;
+}
+
+const registry = new AgentRegistry(
+  store,
+  lateServices,
+  async (sessionId) => {
+    await tasks?.disposeOwner(sessionId);
+    services?.tools.forgetSession(sessionId);
+  },
+  async (sessionId) => {
+    await tasks?.forgetOwner(sessionId);
+  },
+);
+// Models and the sandbox are resolved while the client is already talking to us; requests that
+// need them wait for `ready` (initialize does not).
+const ready = (async () => {
+  const [resolved, sandbox] = await Promise.all([resolveModels(process.env), detectSandbox(process.env, { hide: [dataDir] })]);
+  models.push(...resolved.models);
+  const tools = createToolRunner({ sandbox, extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>] });
+  tasks = createTaskRegistry(sandbox);
+  const taskRegistry = tasks;
+  services = createAgentServices({
+    models,
+    defaultModelId: resolved.defaultId,
+    createModelClient,
+    tools,
+    tasksFor: (sessionId, sandboxOf) => taskRegistry.forOwner(sessionId, sandboxOf),
+  });
+  const label = models.find((m) => m.id === resolved.defaultId)?.label ?? resolved.defaultId;
+  console.error(`[agent-server] data dir ${dataDir}; default model ${label}`);
+})();
+// A bad model configuration keeps the process serving: every session request answers with the reason.
+ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${err instanceof Error ? err.message : String(err)}`));
+
+const { app, bridge } = createAgentApp({ registry, models, ready });
+const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+const connection = app.connect(stream);
+
+let exiting = false;
+async function shutdown(why: string, code: number): Promise<void> {
+  if (exiting) {
+    await bridge.teardown().catch(() => undefined);
+    return;
+  }
+  exiting = true;
+  console.error(`[agent-server] shutting down (${why})`);
+  try {
+    await bridge.teardown();
+  } catch (err) {
+    console.error(`[agent-server] ${err instanceof Error ? err.message : String(err)}`);
+    code = code || 1;
+  }
+  await tasks?.disposeAll().catch(() => undefined);
+  process.exit(code);
+}
+
+void connection.closed.then(() => shutdown("connection closed", 0));
+process.on("SIGTERM", () => void shutdown("SIGTERM", 0));
+process.on("SIGINT", () => void shutdown("SIGINT", 0));

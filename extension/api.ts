@@ -8,6 +8,22 @@ export interface SessionBinding {
   cwd: string;
 }
 
+/** Read-only view of one open chat panel (host-side model), for tests. Never contains keys. */
+export interface PanelSnapshot {
+  /** Absolute path of the workspace folder. */
+  folder: string;
+  /** The panel's title: "Manifold: <folder name>". */
+  title: string;
+  visible: boolean;
+  sessionId?: string;
+  /** untrusted | idle | starting | ready | restarting | error | stopped */
+  agentStatus: string;
+  running: boolean;
+  /** Transcript entries in order; `text` is the message text, tool title, permission title or notice. */
+  entries: { kind: "user" | "agent" | "thought" | "tool" | "permission" | "notice"; text: string; status?: string }[];
+  pendingApprovals: number;
+}
+
 export interface ManifoldApi {
   /** PID of the agent process serving this window, if it is running. */
   agentPid(): number | undefined;
@@ -15,6 +31,8 @@ export interface ManifoldApi {
   bindings(): SessionBinding[];
   /** Resolves when every open folder panel is bound to a live session. */
   whenReady(): Promise<void>;
+  /** Snapshots of the open chat panels. */
+  panels(): PanelSnapshot[];
 }
 
 /** Command ids (category "Manifold"); titles in package.json follow DESIGN.md §4. */

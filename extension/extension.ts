@@ -1,5 +1,61 @@
-import type * as vscode from "vscode";
+// activate/deactivate only: build the object graph under one root disposable. Activation is cheap:
+// the agent is spawned at first need (a chat panel opening), never in an untrusted workspace.
+import * as vscode from "vscode";
+import type { ManifoldApi } from "./api";
+import { DiffContentProvider } from "./chat/diffContent";
+import { CHAT_VIEW_TYPE, webviewOptions } from "./chat/chatPanel";
+import { registerCommands, runSessionAction } from "./commands";
+import { affectsAgent } from "./config";
+import { SessionManager } from "./sessions/sessionManager";
+import { SessionsView } from "./sessions/sessionsView";
 
-export function activate(_context: vscode.ExtensionContext): void {}
+let root: { dispose(): Promise<void> } | undefined;
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): ManifoldApi {
+  const log = vscode.window.createOutputChannel("Manifold Agent", { log: true });
+  const diffs = new DiffContentProvider();
+  const manager = new SessionManager(context, log, diffs, runSessionAction);
+  const view = new SessionsView(manager);
+  const disposables: vscode.Disposable[] = [
+    log,
+    diffs,
+    view,
+    ...registerCommands(manager, view, context),
+    vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        panel.webview.options = webviewOptions(context.extensionUri);
+        manager.restorePanel(panel, state);
+      },
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affectsAgent(e) && manager.agent.pid !== undefined) {
+        const restart = "Restart Agent";
+        void vscode.window.showInformationMessage("Manifold: agent settings changed; they apply when the agent restarts.", restart).then((a) => {
+          if (a === restart) void vscode.commands.executeCommand("manifold.restartAgent");
+        });
+      }
+    }),
+  ];
+  let disposing: Promise<void> | undefined;
+  const dispose = () =>
+    (disposing ??= (async () => {
+      for (const d of disposables.splice(0).reverse()) d.dispose();
+      await manager.dispose();
+    })());
+  root = { dispose };
+  // VS Code disposes subscriptions on shutdown; deactivate() awaits the same teardown.
+  context.subscriptions.push({ dispose: () => void dispose() });
+  return {
+    agentPid: () => manager.agent.pid,
+    bindings: () => manager.bindings(),
+    whenReady: () => manager.whenReady(),
+    panels: () => manager.panels(),
+  };
+}
+
+/** Resolves after the agent's whole process tree is gone (I-96). */
+export async function deactivate(): Promise<void> {
+  const r = root;
+  root = undefined;
+  await r?.dispose();
+}

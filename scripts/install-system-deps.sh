@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (idempotent; a warm run only checks).
-# bubblewrap: the command sandbox. Needs root (or sudo) on a machine that lacks them.
+# bubblewrap: the command sandbox. chromium: the browser the VS Code UI tests drive (/usr/bin/chromium).
+# libkrb5-dev: headers code-server's `kerberos` addon compiles against (scripts/e2e/install-tools.sh).
+# Needs root (or sudo) on a machine that lacks them.
 set -euo pipefail
-pkgs=(bubblewrap)
+pkgs=(bubblewrap chromium libkrb5-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+# Build tools for code-server's native addons (node-gyp); most machines already have them.
+for tool in make g++ pkg-config python3; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 SUDO=""

@@ -1,20 +1,17 @@
-// Entry points of the model layer. STUB: replaced by the model work (providers, demo, detection).
+// Entry points of the model layer: which models exist (from the environment) and a client for one.
+import { createDemoModelClient } from "./demo/demoModel";
+import { createAiSdkClient, type RetryOptions } from "./providers/aiSdkClient";
 import type { ModelClient, ModelConfig } from "./types";
 
 export type { ModelClient, ModelConfig } from "./types";
+export { ModelConfigError, ModelError } from "./types";
+export { resolveModels, type ResolvedModels, type ResolveOptions } from "./resolve";
+export { DEMO_MODEL_CONFIG } from "./demo/demoModel";
+export { isAbortError } from "./errors";
+export type { RetryOptions } from "./providers/aiSdkClient";
 
-export interface ResolvedModels {
-  /** Every model a session may pick (the `model` config option values), demo last. */
-  models: ModelConfig[];
-  /** The id new sessions start with. Never the demo when a real model is configured. */
-  defaultId: string;
-}
-
-/** Reads the environment contract (MANIFOLD_MODEL_PROVIDER, MANIFOLD_MODEL_BASE_URL, MANIFOLD_MODEL, OPENAI_API_KEY, ANTHROPIC_API_KEY). */
-export async function resolveModels(_env: NodeJS.ProcessEnv): Promise<ResolvedModels> {
-  throw new Error("resolveModels: not implemented yet");
-}
-
-export function createModelClient(_config: ModelConfig): ModelClient {
-  throw new Error("createModelClient: not implemented yet");
+/** A client for one model. Cheap: the AI SDK is loaded on the first `stream` call, not here. */
+export function createModelClient(config: ModelConfig, retry?: RetryOptions): ModelClient {
+  if (config.provider === "demo") return createDemoModelClient(config);
+  return createAiSdkClient(config, retry);
 }

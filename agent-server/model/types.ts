@@ -57,6 +57,10 @@ export interface ModelConfig {
   label: string;
   /** Context window size in tokens when known (for `usage_update.size`). */
   contextWindow?: number;
+  /** Give up (kind `timeout`) when the endpoint sends nothing for this long (MANIFOLD_MODEL_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Base delay of the retry backoff for 429/5xx (MANIFOLD_MODEL_RETRY_BASE_MS; tests set it low). */
+  retryBaseMs?: number;
 }
 
 export interface ModelClient {
@@ -67,6 +71,14 @@ export interface ModelClient {
 }
 
 export type ModelErrorKind = "auth" | "rate-limit" | "server" | "timeout" | "protocol" | "network" | "bad-request";
+
+/** Invalid model configuration (unknown provider, bad URL, missing model), found at resolve time. */
+export class ModelConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelConfigError";
+  }
+}
 
 /** A model failure, with a message fit to show the user (never containing a key). */
 export class ModelError extends Error {

@@ -1,9 +1,9 @@
-// Entry point of the sandbox layer. STUB: replaced by the sandbox work.
-import type { CommandSandbox } from "./types";
-
-export type { CommandSandbox, SandboxContext } from "./types";
-
-/** Probes the platform once at start-up and returns the backend to use (logged to stderr). */
-export async function detectSandbox(_env: NodeJS.ProcessEnv = process.env): Promise<CommandSandbox> {
-  throw new Error("detectSandbox: not implemented yet");
-}
+// Entry point of the sandbox layer.
+export type { CommandSandbox, SandboxContext, SandboxBackendName, WrappedCommand } from "./types";
+export { detectSandbox } from "./detect";
+export type { DetectOptions } from "./detect";
+export { createTmpAreas } from "./tmpArea";
+export type { TmpAreas } from "./tmpArea";
+export { guardPath, canonicalize, isInside, PathGuardError } from "./pathGuard";
+export type { GuardedPath } from "./pathGuard";
+export { NO_BACKEND_MESSAGE } from "./none";

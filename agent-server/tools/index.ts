@@ -1,29 +1,41 @@
-// Entry points of the tools layer. STUB: replaced by the tools work.
+// Entry points of the tools layer.
 import type { CommandSandbox } from "../sandbox/types";
-import type { TaskAccess, ToolRunner } from "./types";
+import { bashKillTool } from "./bashKill";
+import { bashOutputTool } from "./bashOutput";
+import { createBashTool } from "./bash";
+import { editFileTool } from "./editFile";
+import { grepTool } from "./grep";
+import { listFilesTool } from "./listFiles";
+import { readFileTool } from "./readFile";
+import { createRunner } from "./runner";
+import type { ToolDefinition, ToolRunner } from "./types";
+import { writeFileTool } from "./writeFile";
 
-export type { ToolRunner, ToolContext, ToolResult, TaskAccess } from "./types";
+export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, PermissionAsk } from "./types";
+export { createTaskRegistry, TaskNotFoundError } from "./tasks/registry";
+export type { TaskRegistry, TaskExit, TaskRegistryOptions } from "./tasks/registry";
 
 export interface ToolRunnerDeps {
   sandbox: CommandSandbox;
+  /** Extra tools (e.g. `delegate`, owned by the runtime), appended after the built-ins. */
+  extraTools?: ReadonlyArray<ToolDefinition<never>>;
+}
+
+export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<never>> {
+  const list: Array<ToolDefinition<never>> = [
+    readFileTool as ToolDefinition<never>,
+    writeFileTool as ToolDefinition<never>,
+    editFileTool as ToolDefinition<never>,
+    listFilesTool as ToolDefinition<never>,
+    grepTool as ToolDefinition<never>,
+    createBashTool(sandbox) as ToolDefinition<never>,
+    bashOutputTool as ToolDefinition<never>,
+    bashKillTool as ToolDefinition<never>,
+  ];
+  return list;
 }
 
 /** Validation, policy, permission, execution and output truncation for every built-in tool. */
-export function createToolRunner(_deps: ToolRunnerDeps): ToolRunner {
-  throw new Error("createToolRunner: not implemented yet");
-}
-
-/**
- * Background tasks of every session in the process. Ownership (owner token = session id) lives here,
- * not in the tool objects. `forOwner` gives a session its owner-bound view.
- */
-export interface TaskRegistry {
-  forOwner(sessionId: string, sandboxOf: () => import("../sandbox/types").SandboxContext): TaskAccess;
-  /** Kill the owner's tasks and wait until they have exited. */
-  disposeOwner(sessionId: string): Promise<void>;
-  disposeAll(): Promise<void>;
-}
-
-export function createTaskRegistry(_sandbox: CommandSandbox): TaskRegistry {
-  throw new Error("createTaskRegistry: not implemented yet");
+export function createToolRunner(deps: ToolRunnerDeps): ToolRunner {
+  return createRunner({ sandbox: deps.sandbox, tools: [...builtinTools(deps.sandbox), ...(deps.extraTools ?? [])] });
 }

@@ -14,6 +14,12 @@ export interface PermissionAsk {
   reason: string;
   /** Normalized key that "Allow for this session" stores (tool + path, or command prefix). */
   grantKey: string;
+  /**
+   * False when "Allow for this session" must not be offered (an escalation out of `read-only`,
+   * or a command that can only run unconfined because no sandbox backend works): the client shows
+   * Allow once / Reject only. If it is answered anyway, it counts as "allow once".
+   */
+  allowSession?: boolean;
 }
 
 /** Read/write through the ACP client (so the editor sees unsaved buffers and edits can be undone). */
@@ -61,6 +67,25 @@ export interface ToolResult {
   locations?: ToolCallLocation[];
 }
 
+/** What a call touches, for the policy. Derived from validated arguments only (pure). */
+export type ToolAccess =
+  | { kind: "read" }
+  /** Raw paths as the model gave them; the runner guards them. */
+  | { kind: "write"; paths: string[] }
+  | { kind: "command"; command: string; escalate?: boolean }
+  /** Touches nothing the sandbox guards (e.g. the caller's own background tasks). */
+  | { kind: "none" };
+
+/** What the runner decided for this call, handed to the tool. */
+export interface CallPermit {
+  /** Run commands outside the sandbox (danger-full-access or an approved escalation). */
+  readonly unconfined: boolean;
+  /** Guarded write targets approved by the policy, keyed by the raw input path. */
+  readonly writes: ReadonlyMap<string, import("../sandbox/pathGuard").GuardedPath>;
+  /** Writes may land outside the writable roots (approved escalation / full access). */
+  readonly writeAnywhere: boolean;
+}
+
 export interface ToolDefinition<P = unknown> {
   readonly name: string;
   readonly description: string;
@@ -70,7 +95,9 @@ export interface ToolDefinition<P = unknown> {
   title(args: P, ctx: { cwd: string }): string;
   /** Files the call touches, for the card and follow-along. */
   locations?(args: P, ctx: { cwd: string }): ToolCallLocation[];
-  run(args: P, ctx: ToolContext): Promise<ToolResult>;
+  /** What the call touches (policy input). */
+  access(args: P): ToolAccess;
+  run(args: P, ctx: ToolContext, permit: CallPermit): Promise<ToolResult>;
 }
 
 /** What the loop calls: validation, policy, permission, execution and truncation in one place. */
@@ -80,4 +107,6 @@ export interface ToolRunner {
   /** Title, kind and locations for the announcement, from raw model input (never throws). */
   describe(name: string, rawInput: unknown, cwd: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] };
   run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** Drop the session's "Allow for this session" grants (call when the session is disposed/deleted). */
+  forgetSession(sessionId: string): void;
 }

@@ -1,3 +1,71 @@
+// Webview entry: receives the snapshot and events from the host, folds them with the shared
+// reducer, and renders at most once per animation frame (streaming stays smooth).
 import { render } from "preact";
+import { reduceTranscript, type TranscriptState } from "../protocol/transcript";
+import { assertNever, type Attachment, type HostToWebview } from "../protocol/webviewProtocol";
+import { App } from "./components/App";
+import { onHostMessage, post, rememberFolder } from "./vscodeApi";
 
-render(<div>Manifold</div>, document.getElementById("root") ?? document.body);
+const root = document.getElementById("root") ?? document.body;
+const folder = document.querySelector('meta[name="manifold-folder"]')?.getAttribute("content");
+if (folder) rememberFolder(folder);
+
+let state: TranscriptState | undefined;
+let attachments: Attachment[] = [];
+let focusSignal = 0;
+let inbox: HostToWebview[] = [];
+let frame: number | undefined;
+
+function apply(msg: HostToWebview): void {
+  switch (msg.type) {
+    case "snapshot":
+      state = msg.state;
+      return;
+    case "events":
+      if (state) for (const ev of msg.events) state = reduceTranscript(state, ev);
+      return;
+    case "composer/attach":
+      attachments = [...attachments, ...msg.attachments];
+      return;
+    case "composer/focus":
+      focusSignal++;
+      return;
+    default:
+      assertNever(msg);
+  }
+}
+
+function draw(): void {
+  frame = undefined;
+  const batch = inbox;
+  inbox = [];
+  for (const m of batch) apply(m);
+  render(
+    <App
+      state={state}
+      attachments={attachments}
+      focusSignal={focusSignal}
+      onDetach={(id) => {
+        attachments = attachments.filter((a) => a.id !== id);
+        schedule();
+      }}
+      onSent={() => {
+        attachments = [];
+        schedule();
+      }}
+    />,
+    root,
+  );
+}
+
+function schedule(): void {
+  frame ??= requestAnimationFrame(draw);
+}
+
+onHostMessage((msg) => {
+  inbox.push(msg);
+  schedule();
+});
+
+draw();
+post({ type: "ready" });

@@ -1,0 +1,90 @@
+// The ACP agent app for one connection: capabilities and the request/notification handlers,
+// each a thin adapter onto the Bridge.
+import * as acp from "@agentclientprotocol/sdk";
+import type { ModelConfig } from "../model/types";
+import type { AgentRegistry } from "../runtime/registry";
+import { Bridge } from "./bridge";
+import { attachSession, deleteSession, listSessions, newSession, setConfig } from "./handlers";
+import { checkPrompt } from "./prompt";
+
+export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
+
+export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
+  loadSession: true,
+  promptCapabilities: { image: true, audio: false, embeddedContext: true },
+  mcpCapabilities: { http: false, sse: false },
+  sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+};
+
+export interface AgentAppDeps {
+  registry: AgentRegistry;
+  /** The `model` config option values (may be filled in while `ready` is pending). */
+  models: readonly ModelConfig[];
+  /** Lifecycle requests wait for this (models and sandbox resolved); initialize does not. */
+  ready?: Promise<void>;
+}
+
+export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge: Bridge } {
+  const bridge = new Bridge({ registry: deps.registry, models: deps.models });
+  const ready = deps.ready ?? Promise.resolve();
+  const app = acp
+    .agent({ name: AGENT_INFO.name })
+    .onConnect((conn) => {
+      bridge.attach(conn.client);
+      // Closing the connection tears this connection's sessions down (and only them, I-84).
+      void conn.closed.then(() => bridge.teardown()).catch((err: unknown) => console.error(`[acp] ${err instanceof Error ? err.message : String(err)}`));
+    })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      bridge.clientCapabilities = params.clientCapabilities ?? undefined;
+      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: AGENT_CAPABILITIES, agentInfo: AGENT_INFO, authMethods: [] };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      await ready;
+      return newSession(bridge, params);
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+      await ready;
+      return attachSession(bridge, params, true);
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      await ready;
+      return attachSession(bridge, params, false);
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      await ready;
+      return listSessions(bridge, params);
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      bridge.requireOpen();
+      const rec = bridge.requireRecord(params.sessionId);
+      await bridge.closeSession(rec);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      await deleteSession(bridge, params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+      const { configOptions } = setConfig(bridge, params.sessionId, params.configId, params.value);
+      return { configOptions };
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      setConfig(bridge, params.sessionId, "mode", params.modeId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      // Everything up to admitPrompt is synchronous: the slot is reserved before the first await (I-27).
+      bridge.requireOpen();
+      const rec = bridge.requireRecord(params.sessionId);
+      const check = checkPrompt(params.prompt);
+      if (!check.ok) throw acp.RequestError.invalidParams(undefined, check.message); // I-31
+      const slot = bridge.admitPrompt(rec, params.prompt, check.title);
+      const result = await slot.promise;
+      if ("error" in result) throw acp.RequestError.internalError(undefined, result.error); // I-30
+      return { stopReason: result.stopReason };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      bridge.cancel(params.sessionId);
+    });
+  return { app, bridge };
+}

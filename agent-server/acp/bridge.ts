@@ -1,0 +1,305 @@
+// The ACP bridge for one connection: live records by session id, exact-owner checks, the
+// loading-id set, prompt slots, targeted cancel, config switches, memoized teardown.
+import { randomUUID } from "node:crypto";
+import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
+import type { ModelConfig } from "../model/types";
+import type { PermissionAnswer } from "../policy/types";
+import type { Agent } from "../runtime/agent";
+import type { AgentEvent, RuntimeEvent } from "../runtime/events";
+import type { AgentOwner, AgentRegistry } from "../runtime/registry";
+import type { LogEntry, TurnEndReason } from "../session/events";
+import type { ClientFs, PermissionAsk } from "../tools/types";
+import { askClient } from "./permissions";
+import { PromptSlot, SessionRecord, type SlotResult } from "./record";
+import { entryToUpdates } from "./updates";
+
+export interface BridgeDeps {
+  registry: AgentRegistry;
+  models: readonly ModelConfig[];
+}
+
+export class TeardownError extends Error {
+  constructor(readonly failures: Array<{ sessionId: string; error: unknown }>) {
+    super(`teardown failed for ${failures.length} session(s): ${failures.map((f) => `${f.sessionId} (${f.error instanceof Error ? f.error.message : String(f.error)})`).join("; ")}`);
+    this.name = "TeardownError";
+  }
+}
+
+function stopReasonOf(reason: TurnEndReason): StopReason {
+  switch (reason) {
+    case "end_turn":
+      return "end_turn";
+    case "max_tokens":
+      return "max_tokens";
+    case "max_turn_requests":
+      return "max_turn_requests";
+    case "refusal":
+      return "refusal";
+    default:
+      return "cancelled";
+  }
+}
+
+export class Bridge implements AgentOwner {
+  readonly records = new Map<string, SessionRecord>();
+  readonly loading = new Set<string>();
+  private closedFlag = false;
+  private readonly closeController = new AbortController();
+  private teardownPromise: Promise<void> | null = null;
+  private client: AgentContext | null = null;
+  clientCapabilities: ClientCapabilities | undefined;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(readonly deps: BridgeDeps) {
+    // One global listener per bridge, O(1) demultiplexing by session id (I-4).
+    this.unsubscribe.push(deps.registry.bus.on((ev) => this.onRuntime(ev)));
+    this.unsubscribe.push(deps.registry.addOwner(this));
+  }
+
+  get registry(): AgentRegistry {
+    return this.deps.registry;
+  }
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  get closeSignal(): AbortSignal {
+    return this.closeController.signal;
+  }
+
+  attach(client: AgentContext): void {
+    this.client = client;
+  }
+
+  /** The record only if it owns this exact agent (I-2, I-3). */
+  ownedRecord(agent: Agent): SessionRecord | undefined {
+    const rec = this.records.get(agent.sessionId);
+    return rec && rec.agent === agent ? rec : undefined;
+  }
+
+  requireOpen(): void {
+    if (this.closedFlag) throw RequestError.internalError(undefined, "the agent is shutting down");
+  }
+
+  requireRecord(sessionId: string): SessionRecord {
+    const rec = this.records.get(sessionId);
+    if (!rec) throw RequestError.sessionNotFound(sessionId);
+    return rec;
+  }
+
+  /** Publishes a live record (after its agent was created or resumed). */
+  adopt(agent: Agent): SessionRecord {
+    const rec = new SessionRecord(agent);
+    this.records.set(agent.sessionId, rec);
+    return rec;
+  }
+
+  // ---- updates -------------------------------------------------------------------------------
+
+  send(rec: SessionRecord, update: SessionUpdate): void {
+    const client = this.client;
+    if (!client || this.records.get(rec.sessionId) !== rec) return;
+    try {
+      // Failures while sending never block settlement (I-32).
+      rec.lastSend = client.notify("session/update", { sessionId: rec.sessionId, update }).catch((err: unknown) => {
+        console.error(`[acp] update for ${rec.sessionId} not sent: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    } catch (err) {
+      console.error(`[acp] update for ${rec.sessionId} not sent: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private onRuntime(ev: RuntimeEvent): void {
+    if (ev.type !== "agent/event") return;
+    const rec = this.ownedRecord(ev.agent);
+    if (!rec) return; // I-2/I-3: impostors and agents we did not create produce nothing
+    this.onAgentEvent(rec, ev.event);
+  }
+
+  private onAgentEvent(rec: SessionRecord, ev: AgentEvent): void {
+    switch (ev.kind) {
+      case "entry":
+        this.onEntry(rec, ev.entry);
+        break;
+      case "tool-progress": {
+        if (!rec.announced.has(ev.toolCallId)) return;
+        const u: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: ev.toolCallId };
+        if (ev.status) u.status = ev.status;
+        if (ev.patch?.title !== undefined) u.title = ev.patch.title;
+        if (ev.patch?.content !== undefined) u.content = ev.patch.content;
+        if (ev.patch?.locations !== undefined) u.locations = ev.patch.locations;
+        this.safeSend(rec, () => [u]);
+        break;
+      }
+      case "dropped":
+        for (const id of ev.messageIds) {
+          const slot = rec.slots.get(id);
+          if (slot) this.settleAfterSends(rec, slot, { stopReason: "cancelled" });
+        }
+        break;
+    }
+  }
+
+  private safeSend(rec: SessionRecord, render: () => SessionUpdate[]): void {
+    let updates: SessionUpdate[];
+    try {
+      updates = render();
+    } catch (err) {
+      console.error(`[acp] could not render an update for ${rec.sessionId}: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    for (const u of updates) this.send(rec, u);
+  }
+
+  private onEntry(rec: SessionRecord, entry: LogEntry): void {
+    switch (entry.type) {
+      case "turn/start": {
+        const slot = entry.messageId !== null ? rec.slots.get(entry.messageId) : undefined;
+        if (slot) slot.turnId = entry.turnId;
+        return;
+      }
+      case "user/message":
+      case "config/set":
+        return; // the client wrote the prompt and chose the value itself
+      case "tool/call":
+        rec.announced.add(entry.toolCallId);
+        break;
+      case "tool/result":
+        rec.announced.delete(entry.toolCallId);
+        break;
+      default:
+        break;
+    }
+    this.safeSend(rec, () => entryToUpdates(entry));
+    if (entry.type === "turn/end") {
+      const slot = rec.slotForTurn(entry.turnId); // only this prompt's own turn settles it (I-28, I-29)
+      if (!slot) return;
+      const result: SlotResult = entry.reason === "error" ? { error: entry.error ?? "the turn failed" } : { stopReason: stopReasonOf(entry.reason) };
+      this.settleAfterSends(rec, slot, result);
+    }
+  }
+
+  /** Every update of the prompt's interval is written before its response (I-33). */
+  private settleAfterSends(rec: SessionRecord, slot: PromptSlot, r: SlotResult): void {
+    if (rec.active === slot) rec.active = null;
+    rec.slots.delete(slot.messageId);
+    void rec.lastSend.then(() => slot.settle(r));
+  }
+
+  // ---- prompt and cancel ---------------------------------------------------------------------
+
+  /** Synchronous admission (I-26, I-27): the slot is taken before the caller's first await. */
+  admitPrompt(rec: SessionRecord, content: ContentBlock[], title: string | null): PromptSlot {
+    if (rec.active) throw RequestError.invalidRequest(undefined, `session ${rec.sessionId} already has a prompt running; cancel it or wait for it to finish`);
+    const slot = new PromptSlot(randomUUID(), title);
+    rec.active = slot;
+    rec.slots.set(slot.messageId, slot);
+    try {
+      rec.agent.enqueue({ messageId: slot.messageId, content: content as unknown as Record<string, unknown>[], source: "user" });
+    } catch (err) {
+      rec.settle(slot, { error: err instanceof Error ? err.message : String(err) });
+      throw RequestError.internalError(undefined, err instanceof Error ? err.message : String(err));
+    }
+    return slot;
+  }
+
+  /** Targets one record only (I-34); unknown ids are ignored (I-35). */
+  cancel(sessionId: string): void {
+    const rec = this.records.get(sessionId);
+    if (!rec) return;
+    for (const s of rec.slots.values()) s.cancelled = true;
+    rec.active = null;
+    for (const c of rec.pendingPermissions) c.abort();
+    rec.agent.cancel();
+  }
+
+  // ---- AgentOwner ----------------------------------------------------------------------------
+
+  requestPermission(agent: Agent, toolCallId: string, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer> | undefined {
+    const rec = this.ownedRecord(agent);
+    if (!rec) {
+      // An in-process subagent asks through its parent's session, under the parent's delegate card.
+      const link = this.registry.subagents.of(agent);
+      if (!link || this.registry.get(agent.sessionId) !== agent) return undefined;
+      const parentRec = this.ownedRecord(link.parent);
+      if (!parentRec) return undefined;
+      if (this.closedFlag || !this.client) return Promise.resolve("cancelled");
+      if (!parentRec.announced.has(link.toolCallId)) return Promise.resolve("reject");
+      return askClient(this.client, parentRec, link.toolCallId, { ...ask, title: `Subagent: ${ask.title}` }, signal);
+    }
+    if (this.closedFlag || !this.client) return Promise.resolve("cancelled");
+    if (!rec.announced.has(toolCallId)) return Promise.resolve("reject"); // I-42
+    return askClient(this.client, rec, toolCallId, ask, signal);
+  }
+
+  beforeUserTurn(agent: Agent, turn: { turnId: string; messageId: string }): void {
+    const rec = this.ownedRecord(agent);
+    if (!rec) return;
+    // I-49: pending idle switches are anchored inside the new user turn, before request assembly.
+    for (const [id, value] of rec.pendingConfig) agent.appendConfig(id, value);
+    rec.pendingConfig.clear();
+    if (!rec.hasTitle) {
+      const title = rec.slots.get(turn.messageId)?.title;
+      if (title) {
+        rec.hasTitle = true;
+        agent.append({ type: "session/title", title });
+      }
+    }
+  }
+
+  clientFs(agent: Agent): Partial<ClientFs> | undefined {
+    const rec = this.ownedRecord(agent);
+    const client = this.client;
+    const fs = this.clientCapabilities?.fs;
+    if (!rec || !client || !fs) return undefined;
+    const out: Partial<ClientFs> = {};
+    if (fs.readTextFile) {
+      out.readTextFile = async (path, opts) => {
+        const res = await client.request("fs/read_text_file", { sessionId: rec.sessionId, path, ...(opts?.line ? { line: opts.line } : {}), ...(opts?.limit ? { limit: opts.limit } : {}) });
+        return res.content;
+      };
+    }
+    if (fs.writeTextFile) {
+      out.writeTextFile = async (path, content) => {
+        await client.request("fs/write_text_file", { sessionId: rec.sessionId, path, content });
+      };
+    }
+    return out;
+  }
+
+  // ---- close and teardown --------------------------------------------------------------------
+
+  /** `session/close`: cancel as if `session/cancel` came, then free the agent. */
+  async closeSession(rec: SessionRecord): Promise<void> {
+    this.cancel(rec.sessionId);
+    try {
+      await this.registry.dispose(rec.agent);
+    } finally {
+      await rec.lastSend;
+      rec.settleAll({ stopReason: "cancelled" });
+      if (this.records.get(rec.sessionId) === rec) this.records.delete(rec.sessionId);
+    }
+  }
+
+  /** Memoized; shared by stdin EOF and SIGTERM/SIGINT (I-80). */
+  teardown(): Promise<void> {
+    this.teardownPromise ??= this.runTeardown();
+    return this.teardownPromise;
+  }
+
+  private async runTeardown(): Promise<void> {
+    this.closedFlag = true; // before the first await (I-77)
+    this.closeController.abort();
+    const recs = [...this.records.values()];
+    this.records.clear(); // nothing is sent after this point (I-83)
+    for (const rec of recs) {
+      rec.settleAll({ stopReason: "cancelled" }); // I-78
+      for (const c of rec.pendingPermissions) c.abort(); // I-45
+    }
+    const results = await Promise.allSettled(recs.map((rec) => this.registry.dispose(rec.agent))); // I-79: in parallel
+    for (const u of this.unsubscribe.splice(0)) u();
+    const failures = results.flatMap((r, i) => (r.status === "rejected" ? [{ sessionId: recs[i]!.sessionId, error: r.reason as unknown }] : []));
+    if (failures.length > 0) throw new TeardownError(failures); // I-81: every failure, together
+  }
+}

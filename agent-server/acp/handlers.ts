@@ -1,0 +1,177 @@
+// Session lifecycle requests: new, load, resume, list, delete, set_config_option / set_mode.
+import { RequestError, type ListSessionsResponse, type LoadSessionResponse, type NewSessionResponse, type SessionConfigOption, type SessionInfo, type SessionModeState } from "@agentclientprotocol/sdk";
+import { realpath } from "node:fs/promises";
+import { canonicalCwd, CwdError } from "../runtime/cwd";
+import { AbortedError } from "../runtime/abortable";
+import { AlreadyLiveError } from "../runtime/registry";
+import { validateConfigValue } from "../runtime/settings";
+import { CorruptSessionError, SessionNotFoundError, UnsupportedVersionError } from "../session/errors";
+import type { Bridge } from "./bridge";
+import { configOptions, effectiveSettings, modeState } from "./config";
+import type { SessionRecord } from "./record";
+import { replayUpdates } from "./updates";
+
+const PAGE_SIZE = 50;
+
+/** I-64: what we do not support is refused, never ignored. */
+export function rejectUnsupported(params: { additionalDirectories?: string[] | null; mcpServers?: unknown[] | null }): void {
+  if (params.additionalDirectories && params.additionalDirectories.length > 0) {
+    throw RequestError.invalidParams(undefined, "additionalDirectories is not supported by this agent (it is not advertised); use one session per folder");
+  }
+  if (params.mcpServers && params.mcpServers.length > 0) {
+    throw RequestError.invalidParams(undefined, "MCP servers are not supported by this agent yet; send mcpServers: []");
+  }
+}
+
+async function cwdOrThrow(cwd: unknown): Promise<string> {
+  try {
+    return await canonicalCwd(cwd);
+  } catch (err) {
+    if (err instanceof CwdError) throw RequestError.invalidParams(undefined, err.message);
+    throw err;
+  }
+}
+
+export function mapLifecycleError(err: unknown, sessionId: string): unknown {
+  if (err instanceof RequestError) return err;
+  if (err instanceof SessionNotFoundError) return RequestError.sessionNotFound(sessionId);
+  if (err instanceof AlreadyLiveError) return RequestError.invalidParams(undefined, err.message);
+  if (err instanceof CorruptSessionError || err instanceof UnsupportedVersionError) return RequestError.internalError(undefined, err.message);
+  if (err instanceof CwdError) return RequestError.invalidParams(undefined, err.message);
+  if (err instanceof AbortedError) return RequestError.internalError(undefined, "the agent is shutting down");
+  return err;
+}
+
+export function sessionState(bridge: Bridge, rec: SessionRecord): { configOptions: SessionConfigOption[]; modes: SessionModeState } {
+  const s = effectiveSettings(rec.agent.settings, rec.pendingConfig);
+  return { configOptions: configOptions(s, bridge.deps.models), modes: modeState(s) };
+}
+
+export async function newSession(bridge: Bridge, params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[] }): Promise<NewSessionResponse> {
+  bridge.requireOpen();
+  rejectUnsupported(params);
+  const cwd = await cwdOrThrow(params.cwd);
+  let agent;
+  try {
+    agent = await bridge.registry.create({ cwd, signal: bridge.closeSignal });
+  } catch (err) {
+    throw mapLifecycleError(err, "");
+  }
+  if (bridge.closed) {
+    await bridge.registry.dispose(agent).catch(() => undefined); // I-82: never published after close
+    throw RequestError.internalError(undefined, "the agent is shutting down");
+  }
+  const rec = bridge.adopt(agent);
+  return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
+}
+
+/** load (replay) and resume (no replay) share the reservation and the checks (I-16..20). */
+export async function attachSession(
+  bridge: Bridge,
+  params: { sessionId: string; cwd: string; additionalDirectories?: string[] | null; mcpServers?: unknown[] | null },
+  replay: boolean,
+): Promise<LoadSessionResponse> {
+  bridge.requireOpen();
+  rejectUnsupported(params);
+  const id = params.sessionId;
+  const live = bridge.records.get(id);
+  if (live && !replay) return sessionState(bridge, live); // resume of a live session: nothing to restore
+  if (live) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loaded`);
+  if (bridge.loading.has(id)) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loading`);
+  bridge.loading.add(id); // synchronous reservation (I-16)
+  try {
+    const cwd = await cwdOrThrow(params.cwd);
+    // I-19: the persisted cwd is validated before any agent is built.
+    let header;
+    try {
+      header = await bridge.registry.store.readHeader(id);
+    } catch (err) {
+      throw mapLifecycleError(err, id);
+    }
+    let persisted: string;
+    try {
+      persisted = await canonicalCwd(header.cwd);
+    } catch (err) {
+      throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has no usable cwd: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (persisted !== cwd) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);
+    let agent;
+    try {
+      agent = await bridge.registry.resume({ resumeSessionId: id, signal: bridge.closeSignal });
+    } catch (err) {
+      throw mapLifecycleError(err, id);
+    }
+    if (bridge.closed) {
+      await bridge.registry.dispose(agent).catch(() => undefined); // I-20
+      throw RequestError.internalError(undefined, "the agent is shutting down");
+    }
+    const rec = bridge.adopt(agent);
+    if (replay) {
+      for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
+      await rec.lastSend;
+    }
+    return sessionState(bridge, rec);
+  } finally {
+    bridge.loading.delete(id); // I-18
+  }
+}
+
+export async function listSessions(bridge: Bridge, params: { cwd?: string | null; cursor?: string | null }): Promise<ListSessionsResponse> {
+  let all = await bridge.registry.store.list();
+  if (params.cwd) {
+    const wanted = new Set([params.cwd]);
+    try {
+      wanted.add(await realpath(params.cwd));
+    } catch {
+      // a missing folder simply matches its own spelling
+    }
+    all = all.filter((s) => wanted.has(s.cwd));
+  }
+  all = all.filter((s) => s.parent === undefined);
+  all.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.sessionId.localeCompare(b.sessionId)));
+  let start = 0;
+  if (params.cursor) {
+    const n = Number.parseInt(Buffer.from(params.cursor, "base64url").toString("utf8"), 10);
+    if (!Number.isInteger(n) || n < 0) throw RequestError.invalidParams(undefined, "invalid cursor");
+    start = n;
+  }
+  const page = all.slice(start, start + PAGE_SIZE);
+  const sessions: SessionInfo[] = page.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, updatedAt: s.updatedAt, ...(s.title !== undefined ? { title: s.title } : {}) }));
+  const res: ListSessionsResponse = { sessions };
+  if (start + PAGE_SIZE < all.length) res.nextCursor = Buffer.from(String(start + PAGE_SIZE), "utf8").toString("base64url");
+  return res;
+}
+
+export async function deleteSession(bridge: Bridge, sessionId: string): Promise<void> {
+  bridge.requireOpen();
+  const rec = bridge.records.get(sessionId);
+  if (rec) await bridge.closeSession(rec);
+  try {
+    await bridge.registry.deleteSession(sessionId);
+  } catch (err) {
+    throw mapLifecycleError(err, sessionId);
+  }
+}
+
+export function setConfig(bridge: Bridge, sessionId: string, configId: string, value: unknown): ReturnType<typeof sessionState> {
+  bridge.requireOpen();
+  const rec = bridge.requireRecord(sessionId);
+  const problem = validateConfigValue(configId, value, bridge.deps.models.map((m) => m.id));
+  if (problem) throw RequestError.invalidParams(undefined, problem); // I-53: nothing changes
+  const v = value as string;
+  if (rec.agent.inTurn) {
+    rec.agent.appendConfig(configId, v); // I-50: mid-turn switches land in the current turn
+  } else {
+    // I-51: last write wins; a switch back to the durable value records nothing.
+    rec.pendingConfig.delete(configId);
+    const durable = effectiveSettings(rec.agent.settings, rec.pendingConfig);
+    const next = effectiveSettings(durable, new Map([[configId, v]]));
+    const same = next.sandbox === durable.sandbox && next.approval === durable.approval && next.model === durable.model;
+    if (!same) rec.pendingConfig.set(configId, v);
+    const effective = effectiveSettings(rec.agent.settings, rec.pendingConfig);
+    if (effective.sandbox === rec.agent.settings.sandbox && effective.approval === rec.agent.settings.approval && effective.model === rec.agent.settings.model) {
+      rec.pendingConfig.clear();
+    }
+  }
+  return sessionState(bridge, rec);
+}

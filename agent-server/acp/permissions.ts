@@ -1,0 +1,60 @@
+// Permission routing: a tool's ask becomes `session/request_permission` to the owning session only,
+// naming an announced tool call. Anything but a recognized allow is a refusal (I-41..45).
+import type { AgentContext, PermissionOption, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import type { PermissionAnswer } from "../policy/types";
+import type { PermissionAsk } from "../tools/types";
+import type { SessionRecord } from "./record";
+
+export const OPTION_ALLOW_ONCE = "allow_once";
+export const OPTION_ALLOW_SESSION = "allow_always";
+export const OPTION_REJECT = "reject_once";
+
+export function permissionOptions(ask: PermissionAsk): PermissionOption[] {
+  const options: PermissionOption[] = [{ optionId: OPTION_ALLOW_ONCE, name: "Allow once", kind: "allow_once" }];
+  if (ask.allowSession !== false) options.push({ optionId: OPTION_ALLOW_SESSION, name: "Allow for this session", kind: "allow_always" });
+  options.push({ optionId: OPTION_REJECT, name: "Reject", kind: "reject_once" });
+  return options;
+}
+
+/** Maps the client's answer; unknown option ids and malformed answers are refusals (I-43). */
+export function answerOf(res: unknown, ask: PermissionAsk): PermissionAnswer {
+  if (typeof res !== "object" || res === null) return "reject";
+  const outcome = (res as Partial<RequestPermissionResponse>).outcome as { outcome?: unknown; optionId?: unknown } | undefined;
+  if (!outcome || typeof outcome !== "object") return "reject";
+  if (outcome.outcome === "cancelled") return "cancelled";
+  if (outcome.outcome !== "selected") return "reject";
+  if (outcome.optionId === OPTION_ALLOW_ONCE) return "allow_once";
+  if (outcome.optionId === OPTION_ALLOW_SESSION) return ask.allowSession === false ? "allow_once" : "allow_session";
+  return "reject";
+}
+
+export async function askClient(client: AgentContext, rec: SessionRecord, toolCallId: string, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer> {
+  if (signal.aborted) return "cancelled"; // I-44: after cancel, no prompt at all
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  rec.pendingPermissions.add(controller);
+  try {
+    await rec.lastSend; // the tool_call announcement is on the wire first
+    if (controller.signal.aborted) return "cancelled";
+    let res: unknown;
+    try {
+      res = await client.request(
+        "session/request_permission",
+        {
+          sessionId: rec.sessionId,
+          toolCall: { toolCallId, title: ask.title, status: "pending", _meta: { "manifold/reason": ask.reason, "manifold/grantKey": ask.grantKey } },
+          options: permissionOptions(ask),
+        },
+        { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
+      );
+    } catch {
+      return controller.signal.aborted ? "cancelled" : "reject"; // transport failure is never a grant (I-43)
+    }
+    if (controller.signal.aborted || signal.aborted) return "cancelled"; // a late allow is ignored (I-44)
+    return answerOf(res, ask);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    rec.pendingPermissions.delete(controller);
+  }
+}

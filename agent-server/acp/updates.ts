@@ -1,0 +1,78 @@
+// Session log entries → ACP `session/update` payloads. One mapping for live streaming and for
+// `session/load` replay, so a replayed session looks like the live one did. Pure.
+import type { ContentBlock, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
+import type { LogEntry, TurnEndReason } from "../session/events";
+
+const TOOL_KINDS: readonly string[] = ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"];
+
+export function turnEndText(reason: TurnEndReason, error?: string): string | null {
+  switch (reason) {
+    case "error":
+      return `\n\n⚠️ The turn stopped with an error: ${error ?? "unknown error"}`;
+    case "interrupted":
+      return "\n\n⚠️ This turn was interrupted: the agent stopped before it finished.";
+    case "max_turn_requests":
+      return "\n\n⚠️ The turn stopped: too many model requests in one turn.";
+    default:
+      return null;
+  }
+}
+
+export function entryToUpdates(e: LogEntry): SessionUpdate[] {
+  switch (e.type) {
+    case "user/message":
+      return e.content.map((block) => ({ sessionUpdate: "user_message_chunk", content: block as unknown as ContentBlock, messageId: e.messageId }));
+    case "assistant/text":
+      return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text }, messageId: e.messageId }];
+    case "assistant/thought":
+      return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.text }, messageId: e.messageId }];
+    case "tool/call": {
+      const kind = (TOOL_KINDS.includes(e.kind) ? e.kind : "other") as ToolKind;
+      const u: SessionUpdate = { sessionUpdate: "tool_call", toolCallId: e.toolCallId, title: e.title, kind, status: "pending", rawInput: e.input };
+      if (e.locations) u.locations = e.locations;
+      return [u];
+    }
+    case "tool/result": {
+      const content: ToolCallContent[] = (e.content as unknown as ToolCallContent[] | undefined) ?? (e.output ? [{ type: "content", content: { type: "text", text: e.output } }] : []);
+      return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolCallId, status: e.status, content, rawOutput: { output: e.output, isError: e.isError } }];
+    }
+    case "session/title":
+      return [{ sessionUpdate: "session_info_update", title: e.title, updatedAt: e.at }];
+    case "usage":
+      return [{ sessionUpdate: "usage_update", used: e.used, size: e.size }];
+    case "turn/end": {
+      const text = turnEndText(e.reason, e.error);
+      return text ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: `turn-end-${e.turnId}`, _meta: { "manifold/turnEnd": { reason: e.reason } } }] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** Replay: the whole log as updates, adjacent text chunks of one message merged (fewer frames, same text). */
+export function replayUpdates(entries: readonly LogEntry[]): SessionUpdate[] {
+  const out: SessionUpdate[] = [];
+  let run: { type: "assistant/text" | "assistant/thought"; messageId: string; parts: string[] } | null = null;
+  const flush = (): void => {
+    if (!run) return;
+    const content = { type: "text" as const, text: run.parts.join("") };
+    out.push({ sessionUpdate: run.type === "assistant/text" ? "agent_message_chunk" : "agent_thought_chunk", content, messageId: run.messageId });
+    run = null;
+  };
+  for (const e of entries) {
+    if (e.type === "assistant/text" || e.type === "assistant/thought") {
+      if (run && run.type === e.type && run.messageId === e.messageId) run.parts.push(e.text);
+      else {
+        flush();
+        run = { type: e.type, messageId: e.messageId, parts: [e.text] };
+      }
+      continue;
+    }
+    const updates = entryToUpdates(e);
+    if (updates.length === 0) continue;
+    flush();
+    out.push(...updates);
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,91 @@
+// What the demo model says and does: a pure function from the conversation to one scripted step.
+// It exercises real tool calls (list, read, write inside and outside the workspace, bash) so a
+// newcomer sees tool cards, permission prompts and the sandbox work, with no network.
+import type { ChatMessage, ToolResultPart } from "../types";
+
+export type DemoStep = { text: string; toolCall?: { toolName: string; input: Record<string, unknown> } };
+
+export const DEMO_INTRO =
+  "Hi! I am the **demo model (offline)**: a scripted stand-in, not a real AI. " +
+  "I can show you how Manifold works with real tools. Try:\n\n" +
+  "- *list files*\n- *read README.md*\n- *write a note*\n- *run ls -la*\n- *write outside the workspace* (shows a permission prompt)\n\n" +
+  "To use a real model, run **Manifold: Set API Key…**, or start Ollama or LM Studio locally, " +
+  "or set `MANIFOLD_MODEL_PROVIDER`, `MANIFOLD_MODEL_BASE_URL` and `MANIFOLD_MODEL`.";
+
+const NOTE_PATH = "manifold-demo-note.md";
+const OUTSIDE_PATH = "../manifold-demo-outside.txt";
+const SUMMARY_LINES = 12;
+
+function lastUserText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== "user") continue;
+    return m.content.map((p) => (p.type === "text" ? p.text : "")).join(" ").trim();
+  }
+  return "";
+}
+
+/** A word that looks like a file path: has a dot or slash, not a sentence end. */
+function pathIn(text: string): string | undefined {
+  const words = text.split(/\s+/).map((w) => w.replace(/^[`'"(]+|[`'"),.;:!?]+$/g, ""));
+  return words.find((w, i) => i > 0 && /[./\\]/.test(w) && /[A-Za-z0-9]/.test(w));
+}
+
+function summarise(results: readonly ToolResultPart[]): string {
+  const parts = results.map((r) => {
+    const lines = r.output.split("\n");
+    const shown = lines.slice(0, SUMMARY_LINES).join("\n");
+    const more = lines.length > SUMMARY_LINES ? `\n… (${lines.length - SUMMARY_LINES} more lines)` : "";
+    const head = r.isError ? `\`${r.toolName}\` failed:` : `\`${r.toolName}\` returned ${lines.length} line${lines.length === 1 ? "" : "s"}:`;
+    return `${head}\n\n\`\`\`\n${shown}${more}\n\`\`\``;
+  });
+  const tail = results.some((r) => r.isError)
+    ? "That did not work, and the error above is what a real model would read and react to."
+    : "That is a real tool result from your workspace. A real model would now reason about it.";
+  return `${parts.join("\n\n")}\n\n${tail} (Demo model, offline.)`;
+}
+
+export function demoStep(messages: readonly ChatMessage[], toolNames: ReadonlySet<string>): DemoStep {
+  const last = messages[messages.length - 1];
+  if (last?.role === "tool") return { text: summarise(last.content) };
+
+  const raw = lastUserText(messages);
+  const text = raw.toLowerCase();
+  const can = (name: string): boolean => toolNames.has(name);
+
+  if (/\boutside\b/.test(text) && can("write_file")) {
+    return {
+      text: "Let me try writing a file **outside** your workspace. The sandbox should stop me and ask you first.",
+      toolCall: { toolName: "write_file", input: { path: OUTSIDE_PATH, content: "Written by the Manifold demo model.\n" } },
+    };
+  }
+  const run = /^\s*(?:please\s+)?run\s+(.+)$/is.exec(raw);
+  if (run?.[1] && can("bash")) {
+    const typed = run[1].trim().replace(/^`+|`+$/g, "");
+    const command = /^(?:a|an|some|the|my)\s|^(?:command|something|it)$/i.test(typed) ? "ls -la" : typed;
+    return { text: `Running \`${command}\` in the sandbox.`, toolCall: { toolName: "bash", input: { command } } };
+  }
+  if (/\b(command|terminal|shell|bash)\b/.test(text) && can("bash")) {
+    return { text: "Running `ls -la` in the sandbox.", toolCall: { toolName: "bash", input: { command: "ls -la" } } };
+  }
+  if (/\b(list|ls|files)\b/.test(text) && can("list_files")) {
+    return { text: "Listing the files in your workspace.", toolCall: { toolName: "list_files", input: { path: "." } } };
+  }
+  if (/\b(read|open|show|cat)\b/.test(text) && can("read_file")) {
+    const path = pathIn(raw) ?? "README.md";
+    return { text: `Reading \`${path}\`.`, toolCall: { toolName: "read_file", input: { path } } };
+  }
+  if (/\b(write|note|create|save)\b/.test(text) && can("write_file")) {
+    const content = `# Demo note\n\nWritten by the Manifold demo model.\n\nYou asked: ${raw}\n`;
+    return { text: `Writing a note to \`${NOTE_PATH}\` in your workspace.`, toolCall: { toolName: "write_file", input: { path: NOTE_PATH, content } } };
+  }
+  return { text: DEMO_INTRO };
+}
+
+/** Splits text into small chunks (a few words each) the way a streaming model sends it. */
+export function chunkText(text: string, wordsPerChunk = 3): string[] {
+  const tokens = text.match(/\S+\s*|\s+/g) ?? [];
+  const chunks: string[] = [];
+  for (let i = 0; i < tokens.length; i += wordsPerChunk) chunks.push(tokens.slice(i, i + wordsPerChunk).join(""));
+  return chunks;
+}

@@ -1,0 +1,123 @@
+// One attempt of one model step on the Vercel AI SDK v6: `streamText` with tools declared by JSON
+// Schema and no `execute`, `maxRetries: 0` (retries are ours), and an inactivity timeout.
+// The SDK and its providers are imported on first use so the agent-server's cold start skips them.
+import type { LanguageModel, ToolSet } from "ai";
+import { abortError } from "../errors";
+import { ModelError, type ModelConfig, type ModelEvent, type ModelStreamRequest } from "../types";
+import { toFinishReason, toModelMessages, toUsage } from "./convert";
+
+/** What an attempt learned, read by the retry loop to classify a failure. */
+export interface AttemptState {
+  /** The endpoint answered with response headers (so a later failure is mid-stream). */
+  responded: boolean;
+  timedOut: boolean;
+  url?: string;
+  /** HTTP status of the response, once it arrived. */
+  status?: number;
+}
+
+type Fetch = typeof globalThis.fetch;
+
+/** The SDK prints warnings with console.warn; stdout/stderr belong to us, so turn that off. */
+function silenceSdkWarnings(): void {
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+}
+
+async function loadModel(config: ModelConfig, fetchImpl: Fetch): Promise<LanguageModel> {
+  if (config.provider === "anthropic") {
+    const { createAnthropic } = await import("@ai-sdk/anthropic");
+    const provider = createAnthropic({
+      apiKey: config.apiKey ?? "",
+      ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
+      fetch: fetchImpl,
+    });
+    return provider(config.model);
+  }
+  const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+  const provider = createOpenAICompatible({
+    name: "openai-compatible",
+    baseURL: config.baseUrl ?? "https://api.openai.com/v1",
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    includeUsage: true,
+    fetch: fetchImpl,
+  });
+  return provider.chatModel(config.model);
+}
+
+export async function* streamAttempt(config: ModelConfig, request: ModelStreamRequest, state: AttemptState): AsyncGenerator<ModelEvent> {
+  const { signal } = request;
+  if (signal.aborted) throw abortError();
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  const timeoutMs = config.timeoutMs ?? 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    if (timeoutMs <= 0) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      state.timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+  };
+  const fetchImpl: Fetch = async (input, init) => {
+    state.url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const res = await globalThis.fetch(input, init);
+    state.responded = true;
+    state.status = res.status;
+    arm();
+    return res;
+  };
+
+  try {
+    arm();
+    const [{ streamText, jsonSchema }, model] = await Promise.all([import("ai"), loadModel(config, fetchImpl)]);
+    silenceSdkWarnings();
+    const tools: ToolSet = {};
+    for (const t of request.tools) tools[t.name] = { description: t.description, inputSchema: jsonSchema(t.inputSchema) };
+    const result = streamText({
+      model,
+      system: request.system,
+      messages: toModelMessages(request.messages),
+      ...(request.tools.length > 0 ? { tools } : {}),
+      maxRetries: 0,
+      abortSignal: controller.signal,
+      // The default handler console.error()s the raw error, response body and all (which may echo
+      // the key). Errors reach us as `error` parts of fullStream instead.
+      onError: () => undefined,
+    });
+    let finished = false;
+    for await (const part of result.fullStream) {
+      arm();
+      switch (part.type) {
+        case "text-delta":
+          if (part.text) yield { type: "text-delta", text: part.text };
+          break;
+        case "reasoning-delta":
+          if (part.text) yield { type: "reasoning-delta", text: part.text };
+          break;
+        case "tool-call":
+          yield { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+          break;
+        case "error":
+          throw part.error;
+        case "abort":
+          throw abortError();
+        case "finish": {
+          if (part.finishReason === "error") throw new ModelError("protocol", "The model stream reported an error without details.");
+          finished = true;
+          const usage = toUsage(part.totalUsage);
+          yield { type: "finish", reason: toFinishReason(part.finishReason), ...(usage ? { usage } : {}) };
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (!finished) throw signal.aborted || state.timedOut ? abortError() : new ModelError("protocol", "The model stream ended before it finished.");
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    if (!controller.signal.aborted) controller.abort(); // the consumer stopped early: release the connection
+  }
+}

@@ -1,0 +1,71 @@
+// The pure permission policy: (tool call, sandbox mode, approval policy, session grants, backend)
+// → allow | ask | deny. It implements DESIGN.md's "Sandbox × approval" tables and nothing else;
+// it knows nothing of ACP, UI, files or processes.
+import { isReadOnlyCommand } from "./commands";
+import type { ApprovalPolicy, Decision, SandboxMode } from "./types";
+
+export type PolicyCall =
+  | { tool: string; kind: "read" }
+  /** `insideRoot`: every target lies in the session root or its temp area (canonical paths). */
+  | { tool: string; kind: "write"; paths: readonly string[]; insideRoot: boolean }
+  /** `escalate`: the model asked to run this command outside the sandbox (network, outside writes). */
+  | { tool: string; kind: "command"; command: string; escalate?: boolean };
+
+export interface PolicyInput {
+  call: PolicyCall;
+  sandbox: SandboxMode;
+  approval: ApprovalPolicy;
+  /** The grant keys this session stored with "Allow for this session". */
+  grants: ReadonlySet<string>;
+  /** The key this call would match / store. */
+  grantKey: string;
+  /** A command sandbox backend works on this machine. */
+  backendAvailable: boolean;
+}
+
+/** An ask that a later "Allow for this session" may not cover (escalations out of read-only, no backend). */
+export type PolicyDecision = Decision & { sessionGrantable?: boolean };
+
+const ask = (reason: string, escalate: boolean, sessionGrantable: boolean): PolicyDecision => ({ kind: "ask", reason, escalate, sessionGrantable });
+const deny = (reason: string): PolicyDecision => ({ kind: "deny", reason });
+
+export function decide(input: PolicyInput): PolicyDecision {
+  const { call, sandbox, approval, grants, grantKey, backendAvailable } = input;
+  const granted = grants.has(grantKey);
+
+  if (call.kind === "read") return { kind: "allow" };
+
+  if (call.kind === "write") {
+    const sandboxAllows = sandbox === "danger-full-access" || (sandbox === "workspace-write" && call.insideRoot);
+    if (sandboxAllows) {
+      if (approval !== "untrusted" || granted) return { kind: "allow", unconfined: sandbox === "danger-full-access" };
+      return ask("approval policy `untrusted` asks before every write", false, true);
+    }
+    const why = sandbox === "read-only" ? "the session is read-only" : "the target is outside the workspace";
+    if (approval === "never") return deny(`Write refused: ${why} and the approval policy is \`never\`.`);
+    // In read-only an approved write widens that one call only (I-74); outside-root writes in
+    // workspace-write may be granted for the session by exact tool + canonical path.
+    if (sandbox === "workspace-write" && granted) return { kind: "allow" };
+    return ask(`${why}`, true, sandbox !== "read-only");
+  }
+
+  // Commands.
+  if (sandbox === "danger-full-access") {
+    if (approval !== "untrusted" || granted || isReadOnlyCommand(call.command)) return { kind: "allow", unconfined: true };
+    return ask("approval policy `untrusted` asks before commands that are not read-only", false, true);
+  }
+  if (!backendAvailable) {
+    if (approval === "never") {
+      return deny("Command refused: no sandbox backend works on this machine, so commands cannot run confined, and the approval policy is `never`.");
+    }
+    return ask("no sandbox backend works on this machine: the command would run unconfined", true, false);
+  }
+  if (call.escalate) {
+    if (approval === "never") return deny("Command refused: running outside the sandbox needs approval and the approval policy is `never`.");
+    return ask("the command asks to run outside the sandbox", true, false);
+  }
+  if (approval === "untrusted" && !granted && !isReadOnlyCommand(call.command)) {
+    return ask("approval policy `untrusted` asks before commands that are not read-only", false, true);
+  }
+  return { kind: "allow" };
+}

@@ -1,0 +1,55 @@
+// Helpers that make a hung promise or stream give way to an abort signal.
+
+export class AbortedError extends Error {
+  constructor(message = "aborted") {
+    super(message);
+    this.name = "AbortError";
+  }
+}
+
+/** Resolves/rejects with `p`, or rejects with AbortedError as soon as `signal` aborts. */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(new AbortedError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      p.catch(() => undefined);
+      reject(new AbortedError());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Iterates `source`, ending (and closing the source) as soon as `signal` aborts. */
+export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (signal.aborted) return;
+      let r: IteratorResult<T>;
+      try {
+        r = await raceAbort(it.next(), signal);
+      } catch (err) {
+        if (signal.aborted) return;
+        throw err;
+      }
+      if (r.done) return;
+      yield r.value;
+    }
+  } finally {
+    void Promise.resolve(it.return?.()).catch(() => undefined);
+  }
+}

@@ -1,0 +1,303 @@
+// AgentLoop: one live agent of one session. A message queue; each message runs one turn
+// (`turn/start` … `turn/end{reason}`) of model steps and tool calls; queue-aware cancel; dispose.
+import { randomUUID } from "node:crypto";
+import type { ModelClient, ModelStreamRequest, FinishReason, Usage } from "../model/types";
+import type { PermissionAnswer } from "../policy/types";
+import type { SandboxContext } from "../sandbox/types";
+import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
+import type { SessionLog } from "../session/log";
+import type { ClientFs, PermissionAsk, TaskAccess, ToolContext, ToolResult, ToolRunner } from "../tools/types";
+import type { AgentEvent } from "./events";
+import { abortable, raceAbort } from "./abortable";
+import { buildMessages } from "./history";
+import { defaultSettings, foldSettings, applyConfig, type SessionSettings } from "./settings";
+
+export type MessageSource = "user" | "task" | "subagent";
+
+export interface QueuedMessage {
+  messageId: string;
+  content: Record<string, unknown>[];
+  source: MessageSource;
+}
+
+/** Process-wide services every agent uses; nothing in here is per-session state. */
+export interface AgentServices {
+  modelFor(modelId: string): Promise<ModelClient>;
+  /** Read at each step (may be installed after the services object is built). */
+  readonly tools: ToolRunner;
+  tasksFor(sessionId: string, sandboxOf: () => SandboxContext): TaskAccess;
+  readonly defaultModelId: string;
+  readonly maxSteps: number;
+  systemPrompt(cwd: string): string;
+}
+
+/** Callbacks into the owner (registry → bridge). Every call names the exact agent. */
+export interface AgentHooks {
+  publish(agent: Agent, ev: AgentEvent): void;
+  requestPermission(agent: Agent, toolCallId: string, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** Runs inside a new user turn, before the user message and request assembly (I-49). */
+  beforeUserTurn(agent: Agent, turn: { turnId: string; messageId: string }): void;
+  clientFs(agent: Agent): Partial<ClientFs> | undefined;
+}
+
+export interface AgentOptions {
+  log: SessionLog;
+  /** realpath of the cwd: the sandbox root. */
+  root: string;
+  tmpDir: string;
+  services: AgentServices;
+  hooks: AgentHooks;
+}
+
+interface OpenTurn {
+  turnId: string;
+  messageId: string | null;
+  source: MessageSource;
+  controller: AbortController;
+}
+
+const ABORT_DISPOSED = "disposed";
+const ABORT_CANCELLED = "aborted";
+
+export class Agent {
+  readonly session: SessionLog;
+  readonly root: string;
+  readonly tmpDir: string;
+  private readonly services: AgentServices;
+  private readonly hooks: AgentHooks;
+  private readonly queue: QueuedMessage[] = [];
+  private running: Promise<void> | null = null;
+  private turn: OpenTurn | null = null;
+  private settingsValue: SessionSettings;
+  private disposed = false;
+  private readonly tasks: TaskAccess;
+
+  constructor(opts: AgentOptions) {
+    this.session = opts.log;
+    this.root = opts.root;
+    this.tmpDir = opts.tmpDir;
+    this.services = opts.services;
+    this.hooks = opts.hooks;
+    this.settingsValue = foldSettings(defaultSettings(opts.services.defaultModelId), opts.log.entries);
+    this.tasks = opts.services.tasksFor(this.sessionId, () => this.sandboxContext());
+  }
+
+  /** Agent id == session id == header.id. */
+  get sessionId(): string {
+    return this.session.id;
+  }
+
+  get cwd(): string {
+    return this.session.header.cwd;
+  }
+
+  /** The durable fold of this session's own config events (I-48). */
+  get settings(): Readonly<SessionSettings> {
+    return this.settingsValue;
+  }
+
+  get inTurn(): boolean {
+    return this.turn !== null;
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  get currentTurnId(): string | null {
+    return this.turn?.turnId ?? null;
+  }
+
+  enqueue(msg: QueuedMessage): void {
+    if (this.disposed) throw new Error(`session ${this.sessionId} is closed`);
+    this.queue.push(msg);
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Appends a config switch now (used for a switch during an open turn, I-50, and for anchoring, I-49). */
+  appendConfig(configId: string, value: string): LogEntry {
+    return this.append({ type: "config/set", configId, value });
+  }
+
+  append(event: SessionEvent): LogEntry {
+    const entry = this.session.append(event);
+    if (event.type === "config/set") this.settingsValue = applyConfig(this.settingsValue, event.configId, event.value);
+    this.hooks.publish(this, { kind: "entry", entry });
+    return entry;
+  }
+
+  /** Queue-aware cancel: drops queued work and aborts the running turn. Returns the dropped message ids. */
+  cancel(): string[] {
+    const dropped = this.queue.splice(0).map((m) => m.messageId);
+    if (dropped.length > 0) this.hooks.publish(this, { kind: "dropped", messageIds: dropped });
+    this.abortTurn();
+    return dropped;
+  }
+
+  /** Aborts the running turn (it ends `aborted`); queued work is untouched. */
+  abortTurn(): void {
+    this.turn?.controller.abort(ABORT_CANCELLED);
+  }
+
+  /** Stops the loop and waits for it; the open turn ends `disposed`; the log is flushed and closed. */
+  async dispose(): Promise<void> {
+    if (!this.disposed) {
+      this.disposed = true;
+      const dropped = this.queue.splice(0).map((m) => m.messageId);
+      if (dropped.length > 0) this.hooks.publish(this, { kind: "dropped", messageIds: dropped });
+      this.turn?.controller.abort(ABORT_DISPOSED);
+    }
+    await this.running;
+    await this.session.close();
+  }
+
+  sandboxContext(): SandboxContext {
+    return {
+      sessionId: this.sessionId,
+      mode: this.settingsValue.sandbox,
+      approval: this.settingsValue.approval,
+      root: this.root,
+      tmpDir: this.tmpDir,
+      network: this.settingsValue.sandbox === "danger-full-access",
+    };
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (!next || this.disposed) return;
+      await this.runTurn(next);
+    }
+  }
+
+  private async runTurn(msg: QueuedMessage): Promise<void> {
+    const turn: OpenTurn = { turnId: randomUUID(), messageId: msg.messageId, source: msg.source, controller: new AbortController() };
+    this.turn = turn;
+    const signal = turn.controller.signal;
+    const announced = new Set<string>();
+    const answered = new Set<string>();
+    let reason: TurnEndReason = "end_turn";
+    let error: string | undefined;
+    try {
+      this.append({ type: "turn/start", turnId: turn.turnId, messageId: msg.messageId, source: msg.source });
+      if (msg.source === "user") this.hooks.beforeUserTurn(this, { turnId: turn.turnId, messageId: msg.messageId });
+      this.append({ type: "user/message", messageId: msg.messageId, content: msg.content });
+      reason = await this.runSteps(signal, announced, answered);
+    } catch (err) {
+      if (!signal.aborted) {
+        reason = "error";
+        error = err instanceof Error ? err.message : String(err);
+        if (!(err instanceof Error && err.name === "ModelError")) console.error(`[runtime] ${this.sessionId}: turn failed:`, err);
+      }
+    }
+    if (signal.aborted) reason = signal.reason === ABORT_DISPOSED ? "disposed" : "aborted";
+    try {
+      for (const id of announced) {
+        if (answered.has(id)) continue;
+        this.append({ type: "tool/result", toolCallId: id, status: "failed", output: "The tool call was cancelled before it finished.", isError: true });
+      }
+      const end: SessionEvent = { type: "turn/end", turnId: turn.turnId, reason };
+      if (error !== undefined) end.error = error;
+      this.turn = null;
+      this.append(end);
+      await this.session.checkpoint(); // I-86: durable before the next item is claimed
+    } catch (err) {
+      console.error(`[runtime] ${this.sessionId}: could not close turn:`, err);
+    } finally {
+      this.turn = null;
+    }
+  }
+
+  private async runSteps(signal: AbortSignal, announced: Set<string>, answered: Set<string>): Promise<TurnEndReason> {
+    for (let step = 0; ; step++) {
+      if (step >= this.services.maxSteps) return "max_turn_requests";
+      if (signal.aborted) return "aborted";
+      // I-54: the model is read once, at the start of the step.
+      const modelId = this.settingsValue.model;
+      const model = await raceAbort(this.services.modelFor(modelId), signal);
+      const request: ModelStreamRequest = {
+        system: this.services.systemPrompt(this.cwd),
+        messages: buildMessages(this.session.entries),
+        tools: this.services.tools.specs(),
+        signal,
+      };
+      const stepMessageId = randomUUID();
+      const calls: Array<{ toolName: string; input: unknown }> = [];
+      let finish: FinishReason = "stop";
+      let usage: Usage | undefined;
+      for await (const ev of abortable(model.stream(request), signal)) {
+        if (signal.aborted) break;
+        switch (ev.type) {
+          case "text-delta":
+            if (ev.text) this.append({ type: "assistant/text", messageId: stepMessageId, text: ev.text });
+            break;
+          case "reasoning-delta":
+            if (ev.text) this.append({ type: "assistant/thought", messageId: stepMessageId, text: ev.text });
+            break;
+          case "tool-call":
+            calls.push({ toolName: ev.toolName, input: ev.input });
+            break;
+          case "finish":
+            finish = ev.reason;
+            usage = ev.usage;
+            break;
+        }
+      }
+      if (signal.aborted) return "aborted";
+      if (usage && (usage.inputTokens !== undefined || usage.totalTokens !== undefined)) {
+        const used = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+        this.append({ type: "usage", used, size: model.config.contextWindow ?? 0 });
+      }
+      if (calls.length === 0) {
+        if (finish === "length") return "max_tokens";
+        if (finish === "content-filter") return "refusal";
+        return "end_turn";
+      }
+      for (const call of calls) {
+        if (signal.aborted) return "aborted";
+        await this.runTool(call.toolName, call.input, signal, announced, answered);
+      }
+    }
+  }
+
+  private async runTool(name: string, input: unknown, signal: AbortSignal, announced: Set<string>, answered: Set<string>): Promise<void> {
+    const toolCallId = `call_${randomUUID().replace(/-/g, "")}`;
+    const tools = this.services.tools;
+    let described: ReturnType<ToolRunner["describe"]>;
+    try {
+      described = tools.describe(name, input, this.cwd);
+    } catch {
+      described = { title: name, kind: "other", locations: [] };
+    }
+    const call: SessionEvent = { type: "tool/call", toolCallId, name, input, title: described.title, kind: described.kind };
+    if (described.locations.length > 0) call.locations = described.locations.map((l) => (typeof l.line === "number" ? { path: l.path, line: l.line } : { path: l.path }));
+    this.append(call);
+    announced.add(toolCallId);
+    this.hooks.publish(this, { kind: "tool-progress", toolCallId, status: "in_progress" });
+    const ctx: ToolContext = {
+      sessionId: this.sessionId,
+      toolCallId,
+      signal,
+      sandbox: this.sandboxContext(),
+      clientFs: this.hooks.clientFs(this),
+      tasks: this.tasks,
+      requestPermission: (ask) => this.hooks.requestPermission(this, toolCallId, ask, signal),
+      update: (patch) => {
+        if (!this.disposed) this.hooks.publish(this, { kind: "tool-progress", toolCallId, patch });
+      },
+    };
+    let result: ToolResult;
+    try {
+      result = await raceAbort(tools.run(name, input, ctx), signal);
+    } catch (err) {
+      if (signal.aborted) return; // closed as cancelled by the turn
+      result = { output: `The tool failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+    }
+    const ev: SessionEvent = { type: "tool/result", toolCallId, status: result.isError ? "failed" : "completed", output: result.output, isError: result.isError };
+    if (result.content) ev.content = result.content as unknown as Record<string, unknown>[];
+    this.append(ev);
+    answered.add(toolCallId);
+  }
+}

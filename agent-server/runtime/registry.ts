@@ -1,0 +1,245 @@
+// AgentRegistry: live agents keyed by SessionId (agent id == session id, I-8). One creation
+// transaction serves create and resume: final-entry conflict check, rollback, quiescence (I-13, I-15, I-20..24).
+import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import type { PermissionAnswer } from "../policy/types";
+import { SessionNotFoundError } from "../session/errors";
+import { LOG_FORMAT_VERSION, type SessionHeader } from "../session/events";
+import type { SessionLog } from "../session/log";
+import type { SessionStore } from "../session/store";
+import type { ClientFs, PermissionAsk } from "../tools/types";
+import { AbortedError, raceAbort } from "./abortable";
+import { Agent, type AgentHooks, type AgentServices } from "./agent";
+import { RuntimeBus, type AgentEvent } from "./events";
+import { canonicalCwd } from "./cwd";
+import { SubagentLinks } from "./delegate";
+
+/** Whoever shows an agent to a user (an ACP bridge). Answers only for agents it owns; else undefined. */
+export interface AgentOwner {
+  requestPermission(agent: Agent, toolCallId: string, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer> | undefined;
+  beforeUserTurn(agent: Agent, turn: { turnId: string; messageId: string }): void;
+  clientFs(agent: Agent): Partial<ClientFs> | undefined;
+}
+
+export class AlreadyLiveError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`session ${JSON.stringify(sessionId)} is already loaded`);
+    this.name = "AlreadyLiveError";
+  }
+}
+
+export class IdConflictError extends Error {
+  constructor() {
+    super("sessionId and resumeSessionId are mutually exclusive: pass one of them");
+    this.name = "IdConflictError";
+  }
+}
+
+export interface CreateOptions {
+  cwd: string;
+  /** Exact id (config-driven or pre-minted). Omitted: a CSPRNG UUID v4 is minted (I-6). */
+  sessionId?: string;
+  parent?: string;
+  signal?: AbortSignal;
+  /** Runs after `agent/created` is published and before the agent is returned; a failure rolls back (I-15). */
+  setup?: (agent: Agent) => Promise<void> | void;
+}
+
+export interface ResumeOptions {
+  resumeSessionId: string;
+  signal?: AbortSignal;
+  setup?: (agent: Agent) => Promise<void> | void;
+}
+
+export interface StartOptions {
+  cwd: string;
+  sessionId?: string;
+  resumeSessionId?: string;
+  /** Config label for fresh starts: `${label}-session-${uuid}` (I-7). */
+  label?: string;
+  /** With an exact sessionId: restore it when history exists, create it when truly absent (I-12). */
+  resumeOrCreate?: boolean;
+  signal?: AbortSignal;
+}
+
+export class AgentRegistry {
+  readonly agents = new Map<string, Agent>();
+  readonly sessions = new Map<string, SessionLog>();
+  readonly bus = new RuntimeBus();
+  /** In-process subagents → their parent and the parent's delegate call. */
+  readonly subagents = new SubagentLinks();
+  private readonly owners = new Set<AgentOwner>();
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly draining = new Map<string, Promise<void>>();
+  private readonly disposing = new Map<Agent, Promise<void>>();
+  /** The hooks every agent of this registry reports through (exposed so tests can build impostors). */
+  readonly hooks: AgentHooks;
+
+  constructor(
+    readonly store: SessionStore,
+    readonly services: AgentServices,
+    private readonly onDisposeOwner: (sessionId: string) => Promise<void> = async () => undefined,
+    /** Called after a session's log is deleted (drop its task records, grants, …). */
+    private readonly onForgetOwner: (sessionId: string) => Promise<void> = async () => undefined,
+  ) {
+    this.hooks = {
+      publish: (agent, ev: AgentEvent) => this.bus.publish({ type: "agent/event", agent, event: ev }),
+      requestPermission: (agent, toolCallId, ask, signal) => {
+        for (const o of this.owners) {
+          const r = o.requestPermission(agent, toolCallId, ask, signal);
+          if (r) return r;
+        }
+        return Promise.resolve<PermissionAnswer>("reject"); // I-42: nobody owns it, fail closed
+      },
+      beforeUserTurn: (agent, turn) => {
+        for (const o of this.owners) o.beforeUserTurn(agent, turn);
+      },
+      clientFs: (agent) => {
+        for (const o of this.owners) {
+          const fs = o.clientFs(agent);
+          if (fs) return fs;
+        }
+        return undefined;
+      },
+    };
+  }
+
+  addOwner(owner: AgentOwner): () => void {
+    this.owners.add(owner);
+    return () => this.owners.delete(owner);
+  }
+
+  get(id: string): Agent | undefined {
+    return this.agents.get(id);
+  }
+
+  /** One entry point for the id rules: exact id vs resume id (I-9), labels (I-7), resume-or-create (I-12). */
+  async start(opts: StartOptions): Promise<Agent> {
+    if (opts.sessionId !== undefined && opts.resumeSessionId !== undefined) throw new IdConflictError();
+    if (opts.resumeSessionId !== undefined) return this.resume({ resumeSessionId: opts.resumeSessionId, ...(opts.signal ? { signal: opts.signal } : {}) });
+    if (opts.sessionId !== undefined && opts.resumeOrCreate) {
+      const id = opts.sessionId;
+      await this.draining.get(id); // I-13: wait for a same-id lifecycle that is still draining
+      if (await this.store.exists(id)) return this.resume({ resumeSessionId: id, ...(opts.signal ? { signal: opts.signal } : {}) });
+      return this.create({ cwd: opts.cwd, sessionId: id, ...(opts.signal ? { signal: opts.signal } : {}) });
+    }
+    const sessionId = opts.sessionId ?? (opts.label !== undefined ? `${opts.label}-session-${randomUUID()}` : undefined);
+    return this.create({ cwd: opts.cwd, ...(sessionId !== undefined ? { sessionId } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+  }
+
+  async create(opts: CreateOptions): Promise<Agent> {
+    const id = opts.sessionId ?? randomUUID();
+    return this.transact(id, opts.signal, opts.setup, async () => {
+      const cwd = await canonicalCwd(opts.cwd);
+      const header: SessionHeader = { type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: new Date().toISOString() };
+      if (opts.parent !== undefined) header.parent = opts.parent;
+      return this.store.create(header);
+    });
+  }
+
+  async resume(opts: ResumeOptions): Promise<Agent> {
+    const id = opts.resumeSessionId;
+    return this.transact(id, opts.signal, opts.setup, () => this.store.open(id));
+  }
+
+  /** The creation transaction shared by create and resume. */
+  private async transact(id: string, signal: AbortSignal | undefined, setup: CreateOptions["setup"], build: () => Promise<SessionLog>): Promise<Agent> {
+    if (this.agents.has(id) || this.inFlight.has(id)) throw new AlreadyLiveError(id);
+    const run = this.transactInner(id, signal, setup, build);
+    this.inFlight.set(id, run);
+    try {
+      return await run;
+    } finally {
+      if (this.inFlight.get(id) === run) this.inFlight.delete(id);
+    }
+  }
+
+  private async transactInner(id: string, signal: AbortSignal | undefined, setup: CreateOptions["setup"], build: () => Promise<SessionLog>): Promise<Agent> {
+    await this.draining.get(id);
+    if (signal?.aborted) throw new AbortedError("creation aborted");
+    const building = build();
+    let log: SessionLog;
+    try {
+      log = await raceAbort(building, signal);
+    } catch (err) {
+      // A log that materializes after the abort is closed, never published (I-20, I-23).
+      building.then((l) => l.close(), () => undefined).catch(() => undefined);
+      throw err;
+    }
+    let agent: Agent | null = null;
+    let published = false;
+    try {
+      if (log.id !== id) throw new SessionNotFoundError(id);
+      const root = await raceAbort(canonicalCwd(log.header.cwd), signal);
+      const tmpDir = this.store.tmpDirFor(id);
+      await raceAbort(mkdir(tmpDir, { recursive: true, mode: 0o700 }), signal);
+      agent = new Agent({ log, root, tmpDir, services: this.services, hooks: this.hooks });
+      // Final-entry conflict check (I-21): someone else won this id while we were building.
+      if (this.agents.has(id) || this.sessions.has(id)) throw new AlreadyLiveError(id);
+      this.agents.set(id, agent);
+      this.sessions.set(id, log);
+      published = true;
+      this.bus.publishStrict({ type: "agent/created", agent });
+      if (setup) await raceAbort(Promise.resolve().then(() => setup(agent!)), signal);
+      if (signal?.aborted) throw new AbortedError("creation aborted");
+      return agent;
+    } catch (err) {
+      if (agent && published) {
+        this.detach(agent);
+        this.bus.publish({ type: "agent/disposed", agent });
+      }
+      if (agent) await agent.dispose().catch(() => undefined);
+      else await log.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Deletes a session that is not live: its log, its temp area, and what other layers keep for it. */
+  async deleteSession(id: string): Promise<void> {
+    if (this.agents.has(id) || this.inFlight.has(id)) throw new AlreadyLiveError(id);
+    await this.draining.get(id);
+    await this.store.delete(id);
+    await this.onForgetOwner(id);
+  }
+
+  /** Exact-entry detach: a stale closure never removes a newer entry of the same id (I-22). */
+  private detach(agent: Agent): void {
+    const id = agent.sessionId;
+    if (this.agents.get(id) === agent) this.agents.delete(id);
+    if (this.sessions.get(id) === agent.session) this.sessions.delete(id);
+  }
+
+  /** Returns the detach closure of this exact agent (for tests of I-22). */
+  detacher(agent: Agent): () => void {
+    return () => this.detach(agent);
+  }
+
+  /** Stops the loop, flushes, unregisters, publishes `agent/disposed` once; memoized per agent. */
+  dispose(agent: Agent): Promise<void> {
+    const existing = this.disposing.get(agent);
+    if (existing) return existing;
+    const id = agent.sessionId;
+    const p = (async () => {
+      let failure: unknown = null;
+      try {
+        await agent.dispose();
+      } catch (err) {
+        failure = err;
+      }
+      try {
+        await this.onDisposeOwner(id);
+      } catch (err) {
+        failure ??= err;
+      }
+      this.detach(agent);
+      this.bus.publish({ type: "agent/disposed", agent });
+      if (failure) throw failure;
+    })();
+    this.disposing.set(agent, p);
+    this.draining.set(id, p.catch(() => undefined));
+    void p.catch(() => undefined).finally(() => {
+      if (this.draining.get(id) !== undefined) this.draining.delete(id);
+    });
+    return p;
+  }
+}

@@ -1,0 +1,107 @@
+// bubblewrap backend (Linux). Per command: read the whole filesystem, write only the session root
+// (workspace-write) and the session temp area (bound at /tmp), `.git/hooks` and `.git/config`
+// read-only, no network unless allowed, own user/pid/ipc/uts namespaces, dies with the server.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { childEnv } from "./env";
+import { isInside } from "./pathGuard";
+import { ensureDir } from "./tmpArea";
+import type { CommandSandbox, SandboxContext, WrappedCommand } from "./types";
+import { unconfinedCommand } from "./unconfined";
+
+export interface BwrapOptions {
+  /** Absolute path of the bwrap binary (outside every workspace). */
+  bwrapPath: string;
+  /** Environment the allowlist is taken from. */
+  env: NodeJS.ProcessEnv;
+  /** bash to run inside (absolute). */
+  shell?: string;
+  /** Host directories to hide (empty tmpfs over them), e.g. the server's data dir with every session's log. */
+  hide?: readonly string[];
+}
+
+/**
+ * Directories masked with an empty tmpfs: the given ones plus the parent of the session temp area,
+ * so no session can read a sibling session's temp area by its host path (I-76). The session's own
+ * area and root are bound afterwards, so they stay visible even when they sit below a mask.
+ */
+export function maskDirs(ctx: SandboxContext, hide: readonly string[] = []): string[] {
+  const out: string[] = [];
+  for (const d of [...hide, path.dirname(ctx.tmpDir)]) {
+    if (!path.isAbsolute(d) || path.dirname(d) === d || out.includes(d)) continue;
+    if (!fs.existsSync(d)) continue;
+    out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Protected git paths. Decision: only `hooks` and `config` are read-only (commits still work; hook
+ * injection and config tricks like core.fsmonitor do not). When the repo has no hooks dir we create
+ * an empty one on the host first (git init does the same), so there is always a real dir to
+ * bind; a missing config is masked with /dev/null. A root with no `.git` gets nothing: a repo the
+ * agent creates itself there is not protected (documented limitation).
+ */
+export function gitProtectionArgs(root: string): string[] {
+  const git = path.join(root, ".git");
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(git);
+  } catch {
+    return [];
+  }
+  if (!st.isDirectory()) return [];
+  const args: string[] = [];
+  const hooks = path.join(git, "hooks");
+  try {
+    fs.mkdirSync(hooks, { recursive: true });
+  } catch {
+    /* bound below if it exists */
+  }
+  if (fs.existsSync(hooks)) args.push("--ro-bind", hooks, hooks);
+  const config = path.join(git, "config");
+  if (fs.existsSync(config)) args.push("--ro-bind", config, config);
+  else args.push("--ro-bind", "/dev/null", config);
+  return args;
+}
+
+export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, shell = "/bin/bash", env: Record<string, string> = {}, hide: readonly string[] = []): string[] {
+  const args = [
+    "--new-session",
+    "--die-with-parent",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+  ];
+  if (!ctx.network) args.push("--unshare-net");
+  // /tmp first, then the root: a root under /tmp must stay visible (reference §1.2).
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  for (const d of maskDirs(ctx, hide)) args.push("--tmpfs", d);
+  args.push("--bind", ctx.tmpDir, "/tmp");
+  if (ctx.mode === "workspace-write") {
+    args.push("--bind", ctx.root, ctx.root, ...gitProtectionArgs(ctx.root));
+  } else {
+    // read-only: re-expose the root (it may live under the now-private /tmp) without write access.
+    args.push("--ro-bind", ctx.root, ctx.root);
+  }
+  args.push("--chdir", cwd, "--clearenv");
+  for (const [k, v] of Object.entries(env)) args.push("--setenv", k, v);
+  args.push("--", shell, "-c", command);
+  return args;
+}
+
+export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
+  const shell = opts.shell ?? "/bin/bash";
+  return {
+    backend: "bubblewrap",
+    wrap(command, ctx, { cwd, unconfined }): WrappedCommand {
+      if (unconfined || ctx.mode === "danger-full-access") return unconfinedCommand(command, ctx, cwd, opts.env, shell);
+      // A bwrap binary inside the workspace could have been planted by the agent itself.
+      if (isInside(opts.bwrapPath, ctx.root)) throw new Error(`Refusing to use ${opts.bwrapPath}: the sandbox binary lies inside the workspace.`);
+      ensureDir(ctx.tmpDir);
+      const env = childEnv(opts.env, "/tmp");
+      return { file: opts.bwrapPath, args: bwrapArgs(command, ctx, cwd, shell, env, opts.hide), env, cwd: ctx.root };
+    },
+  };
+}

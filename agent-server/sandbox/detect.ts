@@ -1,0 +1,115 @@
+// Picks the command sandbox once at start-up: probe, log the backend to stderr, never downgrade
+// silently. Linux: bubblewrap, else the Landlock helper (weaker, logged as such), else none.
+// MANIFOLD_SANDBOX overrides detection: `none` forces "no backend" (tests, or users who accept
+// being asked for every command); `bubblewrap` / `landlock` / `sandbox-exec` demand that backend
+// and fall back to `none` (with the reason logged) when it does not work.
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createBwrapSandbox } from "./bwrap";
+import { createLandlockSandbox } from "./landlock";
+import { LANDLOCK_HELPER_SOURCE } from "./landlockHelper";
+import { createNoSandbox } from "./none";
+import { createSeatbeltSandbox, SANDBOX_EXEC } from "./seatbelt";
+import type { CommandSandbox } from "./types";
+
+export interface DetectOptions {
+  /** Directories a bwrap binary must not sit in (workspaces). */
+  excludeDirs?: readonly string[];
+  log?: (line: string) => void;
+  /** Host directories commands must not see (bubblewrap: masked), e.g. the data dir holding session logs. */
+  hide?: readonly string[];
+}
+
+const SYSTEM_DIRS = ["/usr/bin", "/bin", "/usr/local/bin"];
+
+function isInsideAny(file: string, dirs: readonly string[]): boolean {
+  return dirs.some((d) => {
+    const rel = path.relative(d, file);
+    return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  });
+}
+
+/** Absolute bwrap candidates: system dirs first, then absolute PATH entries; never inside a workspace or the cwd. */
+export function bwrapCandidates(env: NodeJS.ProcessEnv, excludeDirs: readonly string[]): string[] {
+  const pathDirs = (env.PATH ?? "").split(path.delimiter).filter((d) => path.isAbsolute(d));
+  const exclude = [...excludeDirs, process.cwd()];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const dir of [...SYSTEM_DIRS, ...pathDirs]) {
+    const file = path.join(dir, "bwrap");
+    let real: string;
+    try {
+      real = fs.realpathSync(file);
+      fs.accessSync(real, fs.constants.X_OK);
+    } catch {
+      continue;
+    }
+    if (seen.has(real) || isInsideAny(real, exclude)) continue;
+    seen.add(real);
+    out.push(real);
+  }
+  return out;
+}
+
+function run(file: string, args: string[]): Promise<{ ok: boolean; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (err, _stdout, stderr) => {
+      resolve({ ok: !err, stderr: String(stderr ?? (err ? err.message : "")) });
+    });
+  });
+}
+
+export async function probeBwrap(bwrapPath: string): Promise<{ ok: boolean; reason: string }> {
+  const r = await run(bwrapPath, ["--ro-bind", "/", "/", "--unshare-user", "--unshare-pid", "--unshare-net", "--", "/bin/true"]);
+  return { ok: r.ok, reason: r.stderr.trim() };
+}
+
+const PYTHONS = ["/usr/bin/python3", "/bin/python3", "/usr/local/bin/python3"];
+
+/** Runs the Landlock helper around /bin/true with a throwaway writable dir. */
+export async function probeLandlock(python: string): Promise<{ ok: boolean; reason: string }> {
+  const r = await run(python, ["-I", "-c", LANDLOCK_HELPER_SOURCE, "0", "/nonexistent-manifold-probe", "--", "/bin/true"]);
+  return { ok: r.ok, reason: r.stderr.trim() };
+}
+
+export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: DetectOptions = {}): Promise<CommandSandbox> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  const forced = env.MANIFOLD_SANDBOX?.trim();
+  const report = (sb: CommandSandbox, note: string): CommandSandbox => {
+    log(`[sandbox] backend: ${sb.backend}${note ? ` (${note})` : ""}`);
+    return sb;
+  };
+  if (forced === "none") return report(createNoSandbox(env, "MANIFOLD_SANDBOX=none"), "forced by MANIFOLD_SANDBOX=none; every command in a confined mode will ask");
+  const reasons: string[] = [];
+  if (process.platform === "linux" && (!forced || forced === "bubblewrap")) {
+    const candidates = bwrapCandidates(env, opts.excludeDirs ?? []);
+    if (candidates.length === 0) reasons.push("bwrap not found");
+    for (const bin of candidates) {
+      const probe = await probeBwrap(bin);
+      if (probe.ok) return report(createBwrapSandbox({ bwrapPath: bin, env, hide: opts.hide }), bin);
+      reasons.push(`${bin}: ${probe.reason || "probe failed"}`);
+    }
+  }
+  if (process.platform === "linux" && (!forced || forced === "landlock")) {
+    const python = PYTHONS.find((p) => fs.existsSync(p));
+    if (!python) reasons.push("landlock: python3 not found");
+    else {
+      const probe = await probeLandlock(python);
+      if (probe.ok) {
+        return report(
+          createLandlockSandbox({ python, env }),
+          `${python}; weaker than bubblewrap: no private /tmp, reads of other sessions' temp areas possible, .git/hooks not protected, only TCP blocked`,
+        );
+      }
+      reasons.push(`landlock: ${probe.reason || "probe failed"}`);
+    }
+  }
+  if (process.platform === "darwin" && (!forced || forced === "sandbox-exec")) {
+    if (fs.existsSync(SANDBOX_EXEC)) return report(createSeatbeltSandbox(env), SANDBOX_EXEC);
+    reasons.push(`${SANDBOX_EXEC} missing`);
+  }
+  if (forced && !["bubblewrap", "landlock", "sandbox-exec"].includes(forced)) reasons.push(`unknown MANIFOLD_SANDBOX value "${forced}"`);
+  const reason = reasons.join("; ") || `no sandbox backend for ${process.platform}`;
+  return report(createNoSandbox(env, reason), `${reason}; every command in a confined mode will ask. Fix: apt install bubblewrap (or allow unprivileged user namespaces)`);
+}

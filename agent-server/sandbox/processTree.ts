@@ -1,0 +1,81 @@
+// Spawning a wrapped command as its own process-group leader and killing the whole tree. Under
+// bubblewrap the group leader is bwrap itself: killing it tears down the PID namespace
+// (--die-with-parent), so setsid'd grandchildren die too. Without a PID namespace we kill the
+// process group; a grandchild that called setsid escapes that (documented limitation).
+import { spawn, type ChildProcess } from "node:child_process";
+import type { WrappedCommand } from "./types";
+
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  /** Resolves once the leader has exited and its output pipes have closed (or a short grace after exit). */
+  readonly exited: Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM the group, SIGKILL after `graceMs`; resolves when exited. */
+  kill(graceMs?: number): Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 2_000;
+
+function signalGroup(pid: number | undefined, sig: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+export function spawnTree(cmd: WrappedCommand, onData: (chunk: string) => void): RunningProcess {
+  const child = spawn(cmd.file, cmd.args, {
+    cwd: cmd.cwd,
+    env: cmd.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.setEncoding("utf8");
+  child.stderr?.setEncoding("utf8");
+  child.stdout?.on("data", onData);
+  child.stderr?.on("data", onData);
+  let done = false;
+  const exited = new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    let result: { exitCode: number | null; signal: NodeJS.Signals | null } | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (): void => {
+      if (done || !result) return;
+      done = true;
+      if (timer) clearTimeout(timer);
+      resolve(result);
+    };
+    child.on("error", (err) => {
+      onData(`${err.message}\n`);
+      result = { exitCode: 127, signal: null };
+      finish();
+    });
+    child.on("exit", (code, sig) => {
+      result = { exitCode: code, signal: sig };
+      // A grandchild may keep the pipes open; don't wait on it forever once the leader is gone.
+      timer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish();
+      }, 500);
+    });
+    child.on("close", () => finish());
+  });
+  const kill = async (graceMs = DEFAULT_KILL_GRACE_MS) => {
+    if (!done) {
+      signalGroup(child.pid, "SIGTERM");
+      const t = setTimeout(() => signalGroup(child.pid, "SIGKILL"), graceMs);
+      const r = await exited;
+      clearTimeout(t);
+      // Stragglers in the group (non-namespaced backends) get no second chance.
+      signalGroup(child.pid, "SIGKILL");
+      return r;
+    }
+    return exited;
+  };
+  return { child, exited, kill };
+}

@@ -1,0 +1,221 @@
+// The JSONL session store: one file per session under the data dir, exclusive first create (I-88),
+// injective file names (I-75), recovery on open (I-87), version check (I-89).
+import { closeSync, fsync, openSync, writeSync, type PathLike } from "node:fs";
+import { mkdir, open, readdir, readFile, rm, stat, truncate } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CorruptSessionError, SessionExistsError, SessionNotFoundError } from "./errors";
+import type { LogEntry, SessionHeader } from "./events";
+import { escapeSessionId, logFileName, LOG_SUFFIX, unescapeSessionId } from "./fileName";
+import { SessionLog, type LogSink } from "./log";
+import { parseLog, recoveryEvents } from "./parse";
+
+export interface SessionSummary {
+  sessionId: string;
+  cwd: string;
+  title?: string;
+  updatedAt: string;
+  parent?: string;
+}
+
+export interface SessionStore {
+  /** Exclusive first materialization: fails with SessionExistsError if the id exists (I-88). */
+  create(header: SessionHeader): Promise<SessionLog>;
+  /** Opens and recovers an existing log. SessionNotFoundError / CorruptSessionError / UnsupportedVersionError. */
+  open(id: string): Promise<SessionLog>;
+  /** Reads the header only (no recovery, no descriptor kept). */
+  readHeader(id: string): Promise<SessionHeader>;
+  exists(id: string): Promise<boolean>;
+  list(): Promise<SessionSummary[]>;
+  /** Removes the log and the session's temp area. Unknown ids succeed quietly. */
+  delete(id: string): Promise<void>;
+  /** The session's private temp area (created on demand by the caller). */
+  tmpDirFor(id: string): string;
+}
+
+class FdSink implements LogSink {
+  private fd: number | null;
+  constructor(fd: number) {
+    this.fd = fd;
+  }
+  write(text: string): void {
+    if (this.fd === null) throw new Error("log file is closed");
+    writeSync(this.fd, text);
+  }
+  async sync(): Promise<void> {
+    const fd = this.fd;
+    if (fd === null) return;
+    await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+  }
+  async close(): Promise<void> {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    closeSync(fd);
+  }
+}
+
+function isErrno(err: unknown, code: string): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === code;
+}
+
+export class FileSessionStore implements SessionStore {
+  private ready: Promise<void> | null = null;
+
+  /** Temp areas live outside the data dir (the sandbox hides the data dir from commands). */
+  readonly tmpBase: string;
+
+  constructor(
+    readonly dataDir: string,
+    tmpBase?: string,
+  ) {
+    this.tmpBase = tmpBase ?? join(tmpdir(), `manifold-tmp-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`);
+  }
+
+  private ensureDir(): Promise<void> {
+    this.ready ??= mkdir(this.dataDir, { recursive: true }).then(() => undefined);
+    return this.ready;
+  }
+
+  pathFor(id: string): string {
+    return join(this.dataDir, logFileName(id));
+  }
+
+  tmpDirFor(id: string): string {
+    return join(this.tmpBase, escapeSessionId(id));
+  }
+
+  async create(header: SessionHeader): Promise<SessionLog> {
+    await this.ensureDir();
+    const path = this.pathFor(header.id);
+    let fd: number;
+    try {
+      fd = openSync(path as PathLike, "wx", 0o600);
+    } catch (err) {
+      if (isErrno(err, "EEXIST")) throw new SessionExistsError(header.id);
+      throw err;
+    }
+    try {
+      // No fsync here: a session with no completed turn has nothing to lose; the first turn checkpoint syncs.
+      writeSync(fd, JSON.stringify(header) + "\n");
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    // The exclusive descriptor is write-only at offset 0; appends go through an O_APPEND descriptor.
+    closeSync(fd);
+    const appendFd = openSync(path, "a");
+    return new SessionLog(header, [], new FdSink(appendFd));
+  }
+
+  async open(id: string): Promise<SessionLog> {
+    const path = this.pathFor(id);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (err) {
+      if (isErrno(err, "ENOENT")) throw new SessionNotFoundError(id);
+      throw err;
+    }
+    if (text.length === 0) throw new CorruptSessionError(id, "the file is empty");
+    const parsed = parseLog(id, text);
+    if (parsed.torn) await truncate(path, parsed.goodLength);
+    const fd = openSync(path, "a");
+    const log = new SessionLog(parsed.header, parsed.entries, new FdSink(fd));
+    const fixes = recoveryEvents(parsed.entries);
+    if (fixes.length > 0) {
+      for (const ev of fixes) log.append(ev);
+      await log.checkpoint();
+    }
+    return log;
+  }
+
+  async readHeader(id: string): Promise<SessionHeader> {
+    const path = this.pathFor(id);
+    let handle;
+    try {
+      handle = await open(path, "r");
+    } catch (err) {
+      if (isErrno(err, "ENOENT")) throw new SessionNotFoundError(id);
+      throw err;
+    }
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      const text = buf.subarray(0, bytesRead).toString("utf8");
+      const nl = text.indexOf("\n");
+      return parseLog(id, nl === -1 ? text : text.slice(0, nl)).header;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async exists(id: string): Promise<boolean> {
+    try {
+      await stat(this.pathFor(id));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    await this.ensureDir();
+    const names = (await readdir(this.dataDir)).filter((n) => n.endsWith(LOG_SUFFIX));
+    const out: SessionSummary[] = [];
+    await Promise.all(
+      names.map(async (name) => {
+        let id: string;
+        try {
+          id = unescapeSessionId(name.slice(0, -LOG_SUFFIX.length));
+        } catch {
+          return;
+        }
+        const summary = await this.summarize(id).catch(() => null);
+        if (summary) out.push(summary);
+      }),
+    );
+    return out;
+  }
+
+  private async summarize(id: string): Promise<SessionSummary> {
+    const path = this.pathFor(id);
+    const [st, head] = await Promise.all([stat(path), readPrefix(path, 64 * 1024)]);
+    const lines = head.split("\n");
+    const header = parseLog(id, lines[0] ?? "").header;
+    let title: string | undefined;
+    for (const line of lines.slice(1)) {
+      if (!line.includes('"session/title"')) continue;
+      try {
+        const ev = JSON.parse(line) as Partial<LogEntry>;
+        if (ev.type === "session/title" && typeof ev.title === "string") {
+          title = ev.title;
+          break;
+        }
+      } catch {
+        break;
+      }
+    }
+    const summary: SessionSummary = { sessionId: id, cwd: header.cwd, updatedAt: st.mtime.toISOString() };
+    if (title !== undefined) summary.title = title;
+    if (header.parent !== undefined) summary.parent = header.parent;
+    return summary;
+  }
+
+  async delete(id: string): Promise<void> {
+    await rm(this.pathFor(id), { force: true });
+    await rm(this.tmpDirFor(id), { recursive: true, force: true });
+  }
+}
+
+async function readPrefix(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, "r");
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}

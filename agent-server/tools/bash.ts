@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { spawnTree } from "../sandbox/processTree";
+import type { CommandSandbox } from "../sandbox/types";
+import { OutputBuffer, truncateMiddle } from "./truncate";
+import type { ToolDefinition } from "./types";
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+const UPDATE_EVERY_MS = 150;
+
+const params = z.object({
+  command: z.string().min(1).describe("Shell command, run with bash -c in the workspace root."),
+  timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Kill the command after this many ms (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
+  background: z.boolean().optional().describe("Start it in the background and return a task id at once; read it with bash_output, stop it with bash_kill."),
+  unsandboxed: z
+    .boolean()
+    .optional()
+    .describe("Ask to run outside the sandbox (network access, writes outside the workspace). The user is asked first; use only when the sandbox blocked the command."),
+});
+
+export type BashArgs = z.infer<typeof params>;
+
+export function createBashTool(sandbox: CommandSandbox): ToolDefinition<BashArgs> {
+  return {
+    name: "bash",
+    description:
+      "Run a shell command in the workspace root. Commands run sandboxed: writes only inside the workspace and /tmp (private to this session), no network. Output (stdout+stderr) is returned with the exit code.",
+    parameters: params,
+    kind: "execute",
+    title: (a) => (a.background ? `Run in background: ${a.command}` : `Run ${a.command}`),
+    locations: () => [],
+    access: (a) => ({ kind: "command", command: a.command, escalate: a.unsandboxed === true }),
+    async run(args, ctx, permit) {
+      if (args.background) {
+        const { taskId } = await ctx.tasks.start(args.command, { cwd: ctx.sandbox.root, unconfined: permit.unconfined, timeoutMs: args.timeout_ms });
+        return { output: `Started background task ${taskId}. Read its output with bash_output {"task_id":"${taskId}"}; stop it with bash_kill.`, isError: false };
+      }
+      let wrapped;
+      try {
+        wrapped = sandbox.wrap(args.command, ctx.sandbox, { cwd: ctx.sandbox.root, unconfined: permit.unconfined });
+      } catch (err) {
+        return { output: err instanceof Error ? err.message : String(err), isError: true };
+      }
+      const buf = new OutputBuffer();
+      let dirty = false;
+      const flush = (): void => {
+        if (!dirty) return;
+        dirty = false;
+        ctx.update({ content: [{ type: "content", content: { type: "text", text: truncateMiddle(buf.text()) } }] });
+      };
+      const ticker = setInterval(flush, UPDATE_EVERY_MS);
+      const proc = spawnTree(wrapped, (chunk) => {
+        buf.push(chunk);
+        dirty = true;
+      });
+      let why: "timeout" | "cancelled" | null = null;
+      const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+      const timer = setTimeout(() => {
+        why = "timeout";
+        void proc.kill();
+      }, timeoutMs);
+      const onAbort = (): void => {
+        why ??= "cancelled";
+        void proc.kill();
+      };
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener("abort", onAbort, { once: true });
+      let result;
+      try {
+        result = await proc.exited;
+      } finally {
+        clearTimeout(timer);
+        clearInterval(ticker);
+        ctx.signal.removeEventListener("abort", onAbort);
+      }
+      flush();
+      const output = truncateMiddle(buf.text());
+      const status =
+        why === "timeout"
+          ? `Command timed out after ${timeoutMs} ms and was killed.`
+          : why === "cancelled"
+            ? "Command was cancelled."
+            : result.signal
+              ? `Command was killed by ${result.signal}.`
+              : `Exit code ${result.exitCode}.`;
+      const text = output.length > 0 ? `${output}${output.endsWith("\n") ? "" : "\n"}${status}` : `(no output)\n${status}`;
+      return {
+        output: text,
+        isError: why !== null || result.exitCode !== 0,
+        content: [{ type: "content", content: { type: "text", text } }],
+      };
+    },
+  };
+}

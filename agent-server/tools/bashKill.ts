@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { truncateMiddle } from "./truncate";
+import type { ToolDefinition } from "./types";
+
+const params = z.object({ task_id: z.string().min(1).describe("Id returned by bash with background: true.") });
+
+export const bashKillTool: ToolDefinition<z.infer<typeof params>> = {
+  name: "bash_kill",
+  description: "Stop a background task of this session (its whole process tree) and return its final output.",
+  parameters: params,
+  kind: "execute",
+  title: (a) => `Stop ${a.task_id}`,
+  access: () => ({ kind: "none" }),
+  async run(args, ctx) {
+    try {
+      const r = await ctx.tasks.kill(args.task_id);
+      return { output: `${truncateMiddle(r.output) || "(no output)"}\nTask stopped (exit code ${r.exitCode}).`, isError: false };
+    } catch (err) {
+      return { output: err instanceof Error ? err.message : String(err), isError: true };
+    }
+  },
+};

@@ -1,0 +1,115 @@
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { z } from "zod";
+import { childEnv } from "../sandbox/env";
+import { globMatcher } from "./glob";
+import { displayPath, fsErrorMessage, resolveRead, shortPath } from "./paths";
+import type { ToolDefinition } from "./types";
+import { walk } from "./walk";
+
+const MAX_MATCHES = 500;
+const MAX_FILE_BYTES = 2_000_000;
+
+const params = z.object({
+  pattern: z.string().min(1).describe("Regular expression (Rust/JS syntax) searched line by line."),
+  path: z.string().optional().describe("File or directory to search (default: the workspace root)."),
+  glob: z.string().optional().describe("Only search files matching this glob, e.g. `*.ts` or `src/**/*.tsx`."),
+});
+
+let rgPath: string | null | undefined;
+function findRg(): string | null {
+  if (rgPath !== undefined) return rgPath;
+  rgPath = null;
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    const f = path.join(dir, process.platform === "win32" ? "rg.exe" : "rg");
+    try {
+      fs.accessSync(f, fs.constants.X_OK);
+      rgPath = f;
+      break;
+    } catch {
+      /* next */
+    }
+  }
+  return rgPath;
+}
+
+function ripgrep(rg: string, pattern: string, target: string, glob: string | undefined, cwd: string, signal: AbortSignal): Promise<{ lines: string[]; error?: string }> {
+  const args = ["--line-number", "--no-heading", "--color", "never", "--max-columns", "500", "--max-count", String(MAX_MATCHES)];
+  if (glob) args.push("--glob", glob);
+  args.push("-e", pattern, "--", target);
+  return new Promise((resolve) => {
+    execFile(rg, args, { cwd, signal, maxBuffer: 20_000_000, env: childEnv(process.env, cwd) }, (err, stdout, stderr) => {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (err && code !== 1) resolve({ lines: [], error: String(stderr || err.message).trim() });
+      else resolve({ lines: String(stdout).split("\n").filter(Boolean) });
+    });
+  });
+}
+
+async function jsGrep(re: RegExp, target: string, isFile: boolean, glob: string | undefined, root: string, signal: AbortSignal): Promise<string[]> {
+  const out: string[] = [];
+  const match = glob ? globMatcher(glob) : () => true;
+  const files: string[] = [];
+  if (isFile) files.push(target);
+  else for await (const e of walk(target, signal)) if (!e.isDir && match(e.rel)) files.push(path.join(target, e.rel));
+  for (const f of files) {
+    if (signal.aborted || out.length >= MAX_MATCHES) break;
+    let text: string;
+    try {
+      const st = await fs.promises.stat(f);
+      if (!st.isFile() || st.size > MAX_FILE_BYTES) continue;
+      text = await fs.promises.readFile(f, "utf8");
+    } catch {
+      continue;
+    }
+    if (text.slice(0, 8192).includes("\0")) continue;
+    const lines = text.split("\n");
+    for (let i = 0; i < lines.length && out.length < MAX_MATCHES; i++) {
+      const line = lines[i] as string;
+      re.lastIndex = 0;
+      if (re.test(line)) out.push(`${shortPath(f, root)}:${i + 1}:${line.length > 500 ? line.slice(0, 500) + "…" : line}`);
+    }
+  }
+  return out;
+}
+
+export const grepTool: ToolDefinition<z.infer<typeof params>> = {
+  name: "grep",
+  description: "Search file contents with a regular expression. Returns `path:line:text` for each matching line (at most 500).",
+  parameters: params,
+  kind: "search",
+  title: (a) => `Search ${JSON.stringify(a.pattern)}${a.path ? ` in ${a.path}` : ""}${a.glob ? ` (${a.glob})` : ""}`,
+  locations: (a, { cwd }) => [{ path: displayPath(a.path ?? ".", cwd) }],
+  access: () => ({ kind: "read" }),
+  async run(args, ctx) {
+    const input = args.path ?? ".";
+    let target: string;
+    let isFile: boolean;
+    try {
+      target = resolveRead(input, ctx).real;
+      isFile = (await fs.promises.stat(target)).isFile();
+    } catch (err) {
+      return { output: fsErrorMessage(err, input), isError: true };
+    }
+    let lines: string[];
+    const rg = findRg();
+    if (rg) {
+      const r = await ripgrep(rg, args.pattern, target, args.glob, ctx.sandbox.root, ctx.signal);
+      if (r.error) return { output: `grep failed: ${r.error}`, isError: true };
+      lines = r.lines.map((l) => (l.startsWith(ctx.sandbox.root + path.sep) ? l.slice(ctx.sandbox.root.length + 1) : l));
+    } else {
+      let re: RegExp;
+      try {
+        re = new RegExp(args.pattern, "u");
+      } catch (err) {
+        return { output: `Invalid regular expression: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+      }
+      lines = await jsGrep(re, target, isFile, args.glob, ctx.sandbox.root, ctx.signal);
+    }
+    if (lines.length === 0) return { output: `No matches for ${JSON.stringify(args.pattern)} in ${input}.`, isError: false };
+    const capped = lines.length >= MAX_MATCHES ? `\n\n[stopped at ${MAX_MATCHES} matches; narrow the pattern, path or glob]` : "";
+    return { output: lines.join("\n") + capped, isError: false };
+  },
+};

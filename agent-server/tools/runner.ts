@@ -1,0 +1,140 @@
+// The orchestrator every tool call goes through: validate → describe → policy → ask → run → truncate.
+// Grants ("Allow for this session") are kept here, one set per session id; `forgetSession` drops them.
+import * as fs from "node:fs";
+import { z } from "zod";
+import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
+import { commandGrantKey } from "../policy/commands";
+import { createGrantStore, fileGrantKey, type GrantStore } from "../policy/grants";
+import { guardPath, PathGuardError, type GuardedPath } from "../sandbox/pathGuard";
+import type { CommandSandbox } from "../sandbox/types";
+import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
+import type { CallPermit, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
+import { writableRoots } from "./writeRoots";
+
+export interface RunnerOptions {
+  sandbox: CommandSandbox;
+  tools: ReadonlyArray<ToolDefinition<never>>;
+  grants?: GrantStore;
+}
+
+const fail = (output: string): ToolResult => ({ output, isError: true });
+
+function zodMessage(name: string, err: z.ZodError): string {
+  const issues = err.issues.map((i) => `- ${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`).join("\n");
+  return `Invalid arguments for ${name}:\n${issues}\nFix the arguments and call ${name} again.`;
+}
+
+export function createRunner(opts: RunnerOptions): ToolRunner {
+  const tools = new Map<string, ToolDefinition<unknown>>();
+  for (const t of opts.tools) tools.set(t.name, t as unknown as ToolDefinition<unknown>);
+  const grants = opts.grants ?? createGrantStore();
+  const backendAvailable = opts.sandbox.backend !== "none";
+
+  const specs = [...tools.values()].map((t) => {
+    const schema = z.toJSONSchema(t.parameters) as Record<string, unknown>;
+    delete schema.$schema;
+    return { name: t.name, description: t.description, inputSchema: schema };
+  });
+
+  async function run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const tool = tools.get(name);
+    if (!tool) return fail(`Unknown tool "${name}". Available tools: ${[...tools.keys()].join(", ")}.`);
+    const parsed = tool.parameters.safeParse(rawInput);
+    if (!parsed.success) return fail(zodMessage(name, parsed.error));
+    const args = parsed.data;
+    const sb = ctx.sandbox;
+    const access = tool.access(args);
+
+    let call: PolicyCall | null = null;
+    let grantKey = name;
+    const writes = new Map<string, GuardedPath>();
+    let insideRoot = true;
+    try {
+      switch (access.kind) {
+        case "none":
+          break;
+        case "read":
+          call = { tool: name, kind: "read" };
+          break;
+        case "write": {
+          const roots = writableRoots(sb);
+          if (roots.includes(sb.tmpDir)) fs.mkdirSync(sb.tmpDir, { recursive: true, mode: 0o700 });
+          for (const p of access.paths) {
+            const g = guardPath(p, sb.root, roots);
+            writes.set(p, g);
+            if (g.within === null) insideRoot = false;
+          }
+          const reals = [...writes.values()].map((g) => g.real);
+          grantKey = fileGrantKey(name, reals);
+          call = { tool: name, kind: "write", paths: reals, insideRoot };
+          break;
+        }
+        case "command":
+          grantKey = commandGrantKey(access.command);
+          call = { tool: name, kind: "command", command: access.command, escalate: access.escalate };
+          break;
+      }
+    } catch (err) {
+      if (err instanceof PathGuardError) return fail(`Invalid path: ${err.message}`);
+      return fail(`Could not check the path: ${err instanceof Error ? err.message : String(err)}`);
+    }
+
+    let decision: PolicyDecision = { kind: "allow" };
+    if (call) decision = decide({ call, sandbox: sb.mode, approval: sb.approval, grants: grants.of(ctx.sessionId), grantKey, backendAvailable });
+    if (decision.kind === "deny") return fail(decision.reason);
+    let escalated = false;
+    if (decision.kind === "ask") {
+      if (ctx.signal.aborted) return fail("The call was cancelled before it ran.");
+      const sessionGrantable = decision.sessionGrantable !== false;
+      const answer = await ctx.requestPermission({
+        title: tool.title(args, { cwd: sb.root }),
+        reason: decision.reason,
+        grantKey,
+        allowSession: sessionGrantable,
+      });
+      if (answer !== "allow_once" && answer !== "allow_session") {
+        return fail(
+          answer === "cancelled"
+            ? "The permission request was cancelled; the call did not run."
+            : `The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`,
+        );
+      }
+      if (answer === "allow_session" && sessionGrantable) grants.add(ctx.sessionId, grantKey);
+      escalated = decision.escalate;
+    }
+    if (ctx.signal.aborted) return fail("The call was cancelled before it ran.");
+
+    const full = sb.mode === "danger-full-access";
+    const permit: CallPermit = {
+      unconfined: full || (access.kind === "command" && escalated),
+      writes,
+      writeAnywhere: full || !insideRoot,
+    };
+    let result: ToolResult;
+    try {
+      result = await tool.run(args, ctx, permit);
+    } catch (err) {
+      if (ctx.signal.aborted) return fail("The call was cancelled.");
+      return fail(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // Tools page their own output at MAX_OUTPUT_LINES; the runner's cap leaves room for their notes.
+    return { ...result, output: truncateHead(result.output, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES + 50) };
+  }
+
+  return {
+    specs: () => specs,
+    describe(name, rawInput, cwd) {
+      const tool = tools.get(name);
+      if (!tool) return { title: name, kind: "other", locations: [] };
+      const parsed = tool.parameters.safeParse(rawInput);
+      if (!parsed.success) return { title: name, kind: tool.kind, locations: [] };
+      try {
+        return { title: tool.title(parsed.data, { cwd }), kind: tool.kind, locations: tool.locations?.(parsed.data, { cwd }) ?? [] };
+      } catch {
+        return { title: name, kind: tool.kind, locations: [] };
+      }
+    },
+    run,
+    forgetSession: (id) => grants.forget(id),
+  };
+}

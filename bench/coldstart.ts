@@ -1,0 +1,59 @@
+// 5. Cold start: spawn → `initialize` answered. Our bundle vs the same code unbundled (tsx) vs the
+// SDK-minimal floor, interleaved run by run so machine noise hits all three alike.
+import type { Benchmark } from "./lib/bench";
+import type { AgentSpec } from "./lib/agent";
+import { spawnAgent, withTimeout } from "./lib/agent";
+import { manifoldBundle, manifoldMinified, manifoldTsx, sdkMinimal } from "./lib/agents";
+import { cpuMs, rssKiB } from "./lib/proc";
+import { summarize } from "./lib/stats";
+
+export async function coldStartOnce(spec: AgentSpec, timeoutMs = 30_000): Promise<{ ms: number; rssMiB: number; cpuMs: number }> {
+  const h = spawnAgent(spec, "raw");
+  try {
+    await withTimeout(h.initialize(), timeoutMs, `${spec.name} initialize`);
+    const ms = Number(process.hrtime.bigint() - h.spawnedAt) / 1e6;
+    return { ms, rssMiB: rssKiB(h.pid) / 1024, cpuMs: cpuMs(h.pid) };
+  } finally {
+    await h.close();
+  }
+}
+
+export const coldstart: Benchmark = {
+  id: "coldstart",
+  title: "5. Cold start — spawn → initialize answered",
+  async run(ctx) {
+    const runs = ctx.quick ? 3 : 15;
+    const url = "http://127.0.0.1:9/v1"; // never contacted by initialize
+    const specs: AgentSpec[] = [manifoldBundle(url), await manifoldMinified(url), manifoldTsx(url), await sdkMinimal()];
+    const ms = specs.map(() => [] as number[]);
+    const rss = specs.map(() => [] as number[]);
+    const cpu = specs.map(() => [] as number[]);
+    for (const s of specs) await coldStartOnce(s); // warm the page cache and tsx's transform cache
+    for (let i = 0; i < runs; i++) {
+      for (const [k, s] of specs.entries()) {
+        const r = await coldStartOnce(s);
+        ms[k]?.push(r.ms);
+        rss[k]?.push(r.rssMiB);
+        cpu[k]?.push(r.cpuMs);
+      }
+    }
+    const rows = specs.map((s, k) => ({ agent: s.name, ms: summarize(ms[k] ?? []), rssMiB: summarize(rss[k] ?? []), cpuMs: summarize(cpu[k] ?? []) }));
+    ctx.log(`  ${rows.map((r) => `${r.agent}: ${r.ms.p50.toFixed(0)} ms`).join(", ")}`);
+    const base = rows[0]?.ms.p50 ?? Number.NaN;
+    return {
+      tables: [
+        {
+          title: coldstart.title,
+          headers: ["agent", "n", "median ms", "p10", "p90", "vs bundle", "CPU ms to init (median)", "RSS after init MiB"],
+          rows: rows.map((r) => [r.agent, r.ms.n, r.ms.p50, r.ms.p10, r.ms.p90, `${(r.ms.p50 / base).toFixed(2)}×`, r.cpuMs.p50, r.rssMiB.p50]),
+          notes: [
+            "interleaved run by run after one warm-up each; the minified bundle is built into a temp dir the way `npm run build:production` builds it.",
+            "CPU ms: user + sys of the agent process when initialize was answered (10 ms ticks) — what start-up costs regardless of machine load.",
+            "target (DESIGN §7): ≤ 100 ms for the bundle.",
+          ],
+        },
+      ],
+      data: { runs, rows },
+    };
+  },
+};

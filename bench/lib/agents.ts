@@ -1,0 +1,100 @@
+// The agents under test, as spawn specs: Manifold bundled and unbundled, and the SDK-minimal floor.
+// Third-party peers are in bench/peers/specs.ts.
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+import type { AgentSpec } from "./agent";
+import { repoRoot, tempDir } from "./paths";
+
+export const bundlePath = join(repoRoot, "dist/agent-server.js");
+
+/** Environment with nothing from the host but PATH, and a private HOME. */
+export function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const home = tempDir("home");
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    TMPDIR: process.env.TMPDIR ?? "/tmp",
+    LANG: "C.UTF-8",
+    ...extra,
+  };
+}
+
+export function manifoldEnv(modelBaseUrl: string, dataDir: string): Record<string, string> {
+  return baseEnv({
+    MANIFOLD_MODEL_PROVIDER: "openai-compatible",
+    MANIFOLD_MODEL_BASE_URL: modelBaseUrl,
+    MANIFOLD_MODEL: "bench",
+    MANIFOLD_DETECT_LOCAL_MODELS: "0",
+    MANIFOLD_DATA_DIR: dataDir,
+    OPENAI_API_KEY: "bench-dummy-key",
+  });
+}
+
+/** `node dist/agent-server.js --data-dir DIR`. A fresh data dir unless one is given. */
+export function manifoldBundle(modelBaseUrl: string, dataDir = tempDir("data")): AgentSpec {
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    name: "manifold (bundle)",
+    command: process.execPath,
+    args: [bundlePath, "--data-dir", dataDir],
+    env: manifoldEnv(modelBaseUrl, dataDir),
+    cwd: repoRoot,
+  };
+}
+
+/** The same code unbundled: `node --import tsx agent-server/main.ts`. */
+export function manifoldTsx(modelBaseUrl: string, dataDir = tempDir("data")): AgentSpec {
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    name: "manifold (tsx, unbundled)",
+    command: process.execPath,
+    args: ["--import", "tsx", join(repoRoot, "agent-server/main.ts"), "--data-dir", dataDir],
+    env: manifoldEnv(modelBaseUrl, dataDir),
+    cwd: repoRoot,
+  };
+}
+
+/**
+ * The agent-server bundled as `npm run build:production` would (minified, no source map), into a temp
+ * dir: cold start with less to parse. Same entry, same code.
+ */
+export async function manifoldMinified(modelBaseUrl: string): Promise<AgentSpec> {
+  const out = join(tempDir("min"), "agent-server.js");
+  await build({
+    entryPoints: [join(repoRoot, "agent-server/main.ts")],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  const spec = manifoldBundle(modelBaseUrl);
+  return { ...spec, name: "manifold (bundle, minified)", args: [out, ...spec.args.slice(1)] };
+}
+
+let minimalBundle: string | undefined;
+
+/** bench/peers/minimalAgent.ts bundled the way dist/agent-server.js is (one CJS file). */
+export async function sdkMinimal(): Promise<AgentSpec> {
+  if (!minimalBundle || !existsSync(minimalBundle)) {
+    minimalBundle = join(tempDir("minimal"), "minimal-agent.js");
+    await build({
+      entryPoints: [join(repoRoot, "bench/peers/minimalAgent.ts")],
+      outfile: minimalBundle,
+      bundle: true,
+      platform: "node",
+      target: "node20",
+      format: "cjs",
+      logLevel: "warning",
+    });
+  }
+  return { name: "sdk-minimal (floor)", command: process.execPath, args: [minimalBundle], env: baseEnv(), cwd: repoRoot };
+}
+
+export function bundleExists(): boolean {
+  return existsSync(bundlePath);
+}

@@ -1,0 +1,222 @@
+// The ACP client side of one agent connection. No `vscode`: it takes a transport (a stdio stream
+// in production, an in-process `AgentApp` in tests) and routes everything the agent sends by
+// `sessionId` to that session's owner (see router.ts). Optional agent methods are only called when
+// the agent advertised them.
+import * as acp from "@agentclientprotocol/sdk";
+import type {
+  AgentCapabilities,
+  ContentBlock,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  InitializeResponse,
+  KillTerminalRequest,
+  ListSessionsResponse,
+  LoadSessionResponse,
+  NewSessionResponse,
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  ReleaseTerminalRequest,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  ResumeSessionResponse,
+  SessionConfigOption,
+  SessionInfo,
+  StopReason,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
+  WriteTextFileRequest,
+} from "@agentclientprotocol/sdk";
+import { SessionRouter } from "./router";
+
+/** What the client serves to the agent for one session. */
+export interface SessionServices {
+  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
+  writeTextFile(params: WriteTextFileRequest): Promise<void>;
+  createTerminal(params: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  terminalOutput(params: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+  waitForTerminalExit(params: WaitForTerminalExitRequest, signal: AbortSignal): Promise<WaitForTerminalExitResponse>;
+  killTerminal(params: KillTerminalRequest): Promise<void>;
+  releaseTerminal(params: ReleaseTerminalRequest): Promise<void>;
+}
+
+export type Transport = acp.Stream | acp.AgentApp;
+
+/** Capabilities the extension relies on, flattened from `initialize`. */
+export interface AgentFeatures {
+  load: boolean;
+  resume: boolean;
+  list: boolean;
+  close: boolean;
+  delete: boolean;
+  additionalDirectories: boolean;
+  embeddedContext: boolean;
+  image: boolean;
+}
+
+export function agentFeatures(caps: AgentCapabilities | undefined | null): AgentFeatures {
+  const sc = caps?.sessionCapabilities;
+  const on = (v: unknown) => v !== undefined && v !== null;
+  return {
+    load: caps?.loadSession === true,
+    resume: on(sc?.resume),
+    list: on(sc?.list),
+    close: on(sc?.close),
+    delete: on(sc?.delete),
+    additionalDirectories: on(sc?.additionalDirectories),
+    embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
+    image: caps?.promptCapabilities?.image === true,
+  };
+}
+
+export class UnsupportedError extends Error {}
+
+const CLIENT_INFO = { name: "manifold-vscode", version: "0.1.0" };
+
+export class AcpClient {
+  readonly router: SessionRouter<SessionServices>;
+  readonly #conn: acp.ClientConnection;
+  #features: AgentFeatures = agentFeatures(undefined);
+  #info?: InitializeResponse;
+
+  constructor(transport: Transport, onRouteError: (sessionId: string, err: unknown) => void = () => {}) {
+    this.router = new SessionRouter<SessionServices>(onRouteError);
+    const router = this.router;
+    const svc = (sessionId: string): SessionServices => {
+      const s = router.services(sessionId);
+      if (!s) throw acp.RequestError.sessionNotFound(sessionId);
+      return s;
+    };
+    const app = acp
+      .client({ name: CLIENT_INFO.name })
+      .onNotification(acp.methods.client.session.update, ({ params }) => router.dispatch(params))
+      .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
+        const s = router.services(params.sessionId);
+        // Unknown session: fail closed.
+        if (!s) return { outcome: { outcome: "cancelled" } };
+        return s.requestPermission(params, signal);
+      })
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => svc(params.sessionId).readTextFile(params))
+      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+        await svc(params.sessionId).writeTextFile(params);
+        return {};
+      })
+      .onRequest(acp.methods.client.terminal.create, ({ params }) => svc(params.sessionId).createTerminal(params))
+      .onRequest(acp.methods.client.terminal.output, ({ params }) => svc(params.sessionId).terminalOutput(params))
+      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => svc(params.sessionId).waitForTerminalExit(params, signal))
+      .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
+        await svc(params.sessionId).killTerminal(params);
+        return {};
+      })
+      .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
+        await svc(params.sessionId).releaseTerminal(params);
+        return {};
+      });
+    this.#conn = "onRequest" in transport ? app.connect(transport) : app.connect(transport);
+  }
+
+  get closed(): Promise<void> {
+    return this.#conn.closed;
+  }
+
+  get features(): AgentFeatures {
+    return this.#features;
+  }
+
+  get agentName(): string {
+    return this.#info?.agentInfo?.title ?? this.#info?.agentInfo?.name ?? "agent";
+  }
+
+  close(): void {
+    this.#conn.close();
+  }
+
+  async initialize(): Promise<InitializeResponse> {
+    const params: acp.InitializeRequest = {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      clientInfo: CLIENT_INFO,
+    };
+    const res = await this.#conn.agent.request(acp.methods.agent.initialize, params);
+    if (res.protocolVersion !== acp.PROTOCOL_VERSION) {
+      throw new Error(`the agent speaks ACP protocol version ${res.protocolVersion}; Manifold supports ${acp.PROTOCOL_VERSION}`);
+    }
+    this.#info = res;
+    this.#features = agentFeatures(res.agentCapabilities);
+    return res;
+  }
+
+  /**
+   * `session/new` for one folder; `additionalDirectories` is never sent (I-92). `register` runs as soon
+   * as the id is known, before any update held during creation is delivered.
+   */
+  async newSession(cwd: string, register: (res: NewSessionResponse) => void): Promise<NewSessionResponse> {
+    const done = this.router.beginCreate();
+    try {
+      const res = await this.#conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      register(res);
+      return res;
+    } finally {
+      done();
+    }
+  }
+
+  async loadSession(sessionId: string, cwd: string): Promise<LoadSessionResponse> {
+    if (!this.#features.load) throw new UnsupportedError("this agent cannot load sessions");
+    const res = await this.#conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    await this.router.drain(sessionId);
+    return res ?? {};
+  }
+
+  async resumeSession(sessionId: string, cwd: string): Promise<ResumeSessionResponse> {
+    if (!this.#features.resume) throw new UnsupportedError("this agent cannot resume sessions");
+    return this.#conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
+  }
+
+  /** Every session the agent knows for `cwd` (all pages). */
+  async listSessions(cwd: string): Promise<SessionInfo[]> {
+    if (!this.#features.list) throw new UnsupportedError("this agent cannot list sessions");
+    const out: SessionInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const res: ListSessionsResponse = await this.#conn.agent.request(acp.methods.agent.session.list, cursor ? { cwd, cursor } : { cwd });
+      // Some agents ignore the cwd filter: filter again here.
+      out.push(...res.sessions.filter((s) => s.cwd === cwd));
+      if (!res.nextCursor) break;
+      cursor = res.nextCursor;
+    }
+    return out;
+  }
+
+  async closeSession(sessionId: string): Promise<void> {
+    if (!this.#features.close) return;
+    await this.#conn.agent.request(acp.methods.agent.session.close, { sessionId });
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    if (!this.#features.delete) throw new UnsupportedError("this agent cannot delete sessions");
+    await this.#conn.agent.request(acp.methods.agent.session.delete, { sessionId });
+  }
+
+  async prompt(sessionId: string, prompt: ContentBlock[]): Promise<StopReason> {
+    const res = await this.#conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+    return res.stopReason;
+  }
+
+  async cancel(sessionId: string): Promise<void> {
+    await this.#conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  }
+
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SessionConfigOption[]> {
+    const params: acp.SetSessionConfigOptionRequest =
+      typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value };
+    const res = await this.#conn.agent.request(acp.methods.agent.session.setConfigOption, params);
+    return res.configOptions;
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    await this.#conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+  }
+}

@@ -1,0 +1,167 @@
+// The window's one agent: started at first need, restarted with backoff when it dies, stopped (whole
+// process tree) on dispose. No `vscode`: settings/secrets arrive through `resolveSpec`.
+import { AcpClient } from "./acpClient";
+import { AgentProcess, type AgentLog } from "./agentProcess";
+import { Backoff, type AgentSpec } from "./agentSpec";
+
+export interface AgentHostOptions {
+  resolveSpec(): Promise<AgentSpec>;
+  log: AgentLog;
+  trace(): boolean;
+  /** A connection is initialized; `restart` when it replaces one that died. */
+  onStarted(client: AcpClient, restart: boolean): void | Promise<void>;
+  /** The running agent died (not when we stopped it). */
+  onCrashed(message: string): void;
+  onStatus(status: "starting" | "ready" | "restarting" | "error" | "stopped", message?: string): void;
+  /** Whether anything still needs the agent (else a crash does not restart it). */
+  needed(): boolean;
+}
+
+interface Running {
+  proc: AgentProcess;
+  client: AcpClient;
+  spec: AgentSpec;
+}
+
+export class AgentHost {
+  #running?: Running;
+  #starting?: Promise<AcpClient>;
+  #backoff = new Backoff();
+  #restartTimer?: ReturnType<typeof setTimeout>;
+  #disposed = false;
+  #generation = 0;
+  /** The last agent died unexpectedly and no replacement has started yet. */
+  #crashed = false;
+
+  constructor(private readonly opts: AgentHostOptions) {}
+
+  get pid(): number | undefined {
+    return this.#running?.proc.pid;
+  }
+
+  get client(): AcpClient | undefined {
+    return this.#running?.client;
+  }
+
+  get agentName(): string | undefined {
+    return this.#running?.spec.name;
+  }
+
+  /** The running agent's client, starting it if needed. */
+  ensure(): Promise<AcpClient> {
+    if (this.#disposed) return Promise.reject(new Error("the extension is shutting down"));
+    if (this.#running) return Promise.resolve(this.#running.client);
+    this.#starting ??= this.#start(this.#crashed).finally(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
+  }
+
+  async #start(restart: boolean): Promise<AcpClient> {
+    const gen = ++this.#generation;
+    this.opts.onStatus(restart ? "restarting" : "starting");
+    let spec: AgentSpec;
+    try {
+      spec = await this.opts.resolveSpec();
+    } catch (err) {
+      this.opts.onStatus("error", (err as Error).message);
+      throw err;
+    }
+    this.opts.log.info(`starting ${spec.name}: ${spec.command} ${spec.args.join(" ")}`);
+    const proc = new AgentProcess(spec, this.opts.log, this.opts.trace());
+    const client = new AcpClient(proc.stream, (sessionId, err) => this.opts.log.error(`update for ${sessionId} failed: ${(err as Error).message}`));
+    const running: Running = { proc, client, spec };
+    // Watch for death from the start: a crash during initialize must not hang.
+    const died = proc.exited.then((info) => {
+      if (this.#running === running) this.#running = undefined;
+      client.close();
+      return info;
+    });
+    void died.then((info) => {
+      if (info.requested || this.#disposed || gen !== this.#generation) return;
+      const message = info.signal ? `the agent was killed (${info.signal})` : `the agent exited with code ${info.code}`;
+      this.opts.log.warn(message);
+      this.#crashed = true;
+      this.opts.onCrashed(message);
+      this.#scheduleRestart(message);
+    });
+    void client.closed.then(async () => {
+      // Connection gone. Usually the process is exiting too; if it lingers (broken stream), end it
+      // and let the exit be handled as a crash.
+      const exited = await Promise.race([proc.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
+      if (!exited && this.#running === running && !this.#disposed) await proc.stop(1500, { requested: false });
+    });
+    try {
+      const init = await client.initialize();
+      this.opts.log.info(`connected to ${init.agentInfo?.name ?? spec.name} ${init.agentInfo?.version ?? ""} (pid ${proc.pid})`);
+    } catch (err) {
+      // If the process died, say how (the connection error alone says little).
+      await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 200))]);
+      const x = proc.exitInfo;
+      const why = x
+        ? `the agent stopped during start-up (${x.error ?? (x.signal ? `signal ${x.signal}` : `exit code ${x.code}`)}); see "Manifold: Show Agent Log"`
+        : `the agent did not answer initialize: ${(err as Error).message}`;
+      this.opts.log.error(why);
+      await proc.stop();
+      this.opts.onStatus("error", why);
+      throw new Error(why);
+    }
+    if (this.#disposed) {
+      await proc.stop();
+      throw new Error("the extension is shutting down");
+    }
+    this.#running = running;
+    this.#crashed = false;
+    this.opts.onStatus("ready");
+    await this.opts.onStarted(client, restart);
+    return client;
+  }
+
+  #scheduleRestart(reason: string): void {
+    if (!this.opts.needed()) {
+      this.opts.onStatus("stopped", reason);
+      return;
+    }
+    const delay = this.#backoff.next(Date.now());
+    if (delay === undefined) {
+      this.opts.onStatus("error", `${reason}; it crashed repeatedly, so it is not restarted automatically. Run "Manifold: Restart Agent".`);
+      return;
+    }
+    this.opts.onStatus("restarting", `${reason}; restarting…`);
+    clearTimeout(this.#restartTimer);
+    this.#restartTimer = setTimeout(() => {
+      if (this.#disposed || this.#running || this.#starting) return;
+      this.#starting = this.#start(true).finally(() => {
+        this.#starting = undefined;
+      });
+      this.#starting.catch((err: unknown) => this.#scheduleRestart((err as Error).message));
+    }, delay);
+  }
+
+  /** User-requested restart (also picks up changed settings and keys). */
+  async restart(): Promise<AcpClient> {
+    clearTimeout(this.#restartTimer);
+    this.#backoff.reset();
+    await this.#starting?.catch(() => undefined);
+    const r = this.#running;
+    this.#running = undefined;
+    if (r) {
+      this.opts.onCrashed("the agent was restarted");
+      await r.proc.stop();
+    }
+    this.#starting = this.#start(true).finally(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
+  }
+
+  /** Stops the agent and its whole process tree; resolves when it is gone (I-96). */
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    clearTimeout(this.#restartTimer);
+    await this.#starting?.catch(() => undefined);
+    const r = this.#running;
+    this.#running = undefined;
+    if (r) await r.proc.stop();
+  }
+}

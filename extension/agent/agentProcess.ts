@@ -1,0 +1,178 @@
+// One agent child process: spawned in its own process group, stdio carries ACP, stderr goes to the
+// log. `stop()` ends the whole tree (I-96) and resolves only when it is gone. No `vscode`.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+import type { AgentSpec } from "./agentSpec";
+
+export interface AgentLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  trace(message: string): void;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when we asked it to stop. */
+  requested: boolean;
+}
+
+/** Every descendant pid of `pid` (Linux, from /proc); empty elsewhere. */
+export function descendants(pid: number): number[] {
+  if (process.platform !== "linux") return [];
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      // The process went away while we looked.
+    }
+  }
+  const out: number[] = [];
+  const todo = [pid];
+  while (todo.length > 0) {
+    const p = todo.pop() as number;
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      todo.push(c);
+    }
+  }
+  return out;
+}
+
+/** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== "linux") return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** Wraps a stream so each message is traced (method and direction; params only in trace). */
+function traced(stream: acp.Stream, log: AgentLog): acp.Stream {
+  const tap = (dir: string) =>
+    new TransformStream({
+      transform(msg, ctrl) {
+        log.trace(`${dir} ${JSON.stringify(msg)}`);
+        ctrl.enqueue(msg);
+      },
+    });
+  const inbound = tap("←");
+  const outbound = tap("→");
+  void stream.readable.pipeTo(inbound.writable).catch(() => undefined);
+  void outbound.readable.pipeTo(stream.writable).catch(() => undefined);
+  return { readable: inbound.readable, writable: outbound.writable };
+}
+
+export class AgentProcess {
+  readonly child: ChildProcess;
+  readonly stream: acp.Stream;
+  readonly exited: Promise<ExitInfo>;
+  /** Set once the process has exited (or failed to spawn). */
+  exitInfo?: ExitInfo & { error?: string };
+  #stopping = false;
+
+  constructor(spec: AgentSpec, log: AgentLog, trace: boolean) {
+    this.child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+      windowsHide: true,
+      shell: process.platform === "win32" && !spec.builtin,
+    });
+    this.exited = new Promise<ExitInfo>((resolve) => {
+      this.child.once("error", (err) => {
+        log.error(`could not start ${spec.name}: ${err.message}`);
+        this.exitInfo = { code: null, signal: null, requested: this.#stopping, error: err.message };
+        resolve(this.exitInfo);
+      });
+      this.child.once("exit", (code, sig) => {
+        this.exitInfo = { code, signal: sig, requested: this.#stopping };
+        resolve(this.exitInfo);
+      });
+    });
+    const secrets = spec.secretEnvNames.map((n) => spec.env[n]).filter((v): v is string => typeof v === "string" && v.length >= 4);
+    const redact = (s: string) => secrets.reduce((acc, v) => acc.split(v).join("[redacted]"), s);
+    let pending = "";
+    this.child.stderr?.setEncoding("utf8");
+    this.child.stderr?.on("data", (chunk: string) => {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) if (line.trim()) log.info(redact(line));
+    });
+    if (!this.child.stdin || !this.child.stdout) throw new Error("agent stdio is not piped");
+    const raw = acp.ndJsonStream(Writable.toWeb(this.child.stdin), Readable.toWeb(this.child.stdout) as ReadableStream<Uint8Array>);
+    this.stream = trace ? traced(raw, { ...log, trace: (m) => log.trace(redact(m)) }) : raw;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /**
+   * Ends the agent and everything it started: EOF on stdin, SIGTERM to the process group and every
+   * descendant (background tasks may sit in their own groups), SIGKILL after `graceMs`. Resolves when
+   * the child has exited and no recorded descendant is alive.
+   */
+  async stop(graceMs = 1500, opts: { requested: boolean } = { requested: true }): Promise<void> {
+    const pid = this.child.pid;
+    if (opts.requested) this.#stopping = true;
+    if (pid === undefined) return;
+    // Record the tree before anything exits: orphans are re-parented and lose the link.
+    const tree = new Set(descendants(pid));
+    this.child.stdin?.end();
+    signal(-pid, "SIGTERM");
+    for (const p of tree) signal(p, "SIGTERM");
+    const exitedInTime = await Promise.race([this.exited.then(() => true), delay(graceMs).then(() => false)]);
+    for (const p of descendants(pid)) tree.add(p);
+    if (!exitedInTime) signal(-pid, "SIGKILL");
+    await this.exited;
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const left = [...tree].filter(alive);
+      if (left.length === 0) return;
+      if (Date.now() > deadline) {
+        for (const p of left) signal(p, "SIGKILL");
+        signal(-pid, "SIGKILL");
+        if (Date.now() > deadline + graceMs) return;
+      }
+      await delay(50);
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

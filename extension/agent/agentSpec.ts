@@ -1,0 +1,111 @@
+// Which agent command to spawn and with what environment. Pure (no `vscode`): the settings and
+// secrets are read by the caller and passed in.
+import * as path from "node:path";
+
+export interface ThirdPartyAgent {
+  name: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export interface AgentSettings {
+  /** `builtin` or the name of an entry of `agents`. */
+  agent: string;
+  agents: ThirdPartyAgent[];
+  modelProvider?: string;
+  modelBaseUrl?: string;
+  modelName?: string;
+  logLevel?: string;
+}
+
+export interface AgentSecrets {
+  openaiApiKey?: string;
+  anthropicApiKey?: string;
+}
+
+export interface AgentSpec {
+  /** Display name ("Manifold agent" or the configured name). */
+  name: string;
+  builtin: boolean;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Names of environment variables whose values must never be logged. */
+  secretEnvNames: string[];
+}
+
+export class AgentConfigError extends Error {}
+
+/**
+ * Builds the spawn spec. The built-in agent runs on VS Code's own runtime (`execPath` with
+ * `ELECTRON_RUN_AS_NODE=1`); `process.env` is kept (it carries `ELECTRON_RUN_AS_NODE` in the host).
+ */
+export function resolveAgentSpec(opts: {
+  settings: AgentSettings;
+  secrets: AgentSecrets;
+  baseEnv: NodeJS.ProcessEnv;
+  execPath: string;
+  extensionPath: string;
+  dataDir: string;
+  cwd: string;
+}): AgentSpec {
+  const { settings, secrets } = opts;
+  const env: NodeJS.ProcessEnv = { ...opts.baseEnv };
+  const secretEnvNames = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+  if (settings.agent === "builtin" || settings.agent === "") {
+    env.ELECTRON_RUN_AS_NODE = "1";
+    if (settings.modelProvider) env.MANIFOLD_MODEL_PROVIDER = settings.modelProvider;
+    if (settings.modelBaseUrl) env.MANIFOLD_MODEL_BASE_URL = settings.modelBaseUrl;
+    if (settings.modelName) env.MANIFOLD_MODEL = settings.modelName;
+    if (settings.logLevel) env.MANIFOLD_LOG_LEVEL = settings.logLevel;
+    if (secrets.openaiApiKey) env.OPENAI_API_KEY = secrets.openaiApiKey;
+    if (secrets.anthropicApiKey) env.ANTHROPIC_API_KEY = secrets.anthropicApiKey;
+    return {
+      name: "Manifold agent",
+      builtin: true,
+      command: opts.execPath,
+      args: [path.join(opts.extensionPath, "dist", "agent-server.js"), "--data-dir", opts.dataDir],
+      env,
+      cwd: opts.cwd,
+      secretEnvNames,
+    };
+  }
+  const entry = settings.agents.find((a) => a.name === settings.agent);
+  if (!entry) throw new AgentConfigError(`manifold.agent is "${settings.agent}", but manifold.agents has no entry with that name`);
+  if (!entry.command) throw new AgentConfigError(`the agent "${entry.name}" in manifold.agents has no command`);
+  // A third-party agent is a normal program: it must not inherit Electron's "run as Node" switch.
+  delete env.ELECTRON_RUN_AS_NODE;
+  for (const [k, v] of Object.entries(entry.env ?? {})) env[k] = v;
+  return {
+    name: entry.name,
+    builtin: false,
+    command: entry.command,
+    args: entry.args ?? [],
+    env,
+    cwd: opts.cwd,
+    secretEnvNames: [...secretEnvNames, ...Object.keys(entry.env ?? {}).filter((k) => /key|token|secret|password/i.test(k))],
+  };
+}
+
+/** Restart delays: 0.5 s doubling to 30 s; after `maxRapid` crashes within `window` ms, give up. */
+export class Backoff {
+  #crashes: number[] = [];
+
+  constructor(
+    private readonly maxRapid = 5,
+    private readonly windowMs = 60_000,
+  ) {}
+
+  /** Records a crash at `now`; returns the delay before the next start, or undefined to give up. */
+  next(now: number): number | undefined {
+    this.#crashes = [...this.#crashes.filter((t) => now - t < this.windowMs), now];
+    if (this.#crashes.length > this.maxRapid) return undefined;
+    return Math.min(30_000, 500 * 2 ** (this.#crashes.length - 1));
+  }
+
+  reset(): void {
+    this.#crashes = [];
+  }
+}

@@ -1,0 +1,257 @@
+// One chat panel (WebviewPanel) for one workspace folder: the host side of the webview protocol.
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { FolderSession } from "../sessions/folderSession";
+import { errorText } from "../sessions/folderSession";
+import {
+  assertNever,
+  parseWebviewMessage,
+  type Attachment,
+  type HostToWebview,
+  type SessionAction,
+  type WebviewToHost,
+} from "../protocol/webviewProtocol";
+import type { TranscriptEvent } from "../protocol/transcript";
+import { renderShell } from "./html";
+import { attachmentLabel, buildPrompt, type ResolvedAttachment } from "./promptBuilder";
+import type { DiffContentProvider } from "./diffContent";
+
+export const CHAT_VIEW_TYPE = "manifold.chat";
+
+export interface ChatPanelDeps {
+  extensionUri: vscode.Uri;
+  diffs: DiffContentProvider;
+  /** Runs a session action (new, switch, …) for this panel's folder. */
+  runAction(action: SessionAction, session: FolderSession): void;
+  /** The panel needs a live session (starts the agent if allowed). */
+  ensureAttached(session: FolderSession): Promise<void>;
+  log(message: string): void;
+}
+
+export function panelTitle(folderName: string): string {
+  return `Manifold: ${folderName}`;
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    enableFindWidget: true,
+    retainContextWhenHidden: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, "dist", "webview")],
+  };
+}
+
+export class ChatPanel implements vscode.Disposable {
+  readonly #disposables: vscode.Disposable[] = [];
+  readonly #attachments = new Map<string, ResolvedAttachment>();
+  #attachSeq = 0;
+  #queue: TranscriptEvent[] = [];
+  #flushTimer?: ReturnType<typeof setTimeout>;
+  #disposed = false;
+  readonly #onDidDispose = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.#onDidDispose.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly session: FolderSession,
+    private readonly deps: ChatPanelDeps,
+  ) {
+    panel.title = panelTitle(session.folderName);
+    panel.webview.options = webviewOptions(deps.extensionUri);
+    panel.webview.html = this.#html();
+    this.#disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)),
+      panel.onDidDispose(() => this.dispose()),
+      panel.onDidChangeViewState(() => session.emit()),
+      this.#onDidDispose,
+    );
+  }
+
+  get visible(): boolean {
+    return !this.#disposed && this.panel.visible;
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  #html(): string {
+    const asUri = (...p: string[]) => this.panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", "webview", ...p)).toString();
+    return renderShell({
+      cspSource: this.panel.webview.cspSource,
+      scriptUri: asUri("main.js"),
+      styleUri: asUri("styles.css"),
+      codiconUri: asUri("codicons", "codicon.css"),
+      folder: this.session.folder,
+      title: panelTitle(this.session.folderName),
+    });
+  }
+
+  #post(msg: HostToWebview): void {
+    if (!this.#disposed) void this.panel.webview.postMessage(msg);
+  }
+
+  /** Events are batched (~one frame) so a streaming turn does not post thousands of messages. */
+  #enqueue(events: TranscriptEvent[]): void {
+    if (events.length === 0) return;
+    this.#queue.push(...events);
+    this.#flushTimer ??= setTimeout(() => this.#flush(), 16);
+  }
+
+  #flush(): void {
+    this.#flushTimer = undefined;
+    const events = this.#queue;
+    this.#queue = [];
+    if (events.length > 0) this.#post({ type: "events", events });
+  }
+
+  #onMessage(raw: unknown): void {
+    const msg = parseWebviewMessage(raw);
+    if (!msg) {
+      this.deps.log(`ignored a malformed message from the ${this.session.folderName} panel`);
+      return;
+    }
+    void this.#handle(msg).catch((err: unknown) => {
+      this.session.emit({ type: "notice", severity: "error", text: errorText(err) });
+    });
+  }
+
+  async #handle(msg: WebviewToHost): Promise<void> {
+    const s = this.session;
+    switch (msg.type) {
+      case "ready":
+        // Snapshot, then live events: both from the same synchronous point, so nothing is lost.
+        clearTimeout(this.#flushTimer);
+        this.#flushTimer = undefined;
+        this.#queue = [];
+        this.#post({ type: "snapshot", state: s.state });
+        s.setSink((events) => this.#enqueue(events));
+        return;
+      case "prompt/send": {
+        const text = msg.text.trim();
+        const atts = msg.attachmentIds.map((id) => this.#attachments.get(id)).filter((a): a is ResolvedAttachment => a !== undefined);
+        if (!text && atts.length === 0) return;
+        for (const id of msg.attachmentIds) this.#attachments.delete(id);
+        if (!s.sessionId) await this.deps.ensureAttached(s);
+        if (!s.sessionId) throw new Error("No session is attached to this folder.");
+        const blocks = buildPrompt(text, atts, s.state.promptCapabilities.embeddedContext);
+        await s.prompt(blocks, { text, attachments: atts.map(attachmentLabel) });
+        return;
+      }
+      case "turn/cancel":
+        await s.cancel();
+        return;
+      case "permission/answer":
+        s.answerPermission(msg.requestId, msg.optionId);
+        return;
+      case "permission/dismiss":
+        s.dismissPermission(msg.requestId);
+        return;
+      case "config/set":
+        await s.setConfigOption(msg.configId, msg.value);
+        return;
+      case "mode/set":
+        await s.setMode(msg.modeId);
+        return;
+      case "location/open":
+        await this.#openLocation(msg.path, msg.line);
+        return;
+      case "diff/open":
+        await this.#openDiff(msg.toolCallId, msg.contentIndex);
+        return;
+      case "composer/mention":
+        await this.#pickFiles();
+        return;
+      case "composer/attachSelection":
+        await this.#attachSelection();
+        return;
+      case "composer/detach":
+        this.#attachments.delete(msg.attachmentId);
+        return;
+      case "session/action":
+        this.deps.runAction(msg.action, s);
+        return;
+      default:
+        assertNever(msg);
+    }
+  }
+
+  async #openLocation(p: string, line: number | undefined): Promise<void> {
+    const r = await this.session.confinement.confine(p);
+    if (!r.ok) {
+      void vscode.window.showWarningMessage(`Manifold: not opening ${p}: ${r.reason}`);
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(r.path));
+    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true, viewColumn: vscode.ViewColumn.One });
+  }
+
+  async #openDiff(toolCallId: string, index: number): Promise<void> {
+    const entry = this.session.state.entries.find((e) => e.kind === "tool" && e.toolCallId === toolCallId);
+    const content = entry?.kind === "tool" ? entry.content[index] : undefined;
+    if (!content || content.type !== "diff") return;
+    await this.deps.diffs.open(content.path, content.oldText, content.newText);
+  }
+
+  #addAttachment(a: ResolvedAttachment): Attachment {
+    const id = `att-${++this.#attachSeq}`;
+    this.#attachments.set(id, a);
+    return { id, label: attachmentLabel(a), kind: a.kind };
+  }
+
+  async #pickFiles(): Promise<void> {
+    const folderUri = vscode.Uri.file(this.session.folder);
+    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folderUri, "**/*"), "**/{node_modules,.git}/**", 5000);
+    const items = files
+      .map((uri) => ({ label: path.basename(uri.fsPath), description: path.relative(this.session.folder, path.dirname(uri.fsPath)), uri }))
+      .sort((a, b) => (a.description + a.label).localeCompare(b.description + b.label));
+    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: `Attach files from ${this.session.folderName}`, matchOnDescription: true });
+    if (!picked || picked.length === 0) {
+      this.#post({ type: "composer/focus" });
+      return;
+    }
+    const atts: Attachment[] = [];
+    for (const p of picked) {
+      let text: string | undefined;
+      try {
+        const doc = await vscode.workspace.openTextDocument(p.uri);
+        text = doc.getText();
+      } catch {
+        text = undefined; // binary or unreadable: sent as a link
+      }
+      atts.push(this.#addAttachment({ kind: "file", path: p.uri.fsPath, ...(text !== undefined ? { text } : {}) }));
+    }
+    this.#post({ type: "composer/attach", attachments: atts });
+    this.#post({ type: "composer/focus" });
+  }
+
+  async #attachSelection(): Promise<void> {
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === "file" && !e.selection.isEmpty) ?? vscode.window.activeTextEditor;
+    if (!editor || editor.selection.isEmpty) {
+      void vscode.window.showInformationMessage("Manifold: select some text in an editor first.");
+      return;
+    }
+    const sel = editor.selection;
+    const att = this.#addAttachment({
+      kind: "selection",
+      path: editor.document.uri.fsPath,
+      startLine: sel.start.line + 1,
+      endLine: sel.end.line + 1,
+      text: editor.document.getText(sel),
+    });
+    this.#post({ type: "composer/attach", attachments: [att] });
+    this.#post({ type: "composer/focus" });
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    clearTimeout(this.#flushTimer);
+    this.session.setSink(undefined);
+    this.#onDidDispose.fire();
+    for (const d of this.#disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}

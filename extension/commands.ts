@@ -1,0 +1,195 @@
+// The "Manifold" commands (ids in api.ts, titles in package.json).
+import * as vscode from "vscode";
+import { COMMANDS } from "./api";
+import { SECRET_KEYS, SETTINGS, thirdPartyAgents } from "./config";
+import { pickPendingApproval } from "./permissions/surface";
+import type { SessionAction } from "./protocol/webviewProtocol";
+import { errorText, type FolderSession } from "./sessions/folderSession";
+import type { SessionManager } from "./sessions/sessionManager";
+import type { SessionsNode, SessionsView } from "./sessions/sessionsView";
+
+/** Commands accept a tree node, a folder Uri, a folder path, or nothing (then ask). */
+async function resolveFolder(manager: SessionManager, arg: unknown, placeHolder: string): Promise<vscode.WorkspaceFolder | undefined> {
+  if (arg && typeof arg === "object" && "kind" in arg && "folder" in arg) return (arg as SessionsNode).folder;
+  if (arg instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(arg);
+  if (typeof arg === "string") return manager.folderOf(arg);
+  const folders = manager.folders();
+  if (folders.length === 0) {
+    void vscode.window.showWarningMessage("Manifold: open a folder first; each workspace folder gets its own chat.");
+    return undefined;
+  }
+  if (folders.length === 1) return folders[0];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const activeFolder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  const items = folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f, picked: f === activeFolder }));
+  const picked = await vscode.window.showQuickPick(items, { placeHolder });
+  return picked?.folder;
+}
+
+function sessionIdArg(arg: unknown): string | undefined {
+  return arg && typeof arg === "object" && "kind" in arg && (arg as SessionsNode).kind === "session" ? (arg as Extract<SessionsNode, { kind: "session" }>).sessionId : undefined;
+}
+
+async function withErrors(what: string, fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Manifold: ${what} failed: ${errorText(err)}`);
+  }
+}
+
+async function pickSession(s: FolderSession, placeHolder: string, includeCurrent: boolean): Promise<string | undefined> {
+  let list;
+  try {
+    list = await s.listSessions();
+  } catch (err) {
+    void vscode.window.showWarningMessage(`Manifold: this agent cannot list sessions (${errorText(err)}).`);
+    return undefined;
+  }
+  const items = list
+    .filter((i) => includeCurrent || i.sessionId !== s.sessionId)
+    .sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""))
+    .map((i) => ({
+      label: i.title ?? i.sessionId,
+      description: [i.sessionId === s.sessionId ? "current" : undefined, i.updatedAt ? new Date(i.updatedAt).toLocaleString() : undefined].filter(Boolean).join(" · "),
+      detail: i.sessionId,
+      sessionId: i.sessionId,
+    }));
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(`Manifold: no other sessions for ${s.folderName}.`);
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.sessionId;
+}
+
+export function registerCommands(manager: SessionManager, view: SessionsView, context: vscode.ExtensionContext): vscode.Disposable[] {
+  const attached = async (arg: unknown, placeHolder: string) => {
+    const folder = await resolveFolder(manager, arg, placeHolder);
+    if (!folder) return undefined;
+    manager.openPanel(folder, { preserveFocus: true });
+    const s = manager.session(folder);
+    await manager.ensureAttached(s);
+    return s;
+  };
+  const reg = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, fn);
+  return [
+    reg(COMMANDS.openChat, async (arg) => {
+      const folder = await resolveFolder(manager, arg, "Open a Manifold chat for which folder?");
+      if (folder) manager.openPanel(folder);
+    }),
+    reg(COMMANDS.newSession, (arg) =>
+      withErrors("New Session", async () => {
+        const s = await attached(arg, "New session in which folder?");
+        if (!s) return;
+        await s.newSession();
+        view.refresh();
+      }),
+    ),
+    reg(COMMANDS.switchSession, (arg) =>
+      withErrors("Switch Session", async () => {
+        const s = await attached(arg, "Switch the session of which folder?");
+        if (!s) return;
+        const id = sessionIdArg(arg) ?? (await pickSession(s, `Sessions of ${s.folderName}`, false));
+        if (!id) return;
+        await s.switchTo(id);
+        view.refresh();
+      }),
+    ),
+    reg(COMMANDS.closeSession, (arg) =>
+      withErrors("Close Session", async () => {
+        const folder = await resolveFolder(manager, arg, "Close the session of which folder?");
+        if (!folder) return;
+        const panel = manager.panel(folder.uri.fsPath);
+        // Closing the panel closes its session (pending approvals are dismissed = rejected).
+        if (panel) panel.dispose();
+        else await manager.session(folder).close();
+      }),
+    ),
+    reg(COMMANDS.deleteSession, (arg) =>
+      withErrors("Delete Session", async () => {
+        const s = await attached(arg, "Delete a session of which folder?");
+        if (!s) return;
+        const id = sessionIdArg(arg) ?? (await pickSession(s, `Delete which session of ${s.folderName}?`, true));
+        if (!id) return;
+        const ok = "Delete";
+        const answer = await vscode.window.showWarningMessage(
+          `Delete this session of ${s.folderName}? Its history is removed permanently.`,
+          { modal: true, detail: id },
+          ok,
+        );
+        if (answer !== ok) return;
+        await s.deleteSession(id);
+        view.refresh();
+      }),
+    ),
+    reg(COMMANDS.cancelTurn, async (arg) => {
+      const running = manager.allSessions().filter((s) => s.state.running);
+      let target: FolderSession | undefined;
+      if (arg !== undefined) {
+        const folder = await resolveFolder(manager, arg, "");
+        target = folder ? manager.session(folder) : undefined;
+      } else if (running.length === 1) target = running[0];
+      else if (running.length > 1) {
+        const picked = await vscode.window.showQuickPick(running.map((s) => ({ label: s.folderName, s })), { placeHolder: "Cancel the turn in which folder?" });
+        target = picked?.s;
+      }
+      if (target) await target.cancel();
+    }),
+    reg(COMMANDS.showPendingApprovals, async () => {
+      const folder = await pickPendingApproval(manager.allSessions().map((s) => ({ folder: s.folder, folderName: s.folderName, pending: s.pending })));
+      const wf = folder ? manager.folderOf(folder) : undefined;
+      if (wf) manager.openPanel(wf);
+    }),
+    reg(COMMANDS.selectAgent, async () => {
+      const current = vscode.workspace.getConfiguration("manifold").get<string>(SETTINGS.agent) ?? "builtin";
+      const items = [
+        { label: "builtin", description: "Manifold's own agent" + (current === "builtin" ? " (current)" : "") },
+        ...thirdPartyAgents().map((a) => ({ label: a.name, description: `${a.command} ${(a.args ?? []).join(" ")}` + (a.name === current ? " (current)" : "") })),
+        { label: "$(gear) Configure agents…", description: "manifold.agents in settings", configure: true },
+      ];
+      const picked = await vscode.window.showQuickPick(items, { placeHolder: "Which ACP agent serves this window?" });
+      if (!picked) return;
+      if ("configure" in picked) {
+        await vscode.commands.executeCommand("workbench.action.openSettings", "manifold.agents");
+        return;
+      }
+      await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agent, picked.label, vscode.ConfigurationTarget.Global);
+      await withErrors("Restart Agent", () => manager.restartAgent());
+    }),
+    reg(COMMANDS.setApiKey, async () => {
+      const provider = await vscode.window.showQuickPick(
+        [
+          { label: "OpenAI-compatible", description: "OPENAI_API_KEY (OpenAI, OpenRouter, …)", key: SECRET_KEYS.openai },
+          { label: "Anthropic", description: "ANTHROPIC_API_KEY", key: SECRET_KEYS.anthropic },
+        ],
+        { placeHolder: "Set the API key of which provider?" },
+      );
+      if (!provider) return;
+      const value = await vscode.window.showInputBox({ password: true, ignoreFocusOut: true, prompt: `${provider.label} API key (stored in VS Code's secret storage; empty to remove)` });
+      if (value === undefined) return;
+      if (value.trim() === "") await context.secrets.delete(provider.key);
+      else await context.secrets.store(provider.key, value.trim());
+      const restart = "Restart Agent";
+      if (manager.agent.pid !== undefined) {
+        const answer = await vscode.window.showInformationMessage("Manifold: the key is used when the agent starts.", restart);
+        if (answer === restart) await withErrors("Restart Agent", () => manager.restartAgent());
+      }
+    }),
+    reg(COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent())),
+    reg(COMMANDS.showLog, () => manager.log.show(true)),
+  ];
+}
+
+/** What the panel's header buttons do: the same commands, for that panel's folder. */
+export function runSessionAction(action: SessionAction, s: FolderSession): void {
+  const folder = vscode.Uri.file(s.folder);
+  const id = {
+    new: COMMANDS.newSession,
+    switch: COMMANDS.switchSession,
+    restartAgent: COMMANDS.restartAgent,
+    showLog: COMMANDS.showLog,
+    setApiKey: COMMANDS.setApiKey,
+    selectAgent: COMMANDS.selectAgent,
+  }[action];
+  void vscode.commands.executeCommand(id, folder);
+}

@@ -1,0 +1,118 @@
+// Pending `session/request_permission` requests of ONE session. Pure: no `vscode`.
+// The broker never answers for the user: only `answer` (a user's click), `dismiss` (the user closed
+// the card or the panel: reject, never allow) and `cancelAll` (the turn was cancelled: `cancelled`)
+// settle a request (I-90, I-93).
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+
+export interface PendingPermission {
+  requestId: string;
+  sessionId: string;
+  toolCallId: string;
+  title: string;
+  options: PermissionOption[];
+}
+
+export interface PermissionListener {
+  requested(p: PendingPermission): void;
+  resolved(requestId: string, outcome: { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" }): void;
+}
+
+interface Entry {
+  pending: PendingPermission;
+  resolve: (r: RequestPermissionResponse) => void;
+}
+
+/** Request ids are unique across sessions, so an answer can never land on another session's request. */
+let globalSeq = 0;
+
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
+
+/** The answer a dismissal gives: the agent's `reject_once` option if it offered one, else `cancelled`. */
+export function dismissalResponse(options: readonly PermissionOption[]): RequestPermissionResponse {
+  const reject = options.find((o) => o.kind === "reject_once");
+  return reject ? { outcome: { outcome: "selected", optionId: reject.optionId } } : CANCELLED;
+}
+
+export class PermissionBroker {
+  readonly #pending = new Map<string, Entry>();
+
+  constructor(
+    readonly sessionId: string,
+    private readonly listener: PermissionListener,
+  ) {}
+
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  list(): PendingPermission[] {
+    return [...this.#pending.values()].map((e) => e.pending);
+  }
+
+  /** Called for each incoming request; resolves when the user (or a cancel) settles it. */
+  request(params: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
+    if (params.sessionId !== this.sessionId) {
+      // Defence in depth: the router already routes by id.
+      return Promise.resolve(CANCELLED);
+    }
+    const requestId = `perm-${++globalSeq}`;
+    const pending: PendingPermission = {
+      requestId,
+      sessionId: this.sessionId,
+      toolCallId: params.toolCall.toolCallId,
+      title: params.toolCall.title ?? "Permission requested",
+      options: params.options,
+    };
+    return new Promise<RequestPermissionResponse>((resolve) => {
+      this.#pending.set(requestId, { pending, resolve });
+      if (signal) {
+        if (signal.aborted) {
+          this.#settle(requestId, CANCELLED);
+          return;
+        }
+        // The agent withdrew the request ($/cancel_request) or the connection closed.
+        signal.addEventListener("abort", () => this.#settle(requestId, CANCELLED), { once: true });
+      }
+      this.listener.requested(pending);
+    });
+  }
+
+  /** The user picked an option. Unknown option ids are ignored (the card stays). */
+  answer(requestId: string, optionId: string): boolean {
+    const e = this.#pending.get(requestId);
+    if (!e || !e.pending.options.some((o) => o.optionId === optionId)) return false;
+    return this.#settle(requestId, { outcome: { outcome: "selected", optionId } });
+  }
+
+  /** The user dismissed the card (or closed the panel): reject, never allow. */
+  dismiss(requestId: string): boolean {
+    const e = this.#pending.get(requestId);
+    if (!e) return false;
+    return this.#settle(requestId, dismissalResponse(e.pending.options));
+  }
+
+  /** Dismisses every pending request (panel closed). */
+  dismissAll(): void {
+    for (const id of [...this.#pending.keys()]) this.dismiss(id);
+  }
+
+  /** The turn was cancelled: every pending request is answered `cancelled` (I-90). */
+  cancelAll(): void {
+    for (const id of [...this.#pending.keys()]) this.#settle(id, CANCELLED);
+  }
+
+  #settle(requestId: string, response: RequestPermissionResponse): boolean {
+    const e = this.#pending.get(requestId);
+    if (!e) return false;
+    this.#pending.delete(requestId);
+    e.resolve(response);
+    const outcome = response.outcome;
+    if (outcome.outcome === "selected") {
+      const name = e.pending.options.find((o) => o.optionId === outcome.optionId)?.name ?? outcome.optionId;
+      this.listener.resolved(requestId, { state: "selected", optionId: outcome.optionId, optionName: name });
+    } else {
+      this.listener.resolved(requestId, { state: "cancelled" });
+    }
+    return true;
+  }
+}

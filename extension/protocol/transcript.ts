@@ -1,0 +1,386 @@
+// The per-session transcript model and its reducer. Pure: no `vscode`, no DOM, no Node built-ins.
+// The extension host folds every event into its copy (so a panel that is shown again, or restored after
+// a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
+// same function. One reducer on both sides keeps the two copies equal by construction.
+import type {
+  AvailableCommand,
+  ContentBlock,
+  PermissionOption,
+  PlanEntry,
+  SessionConfigOption,
+  SessionModeState,
+  SessionUpdate,
+  StopReason,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from "@agentclientprotocol/sdk";
+
+export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
+
+export interface UserEntry {
+  kind: "user";
+  id: string;
+  text: string;
+  /** Names of attached resources (files, selections), shown as chips. */
+  attachments: string[];
+}
+export interface AgentTextEntry {
+  kind: "agent" | "thought";
+  id: string;
+  messageId?: string;
+  text: string;
+}
+/** Tool status as shown; `cancelled` is client-side only (v1 has no such wire status). */
+export type ToolDisplayStatus = ToolCallStatus | "cancelled";
+export interface ToolEntry {
+  kind: "tool";
+  id: string;
+  toolCallId: string;
+  title: string;
+  toolKind: ToolKind;
+  status: ToolDisplayStatus;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+}
+export type PermissionState =
+  | { state: "pending" }
+  | { state: "selected"; optionId: string; optionName: string }
+  | { state: "cancelled" };
+export interface PermissionEntry {
+  kind: "permission";
+  id: string;
+  requestId: string;
+  toolCallId: string;
+  title: string;
+  options: PermissionOption[];
+  outcome: PermissionState;
+}
+export interface NoticeEntry {
+  kind: "notice";
+  id: string;
+  severity: "info" | "warning" | "error";
+  text: string;
+}
+export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | PermissionEntry | NoticeEntry;
+
+export interface TerminalView {
+  output: string;
+  truncated: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+}
+
+export interface Usage {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+export interface TranscriptState {
+  folderName: string;
+  agentName: string;
+  agentStatus: AgentStatus;
+  statusMessage?: string;
+  sessionId?: string;
+  title?: string;
+  /** True while a `session/prompt` is in flight. */
+  running: boolean;
+  /** True while history is being loaded (session/load replay). */
+  loading: boolean;
+  entries: TranscriptEntry[];
+  plan: PlanEntry[];
+  usage?: Usage;
+  commands: AvailableCommand[];
+  configOptions: SessionConfigOption[];
+  modes?: SessionModeState;
+  terminals: Record<string, TerminalView>;
+  /** Whether the agent accepts embedded file contents / images in prompts. */
+  promptCapabilities: { embeddedContext: boolean; image: boolean };
+  /** Session management the agent supports (unsupported actions are hidden in the panel). */
+  sessionFeatures: { list: boolean };
+  /** Next id for entries made by this reducer (deterministic on both sides). */
+  nextId: number;
+}
+
+export type TranscriptEvent =
+  | { type: "acp"; update: SessionUpdate }
+  | { type: "reset"; folderName: string; agentName: string }
+  | { type: "status"; status: AgentStatus; message?: string }
+  | {
+      type: "session/bound";
+      sessionId: string | undefined;
+      configOptions?: SessionConfigOption[];
+      modes?: SessionModeState;
+      promptCapabilities?: { embeddedContext: boolean; image: boolean };
+      sessionFeatures?: { list: boolean };
+      clearHistory: boolean;
+    }
+  | { type: "loading"; loading: boolean }
+  | { type: "user/prompt"; text: string; attachments: string[] }
+  | { type: "turn/started" }
+  | { type: "turn/ended"; stopReason: StopReason | "interrupted" | "error"; message?: string }
+  | { type: "permission/requested"; requestId: string; toolCallId: string; title: string; options: PermissionOption[] }
+  | { type: "permission/resolved"; requestId: string; outcome: PermissionState }
+  | { type: "tools/cancelUnfinished" }
+  | { type: "terminal/output"; terminalId: string; view: TerminalView }
+  | { type: "config/options"; configOptions: SessionConfigOption[] }
+  | { type: "notice"; severity: "info" | "warning" | "error"; text: string };
+
+export function assertNever(x: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(x)}`);
+}
+
+export function emptyTranscript(folderName: string, agentName: string): TranscriptState {
+  return {
+    folderName,
+    agentName,
+    agentStatus: "idle",
+    running: false,
+    loading: false,
+    entries: [],
+    plan: [],
+    commands: [],
+    configOptions: [],
+    terminals: {},
+    promptCapabilities: { embeddedContext: false, image: false },
+    sessionFeatures: { list: false },
+    nextId: 1,
+  };
+}
+
+/** Text shown for a content block inside a message (non-text blocks become a short label). */
+export function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "image":
+      return "[image]";
+    case "audio":
+      return "[audio]";
+    case "resource_link":
+      return `[${block.name}](${block.uri})`;
+    case "resource":
+      return `[${block.resource.uri}]`;
+    default:
+      return assertNever(block);
+  }
+}
+
+function mintId(s: TranscriptState): [string, number] {
+  return [`e${s.nextId}`, s.nextId + 1];
+}
+
+function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string, messageId: string | undefined): TranscriptState {
+  const last = s.entries[s.entries.length - 1];
+  if (last && last.kind === kind && (messageId === undefined || last.messageId === undefined || last.messageId === messageId)) {
+    const id = last.messageId ?? messageId;
+    const merged: AgentTextEntry = { ...last, text: last.text + text, ...(id !== undefined ? { messageId: id } : {}) };
+    return { ...s, entries: [...s.entries.slice(0, -1), merged] };
+  }
+  const [id, nextId] = mintId(s);
+  const entry: AgentTextEntry = { kind, id, text, ...(messageId !== undefined ? { messageId } : {}) };
+  return { ...s, nextId, entries: [...s.entries, entry] };
+}
+
+function appendUserChunk(s: TranscriptState, block: ContentBlock): TranscriptState {
+  const last = s.entries[s.entries.length - 1];
+  const isAttachment = block.type === "resource_link" || block.type === "resource";
+  const name = block.type === "resource_link" ? block.name : block.type === "resource" ? block.resource.uri.split("/").pop() ?? "resource" : "";
+  if (last && last.kind === "user") {
+    const merged: UserEntry = isAttachment
+      ? { ...last, attachments: [...last.attachments, name] }
+      : { ...last, text: last.text + blockText(block) };
+    return { ...s, entries: [...s.entries.slice(0, -1), merged] };
+  }
+  const [id, nextId] = mintId(s);
+  const entry: UserEntry = { kind: "user", id, text: isAttachment ? "" : blockText(block), attachments: isAttachment ? [name] : [] };
+  return { ...s, nextId, entries: [...s.entries, entry] };
+}
+
+function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEntry | undefined) => Omit<ToolEntry, "id">): TranscriptState {
+  const idx = s.entries.findIndex((e) => e.kind === "tool" && e.toolCallId === toolCallId);
+  if (idx >= 0) {
+    const old = s.entries[idx] as ToolEntry;
+    const entries = s.entries.slice();
+    entries[idx] = { ...patch(old), id: old.id };
+    return { ...s, entries };
+  }
+  const [id, nextId] = mintId(s);
+  return { ...s, nextId, entries: [...s.entries, { ...patch(undefined), id }] };
+}
+
+function applyAcp(s: TranscriptState, u: SessionUpdate): TranscriptState {
+  switch (u.sessionUpdate) {
+    case "user_message_chunk":
+      return appendUserChunk(s, u.content);
+    case "agent_message_chunk":
+      return appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
+    case "agent_thought_chunk":
+      return appendChunk(s, "thought", blockText(u.content), u.messageId ?? undefined);
+    case "tool_call":
+      return upsertTool(s, u.toolCallId, () => ({
+        kind: "tool",
+        toolCallId: u.toolCallId,
+        title: u.title,
+        toolKind: u.kind ?? "other",
+        status: u.status ?? "pending",
+        content: u.content ?? [],
+        locations: u.locations ?? [],
+      }));
+    case "tool_call_update":
+      return upsertTool(s, u.toolCallId, (old) => ({
+        kind: "tool",
+        toolCallId: u.toolCallId,
+        title: u.title ?? old?.title ?? "Tool call",
+        toolKind: u.kind ?? old?.toolKind ?? "other",
+        // A late update never revives a call the client already marked cancelled.
+        status: old?.status === "cancelled" && u.status !== "completed" && u.status !== "failed" ? "cancelled" : (u.status ?? old?.status ?? "pending"),
+        content: u.content ?? old?.content ?? [],
+        locations: u.locations ?? old?.locations ?? [],
+      }));
+    case "plan":
+      return { ...s, plan: u.entries };
+    case "available_commands_update":
+      return { ...s, commands: u.availableCommands };
+    case "current_mode_update":
+      return s.modes ? { ...s, modes: { ...s.modes, currentModeId: u.currentModeId } } : s;
+    case "config_option_update":
+      return { ...s, configOptions: u.configOptions };
+    case "session_info_update": {
+      if (u.title === undefined) return s;
+      const { title: _old, ...rest } = s;
+      return u.title === null ? rest : { ...s, title: u.title };
+    }
+    case "usage_update":
+      return { ...s, usage: { used: u.used, size: u.size, ...(u.cost ? { cost: { amount: u.cost.amount, currency: u.cost.currency } } : {}) } };
+    case "notice": {
+      const [id, nextId] = mintId(s);
+      const severity = u.severity === "warning" || u.severity === "error" ? u.severity : "info";
+      const text = u.description ? `${u.title}: ${u.description}` : u.title;
+      return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, severity, text }] };
+    }
+    case "compaction_update":
+    case "compaction_summary_chunk":
+      return s;
+    default:
+      return assertNever(u);
+  }
+}
+
+function finishTools(s: TranscriptState): TranscriptState {
+  let changed = false;
+  const entries = s.entries.map((e) => {
+    if (e.kind === "tool" && (e.status === "pending" || e.status === "in_progress")) {
+      changed = true;
+      return { ...e, status: "cancelled" as const };
+    }
+    return e;
+  });
+  return changed ? { ...s, entries } : s;
+}
+
+function withNotice(s: TranscriptState, severity: NoticeEntry["severity"], text: string): TranscriptState {
+  const [id, nextId] = mintId(s);
+  return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, severity, text }] };
+}
+
+export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
+  switch (ev.type) {
+    case "acp":
+      return applyAcp(s, ev.update);
+    case "reset":
+      return { ...emptyTranscript(ev.folderName, ev.agentName), agentStatus: s.agentStatus, ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}) };
+    case "status": {
+      const { statusMessage: _m, ...rest } = s;
+      return ev.message !== undefined ? { ...rest, agentStatus: ev.status, statusMessage: ev.message } : { ...rest, agentStatus: ev.status };
+    }
+    case "session/bound": {
+      const base: TranscriptState = ev.clearHistory
+        ? { ...emptyTranscript(s.folderName, s.agentName), agentStatus: s.agentStatus, nextId: s.nextId }
+        : s;
+      const { sessionId: _sid, modes: _modes, ...rest } = base;
+      return {
+        ...rest,
+        ...(ev.sessionId !== undefined ? { sessionId: ev.sessionId } : {}),
+        ...(ev.modes ? { modes: ev.modes } : {}),
+        configOptions: ev.configOptions ?? base.configOptions,
+        promptCapabilities: ev.promptCapabilities ?? base.promptCapabilities,
+        sessionFeatures: ev.sessionFeatures ?? base.sessionFeatures,
+      };
+    }
+    case "loading":
+      return { ...s, loading: ev.loading };
+    case "user/prompt": {
+      const [id, nextId] = mintId(s);
+      return { ...s, nextId, entries: [...s.entries, { kind: "user", id, text: ev.text, attachments: ev.attachments }] };
+    }
+    case "turn/started":
+      return { ...s, running: true };
+    case "turn/ended": {
+      const ended = finishTools({ ...s, running: false });
+      switch (ev.stopReason) {
+        case "end_turn":
+          return ended;
+        case "cancelled":
+          return withNotice(ended, "info", "Turn cancelled.");
+        case "max_tokens":
+          return withNotice(ended, "warning", "The model stopped: maximum tokens reached.");
+        case "max_turn_requests":
+          return withNotice(ended, "warning", "The turn stopped: too many model requests in one turn.");
+        case "refusal":
+          return withNotice(ended, "warning", "The model refused; this prompt will not be kept for the next turn.");
+        case "interrupted":
+          return withNotice(ended, "warning", ev.message ?? "The turn was interrupted.");
+        case "error":
+          return withNotice(ended, "error", ev.message ?? "The turn failed.");
+        default:
+          return assertNever(ev.stopReason);
+      }
+    }
+    case "permission/requested": {
+      const [id, nextId] = mintId(s);
+      const entry: PermissionEntry = {
+        kind: "permission",
+        id,
+        requestId: ev.requestId,
+        toolCallId: ev.toolCallId,
+        title: ev.title,
+        options: ev.options,
+        outcome: { state: "pending" },
+      };
+      return { ...s, nextId, entries: [...s.entries, entry] };
+    }
+    case "permission/resolved":
+      return {
+        ...s,
+        entries: s.entries.map((e) => (e.kind === "permission" && e.requestId === ev.requestId ? { ...e, outcome: ev.outcome } : e)),
+      };
+    case "tools/cancelUnfinished":
+      return finishTools(s);
+    case "terminal/output":
+      return { ...s, terminals: { ...s.terminals, [ev.terminalId]: ev.view } };
+    case "config/options":
+      return { ...s, configOptions: ev.configOptions };
+    case "notice":
+      return withNotice(s, ev.severity, ev.text);
+    default:
+      return assertNever(ev);
+  }
+}
+
+/** Pending permission requests in a transcript (what the panel must show as live cards). */
+export function pendingPermissions(s: TranscriptState): PermissionEntry[] {
+  return s.entries.filter((e): e is PermissionEntry => e.kind === "permission" && e.outcome.state === "pending");
+}
+
+/** True when the session's current model is the offline demo model. */
+export function isDemoModel(s: TranscriptState): boolean {
+  const model = s.configOptions.find((o) => o.id === "model" || o.category === "model");
+  if (!model || model.type !== "select") return false;
+  if (model.currentValue === "demo") return true;
+  const flat = model.options.flatMap((o) => ("group" in o ? o.options : [o]));
+  const cur = flat.find((o) => o.value === model.currentValue);
+  return cur !== undefined && /demo/i.test(cur.name);
+}

@@ -1,0 +1,393 @@
+// One workspace folder's session: its binding, transcript model, pending permissions and what the
+// client serves to the agent for it. No `vscode`: the editor, the panel and the persistence come in
+// as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
+import type { ContentBlock, SessionInfo, SessionUpdate } from "@agentclientprotocol/sdk";
+import { UnsupportedError, type AcpClient, type SessionServices } from "../agent/acpClient";
+import type { Disposable } from "../agent/router";
+import { SessionFileService, type EditorFiles } from "../client/fileService";
+import { PathConfinement } from "../client/pathGuard";
+import { TerminalService } from "../client/terminals";
+import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
+import {
+  emptyTranscript,
+  pendingPermissions,
+  reduceTranscript,
+  type AgentStatus,
+  type TranscriptEvent,
+  type TranscriptState,
+} from "../protocol/transcript";
+
+export type SessionActivity = "idle" | "running" | "needs-approval" | "error" | "detached";
+
+export interface FolderSessionDeps {
+  /** Persisted binding folder → session id. */
+  readonly bindings: { get(folder: string): string | undefined; set(folder: string, sessionId: string | undefined): Promise<void> | void };
+  readonly editor: EditorFiles;
+  readonly sandboxTerminals: boolean;
+  /** Config option values applied to every new session (e.g. `{mode: "read-only"}`), when offered. */
+  defaults?(): Record<string, string>;
+  /** A permission request arrived (the owner decides how to surface it when the panel is hidden). */
+  onPermissionRequested?(session: FolderSession, p: PendingPermission): void;
+  /** Activity changed (sessions view, badges). */
+  onDidChange?(session: FolderSession): void;
+  log?(message: string): void;
+}
+
+export class FolderSession {
+  #state: TranscriptState;
+  #client?: AcpClient;
+  #sessionId?: string;
+  #registration?: Disposable;
+  #broker?: PermissionBroker;
+  #terminals?: TerminalService;
+  #sink?: (events: TranscriptEvent[]) => void;
+  #error = false;
+  #attaching?: Promise<void>;
+  readonly confinement: PathConfinement;
+
+  constructor(
+    /** Absolute path of the workspace folder (the session's cwd). */
+    readonly folder: string,
+    readonly folderName: string,
+    private readonly deps: FolderSessionDeps,
+  ) {
+    this.confinement = new PathConfinement(folder);
+    this.#state = emptyTranscript(folderName, "");
+  }
+
+  get state(): TranscriptState {
+    return this.#state;
+  }
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+  get pending(): PendingPermission[] {
+    return this.#broker?.list() ?? [];
+  }
+  get activity(): SessionActivity {
+    if (!this.#sessionId) return this.#error ? "error" : "detached";
+    if (this.pending.length > 0) return "needs-approval";
+    if (this.#state.running) return "running";
+    return this.#error ? "error" : "idle";
+  }
+
+  /** The panel connects here; it receives every event after the snapshot it reads from `state`. */
+  setSink(sink: ((events: TranscriptEvent[]) => void) | undefined): void {
+    this.#sink = sink;
+  }
+
+  emit(...events: TranscriptEvent[]): void {
+    for (const ev of events) this.#state = reduceTranscript(this.#state, ev);
+    this.#sink?.(events);
+    this.deps.onDidChange?.(this);
+  }
+
+  setStatus(status: AgentStatus, message?: string): void {
+    this.emit(message !== undefined ? { type: "status", status, message } : { type: "status", status });
+  }
+
+  /**
+   * Binds this folder to a live session on `client`: the persisted one (resume, else load), or a new
+   * one. `restart` = the agent process was restarted and the host still holds the history.
+   */
+  attach(client: AcpClient, opts: { restart: boolean }): Promise<void> {
+    const run = async () => {
+      this.#unregister();
+      this.#client = client;
+      this.#error = false;
+      if (this.#state.agentName !== client.agentName) {
+        this.#state = { ...this.#state, agentName: client.agentName };
+      }
+      const saved = this.deps.bindings.get(this.folder);
+      if (saved) {
+        try {
+          await this.#reopen(client, saved, opts.restart);
+          return;
+        } catch (err) {
+          this.deps.log?.(`could not reopen session ${saved} for ${this.folder}: ${errorText(err)}`);
+          this.emit({ type: "notice", severity: "warning", text: `The previous session could not be reopened (${errorText(err)}); a new session was started.` });
+        }
+      }
+      await this.#create(client);
+    };
+    const p = run().catch((err: unknown) => {
+      this.#error = true;
+      this.emit({ type: "notice", severity: "error", text: `Could not start a session: ${errorText(err)}` });
+      throw err;
+    });
+    this.#attaching = p.finally(() => {
+      if (this.#attaching === p) this.#attaching = undefined;
+    });
+    return p;
+  }
+
+  /** Resolves when an attach in progress has finished (successfully or not). */
+  async whenAttached(): Promise<void> {
+    await this.#attaching?.catch(() => undefined);
+  }
+
+  async #create(client: AcpClient): Promise<void> {
+    const f = client.features;
+    await client.newSession(this.folder, (res) => {
+      this.#register(client, res.sessionId);
+      this.emit({
+        type: "session/bound",
+        sessionId: res.sessionId,
+        ...(res.configOptions ? { configOptions: res.configOptions } : {}),
+        ...(res.modes ? { modes: res.modes } : {}),
+        promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
+          sessionFeatures: { list: f.list },
+        clearHistory: true,
+      });
+    });
+    await this.deps.bindings.set(this.folder, this.#sessionId);
+    await this.#applyDefaults(client);
+  }
+
+  async #applyDefaults(client: AcpClient): Promise<void> {
+    const sessionId = this.#sessionId;
+    if (!sessionId) return;
+    for (const [configId, value] of Object.entries(this.deps.defaults?.() ?? {})) {
+      const opt = this.#state.configOptions.find((o) => o.id === configId);
+      if (!opt || opt.type !== "select" || opt.currentValue === value) continue;
+      const values = opt.options.flatMap((o) => ("group" in o ? o.options : [o])).map((o) => o.value);
+      if (!values.includes(value)) {
+        this.deps.log?.(`default ${configId}=${value} is not offered by the agent; ignored`);
+        continue;
+      }
+      try {
+        this.emit({ type: "config/options", configOptions: await client.setConfigOption(sessionId, configId, value) });
+      } catch (err) {
+        this.deps.log?.(`could not apply default ${configId}=${value}: ${errorText(err)}`);
+      }
+    }
+  }
+
+  async #reopen(client: AcpClient, sessionId: string, restart: boolean): Promise<void> {
+    const f = client.features;
+    const haveHistory = this.#state.sessionId === sessionId && this.#state.entries.length > 0;
+    // With history on screen, resume (no replay). Without it, load (replays history) if possible.
+    const useResume = f.resume && (haveHistory || !f.load);
+    if (!useResume && !f.load) throw new UnsupportedError("this agent can neither resume nor load sessions");
+    this.#register(client, sessionId);
+    try {
+      if (useResume) {
+        const res = await client.resumeSession(sessionId, this.folder);
+        this.emit({
+          type: "session/bound",
+          sessionId,
+          ...(res.configOptions ? { configOptions: res.configOptions } : {}),
+          ...(res.modes ? { modes: res.modes } : {}),
+          promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
+          sessionFeatures: { list: f.list },
+          clearHistory: false,
+        });
+        if (!haveHistory) this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
+      } else {
+        this.emit(
+          { type: "session/bound", sessionId, promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
+          sessionFeatures: { list: f.list }, clearHistory: true },
+          { type: "loading", loading: true },
+        );
+        try {
+          const res = await client.loadSession(sessionId, this.folder);
+          this.emit({
+            type: "session/bound",
+            sessionId,
+            ...(res.configOptions ? { configOptions: res.configOptions } : {}),
+            ...(res.modes ? { modes: res.modes } : {}),
+            clearHistory: false,
+          });
+        } finally {
+          this.emit({ type: "loading", loading: false });
+        }
+      }
+      if (restart) this.emit({ type: "notice", severity: "warning", text: "The agent was restarted; this panel is attached to its session again." });
+    } catch (err) {
+      this.#unregister();
+      throw err;
+    }
+  }
+
+  #register(client: AcpClient, sessionId: string): void {
+    this.#unregister();
+    this.#sessionId = sessionId;
+    const broker = new PermissionBroker(sessionId, {
+      requested: (p) => {
+        this.emit({ type: "permission/requested", requestId: p.requestId, toolCallId: p.toolCallId, title: p.title, options: p.options });
+        this.deps.onPermissionRequested?.(this, p);
+      },
+      resolved: (requestId, outcome) => this.emit({ type: "permission/resolved", requestId, outcome }),
+    });
+    const files = new SessionFileService(this.confinement, this.deps.editor);
+    const terminals = new TerminalService(this.confinement, {
+      sandbox: this.deps.sandboxTerminals,
+      onOutput: (terminalId, view) => this.emit({ type: "terminal/output", terminalId, view }),
+    });
+    const services: SessionServices = {
+      requestPermission: (params, signal) => broker.request(params, signal),
+      readTextFile: (params) => files.readTextFile(params),
+      writeTextFile: (params) => files.writeTextFile(params),
+      createTerminal: (params) => terminals.create(params),
+      terminalOutput: async (params) => terminals.output(params.terminalId),
+      waitForTerminalExit: (params, signal) => terminals.waitForExit(params.terminalId, signal),
+      killTerminal: async (params) => terminals.kill(params.terminalId),
+      releaseTerminal: async (params) => terminals.release(params.terminalId),
+    };
+    const reg = client.router.register(sessionId, {
+      services,
+      applyUpdate: (update: SessionUpdate) => this.emit({ type: "acp", update }),
+    });
+    this.#broker = broker;
+    this.#terminals = terminals;
+    this.#registration = reg;
+  }
+
+  #unregister(): void {
+    // Requests of a session we leave are answered: a dismissal never grants.
+    this.#broker?.dismissAll();
+    this.#terminals?.dispose();
+    this.#registration?.dispose();
+    this.#registration = undefined;
+    this.#broker = undefined;
+    this.#terminals = undefined;
+    this.#sessionId = undefined;
+  }
+
+  /** Sends a prompt; resolves when the turn ends. */
+  async prompt(blocks: ContentBlock[], display: { text: string; attachments: string[] }): Promise<void> {
+    const client = this.#client;
+    const sessionId = this.#sessionId;
+    if (!client || !sessionId) throw new Error("no session is attached to this folder");
+    if (this.#state.running) throw new Error("a turn is already running in this session");
+    this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments }, { type: "turn/started" });
+    try {
+      const stopReason = await client.prompt(sessionId, blocks);
+      await client.router.drain(sessionId);
+      if (this.#sessionId === sessionId) this.emit({ type: "turn/ended", stopReason });
+    } catch (err) {
+      if (this.#sessionId !== sessionId || !this.#state.running) return;
+      this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
+    }
+  }
+
+  /** `session/cancel`, then every pending permission of this session is answered `cancelled` (I-90). */
+  async cancel(): Promise<void> {
+    const client = this.#client;
+    const sessionId = this.#sessionId;
+    if (!client || !sessionId) return;
+    const sent = client.cancel(sessionId);
+    this.#broker?.cancelAll();
+    this.emit({ type: "tools/cancelUnfinished" });
+    await sent;
+  }
+
+  answerPermission(requestId: string, optionId: string): boolean {
+    return this.#broker?.answer(requestId, optionId) ?? false;
+  }
+
+  dismissPermission(requestId: string): boolean {
+    return this.#broker?.dismiss(requestId) ?? false;
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    if (!this.#client || !this.#sessionId) return;
+    const options = await this.#client.setConfigOption(this.#sessionId, configId, value);
+    this.emit({ type: "config/options", configOptions: options });
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    if (!this.#client || !this.#sessionId) return;
+    await this.#client.setMode(this.#sessionId, modeId);
+    this.emit({ type: "acp", update: { sessionUpdate: "current_mode_update", currentModeId: modeId } });
+  }
+
+  async listSessions(): Promise<SessionInfo[]> {
+    if (!this.#client) return [];
+    return this.#client.listSessions(this.folder);
+  }
+
+  /** Starts a fresh session for this folder (the old one is closed, not deleted). */
+  async newSession(): Promise<void> {
+    const client = this.#client;
+    if (!client) throw new Error("the agent is not running");
+    await this.#leave(client);
+    this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
+    await this.#create(client);
+  }
+
+  /** Switches this folder's panel to another of its sessions. */
+  async switchTo(sessionId: string): Promise<void> {
+    const client = this.#client;
+    if (!client) throw new Error("the agent is not running");
+    if (sessionId === this.#sessionId) return;
+    await this.#leave(client);
+    this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
+    await this.deps.bindings.set(this.folder, sessionId);
+    await this.#reopen(client, sessionId, false);
+  }
+
+  /** Closes the live session (the binding is kept, so reopening the panel resumes it). */
+  async close(): Promise<void> {
+    const client = this.#client;
+    if (client) await this.#leave(client);
+    this.emit({ type: "session/bound", sessionId: undefined, clearHistory: false });
+  }
+
+  /** Deletes a session of this folder; if it is the current one, the folder gets a new session. */
+  async deleteSession(sessionId: string): Promise<void> {
+    const client = this.#client;
+    if (!client) throw new Error("the agent is not running");
+    const current = sessionId === this.#sessionId;
+    if (current) await this.#leave(client);
+    await client.deleteSession(sessionId);
+    if (current) {
+      await this.deps.bindings.set(this.folder, undefined);
+      this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
+      await this.#create(client);
+    }
+  }
+
+  async #leave(client: AcpClient): Promise<void> {
+    const sessionId = this.#sessionId;
+    if (!sessionId) return;
+    // Closing a card or panel dismisses (reject); then a running turn is cancelled.
+    this.#broker?.dismissAll();
+    const wasRunning = this.#state.running;
+    if (wasRunning) await this.cancel();
+    this.#unregister();
+    if (wasRunning) this.emit({ type: "turn/ended", stopReason: "cancelled" });
+    try {
+      await client.closeSession(sessionId);
+    } catch (err) {
+      this.deps.log?.(`session/close ${sessionId}: ${errorText(err)}`);
+    }
+  }
+
+  /** The agent process died: pending requests are void, a running turn is shown interrupted. */
+  agentDied(message: string): void {
+    const wasRunning = this.#state.running;
+    this.#unregister();
+    this.#client = undefined;
+    if (wasRunning) this.emit({ type: "turn/ended", stopReason: "interrupted", message: `The turn was interrupted: ${message}` });
+    this.emit({ type: "tools/cancelUnfinished" });
+  }
+
+  hasPendingPermissions(): boolean {
+    return pendingPermissions(this.#state).length > 0;
+  }
+
+  dispose(): void {
+    const client = this.#client;
+    const sessionId = this.#sessionId;
+    this.#unregister();
+    this.#sink = undefined;
+    if (client && sessionId) void client.closeSession(sessionId).catch(() => undefined);
+  }
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === "object" && err !== null && "message" in err) return String((err as { message: unknown }).message);
+  return String(err);
+}

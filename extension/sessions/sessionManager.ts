@@ -1,0 +1,289 @@
+// Folder ↔ session ↔ panel: one FolderSession per workspace folder (cwd = folder.uri.fsPath), one
+// chat panel per folder, the window's one agent started at first need, re-attach after restarts.
+import * as vscode from "vscode";
+import type { PanelSnapshot, SessionBinding } from "../api";
+import type { AcpClient } from "../agent/acpClient";
+import { AgentHost } from "../agent/agentHost";
+import type { AgentLog } from "../agent/agentProcess";
+import { resolveAgentSpec } from "../agent/agentSpec";
+import { ChatPanel, CHAT_VIEW_TYPE, panelTitle, webviewOptions } from "../chat/chatPanel";
+import type { DiffContentProvider } from "../chat/diffContent";
+import { vscodeFiles } from "../client/vscodeFiles";
+import { bubblewrapAvailable } from "../client/terminals";
+import { readAgentSettings, readSecrets, sessionDefaults, traceEnabled } from "../config";
+import { surfaceHiddenRequest } from "../permissions/surface";
+import type { SessionAction } from "../protocol/webviewProtocol";
+import type { AgentStatus } from "../protocol/transcript";
+import { errorText, FolderSession } from "./folderSession";
+
+const BINDINGS_KEY = "manifold.bindings";
+
+export class SessionManager implements vscode.Disposable {
+  readonly #sessions = new Map<string, FolderSession>();
+  readonly #panels = new Map<string, ChatPanel>();
+  readonly #disposables: vscode.Disposable[] = [];
+  readonly #onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.#onDidChange.event;
+  readonly agent: AgentHost;
+  #status: AgentStatus = "idle";
+  #statusMessage: string | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+    private readonly diffs: DiffContentProvider,
+    private readonly runAction: (action: SessionAction, session: FolderSession) => void,
+  ) {
+    const agentLog: AgentLog = {
+      info: (m) => log.info(m),
+      warn: (m) => log.warn(m),
+      error: (m) => log.error(m),
+      trace: (m) => log.trace(m),
+    };
+    this.agent = new AgentHost({
+      log: agentLog,
+      trace: traceEnabled,
+      needed: () => this.#panels.size > 0,
+      resolveSpec: async () => {
+        // The data dir (and the agent's cwd) must exist before the spawn.
+        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(context.globalStorageUri, "sessions"));
+        return resolveAgentSpec({
+          settings: readAgentSettings(),
+          secrets: await readSecrets(context.secrets),
+          baseEnv: process.env,
+          execPath: process.execPath,
+          extensionPath: context.extensionUri.fsPath,
+          dataDir: vscode.Uri.joinPath(context.globalStorageUri, "sessions").fsPath,
+          cwd: context.globalStorageUri.fsPath,
+        });
+      },
+      onStarted: (client, restart) => this.#onAgentStarted(client, restart),
+      onCrashed: (message) => {
+        for (const s of this.#sessions.values()) s.agentDied(message);
+      },
+      onStatus: (status, message) => this.#setStatus(status, message),
+    });
+    if (!vscode.workspace.isTrusted) this.#status = "untrusted";
+    this.#disposables.push(
+      this.#onDidChange,
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => this.#foldersChanged(e)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.#setStatus("idle");
+        for (const s of this.#openSessions()) void this.ensureAttached(s).catch(() => undefined);
+      }),
+    );
+  }
+
+  // ---- folders and sessions ----
+
+  #bindings(): Record<string, string> {
+    const raw = this.context.workspaceState.get<unknown>(BINDINGS_KEY);
+    if (typeof raw !== "object" || raw === null) return {};
+    return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string"));
+  }
+
+  session(folder: vscode.WorkspaceFolder): FolderSession {
+    const key = folder.uri.fsPath;
+    let s = this.#sessions.get(key);
+    if (!s) {
+      s = new FolderSession(key, folder.name, {
+        bindings: {
+          get: (f) => this.#bindings()[f],
+          set: (f, id) => {
+            const next = { ...this.#bindings() };
+            if (id) next[f] = id;
+            else delete next[f];
+            return Promise.resolve(this.context.workspaceState.update(BINDINGS_KEY, next));
+          },
+        },
+        editor: vscodeFiles,
+        sandboxTerminals: bubblewrapAvailable(),
+        defaults: sessionDefaults,
+        onPermissionRequested: (session, p) => {
+          const panel = this.#panels.get(session.folder);
+          if (!panel?.visible) surfaceHiddenRequest(session.folderName, p, () => this.openPanel(folder));
+        },
+        onDidChange: () => this.#onDidChange.fire(),
+        log: (m) => this.log.info(`[${folder.name}] ${m}`),
+      });
+      s.setStatus(this.#status, this.#statusMessage);
+      this.#sessions.set(key, s);
+    }
+    return s;
+  }
+
+  folders(): vscode.WorkspaceFolder[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file");
+  }
+
+  folderOf(path: string): vscode.WorkspaceFolder | undefined {
+    return this.folders().find((f) => f.uri.fsPath === path);
+  }
+
+  allSessions(): FolderSession[] {
+    return this.folders().map((f) => this.session(f));
+  }
+
+  #openSessions(): FolderSession[] {
+    return [...this.#panels.values()].map((p) => p.session);
+  }
+
+  panel(folder: string): ChatPanel | undefined {
+    return this.#panels.get(folder);
+  }
+
+  // ---- agent ----
+
+  #setStatus(status: AgentStatus, message?: string): void {
+    this.#status = status;
+    this.#statusMessage = message;
+    for (const s of this.#sessions.values()) s.setStatus(status, message);
+    this.#onDidChange.fire();
+  }
+
+  async #onAgentStarted(client: AcpClient, restart: boolean): Promise<void> {
+    await Promise.all(
+      this.#openSessions().map((s) =>
+        s.attach(client, { restart }).catch((err: unknown) => this.log.error(`[${s.folderName}] attach failed: ${errorText(err)}`)),
+      ),
+    );
+  }
+
+  /** Binds `s` to a live session, starting the agent if needed (never in an untrusted workspace). */
+  async ensureAttached(s: FolderSession): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      this.#setStatus("untrusted", "Manifold starts no agent until you trust this workspace.");
+      return;
+    }
+    const client = await this.agent.ensure();
+    await s.whenAttached();
+    if (!s.sessionId) await s.attach(client, { restart: false });
+  }
+
+  async restartAgent(): Promise<void> {
+    if (!vscode.workspace.isTrusted) return;
+    await this.agent.restart();
+  }
+
+  // ---- panels ----
+
+  openPanel(folder: vscode.WorkspaceFolder, opts: { preserveFocus?: boolean } = {}): ChatPanel {
+    const existing = this.#panels.get(folder.uri.fsPath);
+    if (existing) {
+      existing.panel.reveal(undefined, opts.preserveFocus ?? false);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      panelTitle(folder.name),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? false },
+      webviewOptions(this.context.extensionUri),
+    );
+    return this.#adopt(folder, panel);
+  }
+
+  /** Webview panel serializer: a panel restored after a reload finds its folder from its state. */
+  restorePanel(panel: vscode.WebviewPanel, state: unknown): void {
+    const folderPath = typeof state === "object" && state !== null && "folder" in state ? (state as { folder: unknown }).folder : undefined;
+    const folder = typeof folderPath === "string" ? this.folderOf(folderPath) : undefined;
+    if (!folder || this.#panels.has(folder.uri.fsPath)) {
+      panel.dispose();
+      return;
+    }
+    this.#adopt(folder, panel);
+  }
+
+  #adopt(folder: vscode.WorkspaceFolder, panel: vscode.WebviewPanel): ChatPanel {
+    const s = this.session(folder);
+    const chat = new ChatPanel(panel, s, {
+      extensionUri: this.context.extensionUri,
+      diffs: this.diffs,
+      runAction: this.runAction,
+      ensureAttached: (x) => this.ensureAttached(x),
+      log: (m) => this.log.warn(m),
+    });
+    this.#panels.set(folder.uri.fsPath, chat);
+    chat.onDidDispose(() => {
+      if (this.#panels.get(folder.uri.fsPath) === chat) this.#panels.delete(folder.uri.fsPath);
+      // Closing the panel dismisses its cards (reject) and ends its live session; the binding stays.
+      void s.close().catch(() => undefined);
+      this.#onDidChange.fire();
+    });
+    this.#onDidChange.fire();
+    void this.ensureAttached(s).catch((err: unknown) => this.log.error(`[${folder.name}] ${errorText(err)}`));
+    return chat;
+  }
+
+  #foldersChanged(e: vscode.WorkspaceFoldersChangeEvent): void {
+    for (const f of e.removed) {
+      this.#panels.get(f.uri.fsPath)?.dispose();
+      const s = this.#sessions.get(f.uri.fsPath);
+      this.#sessions.delete(f.uri.fsPath);
+      s?.dispose();
+    }
+    // New folders get their own panel (and session) when chat is in use in this window.
+    if (this.#panels.size > 0) for (const f of e.added) if (f.uri.scheme === "file") this.openPanel(f, { preserveFocus: true });
+    this.#onDidChange.fire();
+  }
+
+  // ---- API ----
+
+  bindings(): SessionBinding[] {
+    const out: SessionBinding[] = [];
+    for (const s of this.#sessions.values()) if (s.sessionId) out.push({ folder: s.folder, sessionId: s.sessionId, cwd: s.folder });
+    return out;
+  }
+
+  panels(): PanelSnapshot[] {
+    return [...this.#panels.values()].map((p) => {
+      const st = p.session.state;
+      return {
+        folder: p.session.folder,
+        title: p.panel.title,
+        visible: p.visible,
+        ...(st.sessionId ? { sessionId: st.sessionId } : {}),
+        agentStatus: st.agentStatus,
+        running: st.running,
+        entries: st.entries.map((e) => {
+          switch (e.kind) {
+            case "user":
+            case "agent":
+            case "thought":
+            case "notice":
+              return { kind: e.kind, text: e.text };
+            case "tool":
+              return { kind: e.kind, text: e.title, status: e.status };
+            case "permission":
+              return { kind: e.kind, text: e.title, status: e.outcome.state };
+            default:
+              return e satisfies never;
+          }
+        }),
+        pendingApprovals: p.session.pending.length,
+      };
+    });
+  }
+
+  async whenReady(): Promise<void> {
+    for (;;) {
+      const open = this.#openSessions();
+      // An attach in progress already has an id (registered before load): wait for it to finish.
+      await Promise.all(open.map(async (s) => (await s.whenAttached(), s.sessionId ? undefined : this.ensureAttached(s))));
+      if (!vscode.workspace.isTrusted || this.#openSessions().every((s) => s.sessionId)) return;
+      await new Promise<void>((resolve) => {
+        const sub = this.onDidChange(() => {
+          sub.dispose();
+          resolve();
+        });
+      });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    for (const p of [...this.#panels.values()]) p.dispose();
+    for (const s of this.#sessions.values()) s.dispose();
+    this.#sessions.clear();
+    for (const d of this.#disposables.splice(0)) d.dispose();
+    await this.agent.dispose();
+  }
+}

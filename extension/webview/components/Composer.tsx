@@ -1,0 +1,110 @@
+// The composer: multi-line input (Enter sends, Shift+Enter newline, Esc cancels the turn),
+// @-mentions (a quick pick on the host), the editor selection, slash commands.
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { AvailableCommand } from "@agentclientprotocol/sdk";
+import type { Attachment } from "../../protocol/webviewProtocol";
+import { TEST_IDS } from "../../protocol/webviewProtocol";
+import { Icon } from "../icons";
+import { post } from "../vscodeApi";
+
+export interface ComposerProps {
+  running: boolean;
+  disabled: boolean;
+  commands: AvailableCommand[];
+  attachments: Attachment[];
+  onDetach(id: string): void;
+  onSent(): void;
+  focusSignal: number;
+}
+
+export function Composer(p: ComposerProps) {
+  const [text, setText] = useState("");
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), [p.focusSignal]);
+
+  const slash = text.startsWith("/") && !/\s/.test(text) ? p.commands.filter((c) => c.name.startsWith(text.slice(1))) : [];
+
+  const send = () => {
+    if (p.running || p.disabled) return;
+    if (text.trim() === "" && p.attachments.length === 0) return;
+    post({ type: "prompt/send", text, attachmentIds: p.attachments.map((a) => a.id) });
+    setText("");
+    p.onSent();
+  };
+
+  const onKeyDown = (ev: KeyboardEvent) => {
+    if (ev.isComposing) return;
+    if (ev.key === "Enter" && !ev.shiftKey) {
+      ev.preventDefault();
+      if (slash.length > 0 && slash[0] && text !== `/${slash[0].name}`) {
+        setText(`/${slash[0].name} `);
+        return;
+      }
+      send();
+    } else if (ev.key === "Escape" && p.running) {
+      ev.preventDefault();
+      post({ type: "turn/cancel" });
+    } else if (ev.key === "@" && (text === "" || /\s$/.test(text))) {
+      // `@` at the start of a word opens the file picker (the file comes back as an attachment).
+      ev.preventDefault();
+      post({ type: "composer/mention" });
+    }
+  };
+
+  return (
+    <div class="composer" data-testid={TEST_IDS.composer}>
+      {slash.length > 0 ? (
+        <ul class="slash" data-testid={TEST_IDS.slashCommands} role="listbox">
+          {slash.map((c) => (
+            <li key={c.name}>
+              <button class="link" onClick={() => { setText(`/${c.name} `); ref.current?.focus(); }}>
+                /{c.name}
+              </button>{" "}
+              <span class="muted">{c.description}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {p.attachments.length > 0 ? (
+        <div class="chips">
+          {p.attachments.map((a) => (
+            <span key={a.id} class="chip" data-testid={TEST_IDS.attachment}>
+              <Icon name={a.kind === "file" ? "file" : "selection"} /> {a.label}
+              <button class="icon" title="Remove" onClick={() => p.onDetach(a.id)}>
+                <Icon name="close" />
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : null}
+      <textarea
+        ref={ref}
+        data-testid={TEST_IDS.composerInput}
+        aria-label="Message"
+        rows={3}
+        placeholder={p.disabled ? "The agent is not available." : "Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files, / for commands)"}
+        value={text}
+        onInput={(ev) => setText((ev.currentTarget as HTMLTextAreaElement).value)}
+        onKeyDown={onKeyDown}
+      />
+      <div class="composer-actions">
+        <button class="icon" data-testid={TEST_IDS.mention} title="Attach files (@)" onClick={() => post({ type: "composer/mention" })}>
+          <Icon name="mention" />
+        </button>
+        <button class="icon" data-testid={TEST_IDS.attachSelection} title="Attach the editor selection" onClick={() => post({ type: "composer/attachSelection" })}>
+          <Icon name="selection" />
+        </button>
+        <span class="spacer" />
+        {p.running ? (
+          <button class="secondary" data-testid={TEST_IDS.cancel} title="Cancel the turn (Esc)" onClick={() => post({ type: "turn/cancel" })}>
+            <Icon name="debug-stop" /> Cancel
+          </button>
+        ) : (
+          <button class="primary" data-testid={TEST_IDS.send} disabled={p.disabled} title="Send (Enter)" onClick={send}>
+            <Icon name="send" /> Send
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

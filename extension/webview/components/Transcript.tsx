@@ -1,0 +1,240 @@
+// The transcript: messages, thoughts, tool cards, permission cards, notices. Untrusted text is
+// rendered either as plain text (JSX escapes it) or through renderMarkdown (inert HTML only).
+import { memo } from "preact/compat";
+import { useEffect, useMemo, useRef } from "preact/hooks";
+import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import { blockText, type PermissionEntry, type TerminalView, type ToolEntry, type TranscriptEntry } from "../../protocol/transcript";
+import { TEST_IDS } from "../../protocol/webviewProtocol";
+import { Icon, kindIcon, statusIcon } from "../icons";
+import { renderMarkdown } from "../markdown";
+import { post } from "../vscodeApi";
+
+const Markdown = memo(function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  return <div class="md" dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+function basename(p: string): string {
+  return p.split(/[\\/]/).pop() || p;
+}
+
+function ToolContent({ c, index, toolCallId, terminals }: { c: ToolCallContent; index: number; toolCallId: string; terminals: Record<string, TerminalView> }) {
+  switch (c.type) {
+    case "content":
+      return <pre class="tool-output">{blockText(c.content)}</pre>;
+    case "diff": {
+      const before = c.oldText ? c.oldText.split("\n").length : 0;
+      const after = c.newText.split("\n").length;
+      return (
+        <div class="tool-diff">
+          <button
+            class="link"
+            data-testid={TEST_IDS.toolDiff}
+            title={`Open the diff of ${c.path} in the diff editor`}
+            onClick={() => post({ type: "diff/open", toolCallId, contentIndex: index })}
+          >
+            <Icon name="diff" /> {basename(c.path)}
+          </button>
+          <span class="muted">{c.oldText === null || c.oldText === undefined ? `new file, ${after} lines` : `${before} → ${after} lines`}</span>
+        </div>
+      );
+    }
+    case "terminal": {
+      const t = terminals[c.terminalId];
+      return (
+        <div class="tool-terminal" data-testid={TEST_IDS.toolTerminal}>
+          <pre class="tool-output">{t ? (t.truncated ? "…" : "") + t.output : ""}</pre>
+          {t && t.exitCode !== undefined ? <div class="muted">exit {t.exitCode ?? t.signal}</div> : null}
+        </div>
+      );
+    }
+    default:
+      return null;
+  }
+}
+
+const ToolCard = memo(function ToolCard({ e, terminals }: { e: ToolEntry; terminals: Record<string, TerminalView> }) {
+  const open = e.status === "in_progress" || e.status === "pending" || e.status === "failed";
+  return (
+    <details class={`card tool status-${e.status}`} data-testid={TEST_IDS.toolCard} data-status={e.status} data-tool-call-id={e.toolCallId} open={open}>
+      <summary>
+        <Icon name={kindIcon(e.toolKind)} />
+        <span class="tool-title">{e.title}</span>
+        <span class="tool-status" title={e.status}>
+          <Icon name={statusIcon(e.status)} /> {e.status.replace("_", " ")}
+        </span>
+      </summary>
+      {e.locations.length > 0 ? (
+        <div class="tool-locations">
+          {e.locations.map((l, i) => (
+            <button
+              key={i}
+              class="link"
+              data-testid={TEST_IDS.toolLocation}
+              title={l.path}
+              onClick={() => post({ type: "location/open", path: l.path, ...(l.line ? { line: l.line } : {}) })}
+            >
+              <Icon name="go-to-file" /> {basename(l.path)}
+              {l.line ? `:${l.line}` : ""}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {e.content.map((c, i) => (
+        <ToolContent key={i} c={c} index={i} toolCallId={e.toolCallId} terminals={terminals} />
+      ))}
+    </details>
+  );
+});
+
+function shortcutFor(kind: string, i: number): string {
+  return String(i + 1) + (kind === "allow_once" ? " / a" : kind === "reject_once" ? " / r" : "");
+}
+
+const PermissionCard = memo(function PermissionCard({ e }: { e: PermissionEntry }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const pending = e.outcome.state === "pending";
+  useEffect(() => {
+    if (!pending) return;
+    const composer = document.querySelector<HTMLTextAreaElement>(`[data-testid="${TEST_IDS.composerInput}"]`);
+    // Take focus unless the user is typing a message.
+    if (!composer || document.activeElement !== composer || composer.value === "") {
+      ref.current?.querySelector<HTMLButtonElement>("button")?.focus();
+    }
+  }, [pending]);
+  const onKey = (ev: KeyboardEvent) => {
+    if (!pending) return;
+    if (ev.key === "Escape") {
+      ev.preventDefault();
+      ev.stopPropagation();
+      post({ type: "permission/dismiss", requestId: e.requestId });
+      return;
+    }
+    const n = Number(ev.key);
+    let opt = Number.isInteger(n) && n >= 1 ? e.options[n - 1] : undefined;
+    if (ev.key === "a") opt = e.options.find((o) => o.kind === "allow_once");
+    if (ev.key === "r") opt = e.options.find((o) => o.kind === "reject_once");
+    if (opt) {
+      ev.preventDefault();
+      post({ type: "permission/answer", requestId: e.requestId, optionId: opt.optionId });
+    }
+  };
+  return (
+    <div
+      ref={ref}
+      class={`card permission ${pending ? "pending" : "settled"}`}
+      data-testid={TEST_IDS.permissionCard}
+      data-request-id={e.requestId}
+      data-state={e.outcome.state}
+      role="group"
+      aria-label={`Approval needed: ${e.title}`}
+      onKeyDown={onKey}
+    >
+      <div class="permission-title">
+        <Icon name="shield" /> <span>{e.title}</span>
+        {pending ? (
+          <button class="icon" data-testid={TEST_IDS.permissionDismiss} title="Dismiss (Esc) — rejects" onClick={() => post({ type: "permission/dismiss", requestId: e.requestId })}>
+            <Icon name="close" />
+          </button>
+        ) : null}
+      </div>
+      {pending ? (
+        <div class="permission-options">
+          {e.options.map((o, i) => (
+            <button
+              key={o.optionId}
+              class={o.kind.startsWith("allow") ? "primary" : "secondary"}
+              data-testid={TEST_IDS.permissionOption}
+              data-option-id={o.optionId}
+              data-kind={o.kind}
+              title={`Shortcut: ${shortcutFor(o.kind, i)}`}
+              onClick={() => post({ type: "permission/answer", requestId: e.requestId, optionId: o.optionId })}
+            >
+              {o.name} <kbd>{i + 1}</kbd>
+            </button>
+          ))}
+        </div>
+      ) : (
+        <div class="muted">{e.outcome.state === "selected" ? `Answered: ${e.outcome.optionName}` : "Cancelled"}</div>
+      )}
+    </div>
+  );
+});
+
+const Entry = memo(function Entry({ e, terminals }: { e: TranscriptEntry; terminals: Record<string, TerminalView> }) {
+  switch (e.kind) {
+    case "user":
+      return (
+        <div class="msg user" data-testid={TEST_IDS.userMessage}>
+          <div class="user-text">{e.text}</div>
+          {e.attachments.length > 0 ? (
+            <div class="chips">
+              {e.attachments.map((a, i) => (
+                <span key={i} class="chip">
+                  <Icon name="file" /> {a}
+                </span>
+              ))}
+            </div>
+          ) : null}
+        </div>
+      );
+    case "agent":
+      return (
+        <div class="msg agent" data-testid={TEST_IDS.agentMessage}>
+          <Markdown text={e.text} />
+        </div>
+      );
+    case "thought":
+      return (
+        <details class="msg thought" data-testid={TEST_IDS.thought}>
+          <summary>
+            <Icon name="lightbulb" /> Thinking
+          </summary>
+          <Markdown text={e.text} />
+        </details>
+      );
+    case "tool":
+      return <ToolCard e={e} terminals={terminals} />;
+    case "permission":
+      return <PermissionCard e={e} />;
+    case "notice":
+      return (
+        <div class={`notice ${e.severity}`} data-testid={TEST_IDS.notice} data-severity={e.severity} role={e.severity === "error" ? "alert" : "status"}>
+          <Icon name={e.severity === "error" ? "error" : e.severity === "warning" ? "warning" : "info"} /> {e.text}
+        </div>
+      );
+    default:
+      return null;
+  }
+});
+
+const EMPTY: Record<string, TerminalView> = {};
+function hasTerminal(e: ToolEntry): boolean {
+  return e.content.some((c) => c.type === "terminal");
+}
+
+export function Transcript({ entries, terminals }: { entries: TranscriptEntry[]; terminals: Record<string, TerminalView> }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  useEffect(() => {
+    const el = ref.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+  return (
+    <div
+      class="transcript"
+      ref={ref}
+      data-testid={TEST_IDS.transcript}
+      role="log"
+      aria-live="polite"
+      onScroll={(ev) => {
+        const el = ev.currentTarget as HTMLDivElement;
+        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      }}
+    >
+      {entries.map((e) => (
+        <Entry key={e.id} e={e} terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+// In-process harness: registry + bridge with a real file store in a temp dir (optionally gated),
+// the scripted model and fake tools, connected to an SDK client over the SDK's memory streams.
+import * as acp from "@agentclientprotocol/sdk";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAgentApp } from "../../agent-server/acp/app";
+import type { Bridge } from "../../agent-server/acp/bridge";
+import type { AgentServices } from "../../agent-server/runtime/agent";
+import { AgentRegistry } from "../../agent-server/runtime/registry";
+import { createAgentServices } from "../../agent-server/runtime/services";
+import type { SessionHeader } from "../../agent-server/session/events";
+import type { SessionLog } from "../../agent-server/session/log";
+import { FileSessionStore } from "../../agent-server/session/store";
+import type { TaskAccess, ToolRunner } from "../../agent-server/tools/types";
+import { createFakeTools, createScriptedModels, type Gate, type ScriptedModel } from "./scriptedModel";
+
+/** The file store with optional gates and call counters (to prove what did or did not touch disk). */
+export class GatedStore extends FileSessionStore {
+  createGate: Gate | null = null;
+  openGate: Gate | null = null;
+  calls = { create: 0, open: 0, readHeader: 0, exists: 0 };
+  override async create(header: SessionHeader): Promise<SessionLog> {
+    this.calls.create++;
+    if (this.createGate) await this.createGate.promise;
+    return super.create(header);
+  }
+  override async open(id: string): Promise<SessionLog> {
+    this.calls.open++;
+    if (this.openGate) await this.openGate.promise;
+    return super.open(id);
+  }
+  override async readHeader(id: string): Promise<SessionHeader> {
+    this.calls.readHeader++;
+    return super.readHeader(id);
+  }
+  override async exists(id: string): Promise<boolean> {
+    this.calls.exists++;
+    return super.exists(id);
+  }
+}
+
+const noTasks: TaskAccess = {
+  start: () => Promise.reject(new Error("no tasks in this harness")),
+  output: () => Promise.reject(new Error("no tasks")),
+  kill: () => Promise.reject(new Error("no tasks")),
+  list: () => [],
+};
+
+export interface ClientSide {
+  bridge: Bridge;
+  conn: acp.ClientConnection;
+  agent: acp.ClientContext;
+  /** Updates per session, in arrival order. */
+  updates: Map<string, acp.SessionUpdate[]>;
+  /** Arrival order of everything the client saw: `update:<sid>:<kind>`, `permission:<sid>`, or labels pushed by tests. */
+  order: string[];
+  permissionRequests: acp.RequestPermissionRequest[];
+  onPermission(r: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>): void;
+  textOf(sessionId: string): string;
+  newSession(cwd: string): Promise<string>;
+  prompt(sessionId: string, text: string): Promise<acp.PromptResponse>;
+  cancel(sessionId: string): Promise<void>;
+}
+
+export interface Harness {
+  dataDir: string;
+  ws: string[];
+  store: GatedStore;
+  registry: AgentRegistry;
+  services: AgentServices;
+  model: ScriptedModel;
+  modelIds: string[];
+  tools: ToolRunner;
+  connect(): Promise<ClientSide>;
+  cleanup(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  tools?: ToolRunner;
+  /** Tools that need the registry (e.g. delegate); wins over `tools`. */
+  toolsFor?: (registry: AgentRegistry) => ToolRunner;
+  modelIds?: string[];
+  workspaces?: number;
+  maxSteps?: number;
+}
+
+export function createHarness(opts: HarnessOptions = {}): Harness {
+  const dataDir = mkdtempSync(join(tmpdir(), "manifold-h-data-"));
+  const ws = Array.from({ length: opts.workspaces ?? 2 }, () => mkdtempSync(join(tmpdir(), "manifold-h-ws-")));
+  const store = new GatedStore(dataDir, join(dataDir, "..", `${dataDir.split("/").pop()}-tmp`));
+  const modelIds = opts.modelIds ?? ["test:one", "test:two"];
+  const { configs, model, clientFor } = createScriptedModels(modelIds);
+  let tools: ToolRunner = opts.tools ?? createFakeTools({});
+  const services = createAgentServices({
+    models: configs,
+    defaultModelId: modelIds[0]!,
+    createModelClient: clientFor,
+    get tools() {
+      return tools;
+    },
+    tasksFor: () => noTasks,
+    ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}),
+  });
+  const registry = new AgentRegistry(store, services);
+  if (opts.toolsFor) tools = opts.toolsFor(registry);
+  const clients: ClientSide[] = [];
+  return {
+    dataDir,
+    ws,
+    store,
+    registry,
+    services,
+    model,
+    modelIds,
+    tools,
+    async connect() {
+      const { app, bridge } = createAgentApp({ registry, models: configs });
+      const updates = new Map<string, acp.SessionUpdate[]>();
+      const order: string[] = [];
+      const permissionRequests: acp.RequestPermissionRequest[] = [];
+      let responder: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse> = () => ({ outcome: { outcome: "cancelled" } });
+      const clientApp = acp
+        .client({ name: "harness" })
+        .onNotification(acp.methods.client.session.update, ({ params }) => {
+          let list = updates.get(params.sessionId);
+          if (!list) updates.set(params.sessionId, (list = []));
+          list.push(params.update);
+          order.push(`update:${params.sessionId}:${params.update.sessionUpdate}`);
+        })
+        .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+          permissionRequests.push(params);
+          order.push(`permission:${params.sessionId}`);
+          return responder(params);
+        });
+      const conn = clientApp.connect(app);
+      const agent = conn.agent;
+      await agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+      const side: ClientSide = {
+        bridge,
+        conn,
+        agent,
+        updates,
+        order,
+        permissionRequests,
+        onPermission(r) {
+          responder = r;
+        },
+        textOf: (id) =>
+          (updates.get(id) ?? [])
+            .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" && !u._meta ? [u.content.text] : []))
+            .join(""),
+        newSession: async (cwd) => (await agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId,
+        prompt: (sessionId, text) => agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] }),
+        cancel: (sessionId) => agent.notify(acp.methods.agent.session.cancel, { sessionId }),
+      };
+      clients.push(side);
+      return side;
+    },
+    async cleanup() {
+      for (const c of clients) {
+        c.conn.close();
+        await c.bridge.teardown().catch(() => undefined);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(store.tmpBase, { recursive: true, force: true });
+      for (const w of ws) rmSync(w, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `predicate` holds, re-checking after every macrotask (no fixed sleeps). */
+export async function until(predicate: () => boolean, what = "condition", maxTurns = 200_000): Promise<void> {
+  for (let i = 0; i < maxTurns; i++) {
+    if (predicate()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

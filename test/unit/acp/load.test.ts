@@ -1,0 +1,198 @@
+// session/load races and checks (I-16..20, I-25, I-64, I-82) over the in-memory connection.
+import * as acp from "@agentclientprotocol/sdk";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { createHarness, until, type ClientSide, type Harness } from "../../support/inProcess";
+import { createFakeTools, finish, gate, text, toolCall } from "../../support/scriptedModel";
+
+const isCode = (code: number) => (err: unknown) => err instanceof acp.RequestError && err.code === code;
+const load = (c: ClientSide, sessionId: string, cwd: string) => c.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+
+describe("session/load (in-process)", () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = createHarness({ tools: createFakeTools({ t: () => ({ output: "live result", isError: false }) }) });
+  });
+  afterEach(() => h.cleanup());
+
+  async function persisted(cwd: string): Promise<string> {
+    const a = await h.registry.create({ cwd });
+    const id = a.sessionId;
+    await h.registry.dispose(a);
+    return id;
+  }
+
+  it("I-16: pipelined loads of one id: one success, one 'already loading' error, one resume", async () => {
+    const id = await persisted(h.ws[0]!);
+    const c = await h.connect();
+    h.store.openGate = gate();
+    const both = Promise.allSettled([load(c, id, h.ws[0]!), load(c, id, h.ws[0]!)]);
+    await until(() => h.store.calls.open === 1, "one open");
+    h.store.openGate.open();
+    const [r1, r2] = await both;
+    assert.equal(r1.status, "fulfilled");
+    assert.equal(r2.status, "rejected");
+    assert.match(String((r2 as PromiseRejectedResult).reason.message), /already loading/);
+    assert.equal(h.store.calls.open, 1);
+    assert.equal(c.bridge.records.size, 1);
+    assert.equal(h.registry.agents.size, 1);
+  });
+
+  it("I-17: loads of different ids run concurrently", async () => {
+    const a = await persisted(h.ws[0]!);
+    const b = await persisted(h.ws[1]!);
+    const c = await h.connect();
+    h.store.openGate = gate();
+    const both = Promise.all([load(c, a, h.ws[0]!), load(c, b, h.ws[1]!)]);
+    await until(() => h.store.calls.open === 2, "both opens in flight together");
+    h.store.openGate.open();
+    await both;
+    assert.equal(c.bridge.records.size, 2);
+  });
+
+  it("I-18/I-19: a cwd mismatch is refused before any agent is built, and releases the reservation", async () => {
+    const id = await persisted(h.ws[0]!);
+    const c = await h.connect();
+    await assert.rejects(load(c, id, h.ws[1]!), isCode(-32602));
+    assert.equal(h.store.calls.open, 0);
+    assert.equal(h.registry.agents.size, 0);
+    await load(c, id, h.ws[0]!);
+    assert.ok(c.bridge.records.has(id));
+  });
+
+  it("I-19: a persisted session without a usable cwd is rejected, not run in the server's cwd", async () => {
+    const id = await persisted(h.ws[0]!);
+    const path = h.store.pathFor(id);
+    const lines = readFileSync(path, "utf8").split("\n");
+    const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+    header.cwd = "relative/dir";
+    lines[0] = JSON.stringify(header);
+    writeFileSync(path, lines.join("\n"));
+    const c = await h.connect();
+    await assert.rejects(load(c, id, h.ws[0]!), isCode(-32602));
+    assert.equal(h.registry.agents.size, 0);
+  });
+
+  it("I-63: the canonical cwd is stored; a symlinked spelling loads the same session", async () => {
+    const link = join(h.ws[1]!, "link");
+    symlinkSync(h.ws[0]!, link);
+    const c = await h.connect();
+    const id = await c.newSession(link);
+    const agent = h.registry.get(id)!;
+    assert.equal(agent.cwd, agent.root);
+    assert.notEqual(agent.cwd, link);
+    assert.equal(agent.sandboxContext().root, agent.cwd);
+    await c.agent.request(acp.methods.agent.session.close, { sessionId: id });
+    await load(c, id, h.ws[0]!);
+  });
+
+  it("I-20/I-82: a load or new whose persistence resolves after teardown is disposed and rejected", async () => {
+    const id = await persisted(h.ws[0]!);
+    const c = await h.connect();
+    h.store.openGate = gate();
+    h.store.createGate = gate();
+    const creates = h.store.calls.create;
+    const l = load(c, id, h.ws[0]!);
+    const n = c.newSession(h.ws[1]!);
+    await until(() => h.store.calls.open === 1 && h.store.calls.create === creates + 1, "both gated");
+    const closing = c.bridge.teardown();
+    h.store.openGate.open();
+    h.store.createGate.open();
+    await assert.rejects(l);
+    await assert.rejects(n);
+    await closing;
+    assert.equal(h.registry.agents.get(id), undefined);
+    assert.equal(h.registry.agents.size, 0);
+  });
+
+  it("I-25: load replays the whole log before responding; a historical unanswered call never pairs with a live one", async () => {
+    const c = await h.connect();
+    const id = await c.newSession(h.ws[0]!);
+    h.model.enqueue([text("first"), finish()]);
+    await c.prompt(id, "hello");
+    await c.agent.request(acp.methods.agent.session.close, { sessionId: id });
+    // Append a dangling tool call, as a crash would leave it.
+    const path = h.store.pathFor(id);
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    const seq = lines.length;
+    const at = new Date().toISOString();
+    writeFileSync(
+      path,
+      lines.join("\n") +
+        "\n" +
+        [
+          { type: "turn/start", turnId: "t-old", messageId: "m-old", source: "user", seq, at },
+          { type: "user/message", messageId: "m-old", content: [{ type: "text", text: "old" }], seq: seq + 1, at },
+          { type: "tool/call", toolCallId: "call_old", name: "t", input: {}, title: "old call", kind: "other", seq: seq + 2, at },
+        ]
+          .map((e) => JSON.stringify(e))
+          .join("\n") +
+        "\n",
+    );
+    const c2 = await h.connect();
+    let responded = false;
+    const p = load(c2, id, h.ws[0]!).then(() => {
+      responded = true;
+    });
+    await p;
+    assert.ok(responded);
+    const replay = [...(c2.updates.get(id) ?? [])];
+    assert.deepEqual(
+      replay.map((u) => u.sessionUpdate),
+      ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update", "user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk"],
+    );
+    const oldUpdate = replay.find((u) => u.sessionUpdate === "tool_call_update");
+    assert.equal(oldUpdate?.sessionUpdate === "tool_call_update" ? oldUpdate.status : null, "failed");
+    h.model.enqueue([toolCall("t", {}), finish("tool-calls")], [text("ok"), finish()]);
+    await c2.prompt(id, "live");
+    const live = (c2.updates.get(id) ?? []).slice(replay.length).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
+    for (const u of live) assert.notEqual((u as { toolCallId: string }).toolCallId, "call_old");
+    assert.equal(live.filter((u) => u.sessionUpdate === "tool_call").length, 1);
+  });
+
+  it("I-64: non-empty additionalDirectories and mcpServers are rejected with a clear error", async () => {
+    const c = await h.connect();
+    await assert.rejects(
+      c.agent.request(acp.methods.agent.session.new, { cwd: h.ws[0]!, additionalDirectories: [h.ws[1]!], mcpServers: [] }),
+      (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /additionalDirectories/.test(e.message),
+    );
+    await assert.rejects(
+      c.agent.request(acp.methods.agent.session.new, { cwd: h.ws[0]!, mcpServers: [{ name: "x", command: "/bin/true", args: [], env: [] }] }),
+      (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /MCP/.test(e.message),
+    );
+    assert.equal(h.registry.agents.size, 0);
+  });
+
+  it("session/resume restores without replay; list filters by cwd with paging; delete removes the log quietly", async () => {
+    const c = await h.connect();
+    const id = await c.newSession(h.ws[0]!);
+    h.model.enqueue([text("x"), finish()]);
+    await c.prompt(id, "Title from first prompt\nmore");
+    await c.agent.request(acp.methods.agent.session.close, { sessionId: id });
+    const c2 = await h.connect();
+    await c2.agent.request(acp.methods.agent.session.resume, { sessionId: id, cwd: h.ws[0]! });
+    assert.equal(c2.updates.get(id), undefined);
+    for (let i = 0; i < 55; i++) await c2.newSession(h.ws[1]!);
+    const mine = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[0]! });
+    assert.deepEqual(
+      mine.sessions.map((s) => [s.sessionId, s.title, s.cwd]),
+      [[id, "Title from first prompt", h.registry.get(id)!.cwd]],
+    );
+    assert.equal(mine.nextCursor, undefined);
+    const page1 = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[1]! });
+    assert.equal(page1.sessions.length, 50);
+    assert.ok(page1.nextCursor);
+    const page2 = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[1]!, cursor: page1.nextCursor });
+    assert.equal(page2.sessions.length, 5);
+    assert.equal(new Set([...page1.sessions, ...page2.sessions].map((s) => s.sessionId)).size, 55);
+    mkdirSync(h.store.tmpDirFor(id), { recursive: true });
+    await c2.agent.request(acp.methods.agent.session.delete, { sessionId: id });
+    await c2.agent.request(acp.methods.agent.session.delete, { sessionId: "never-was" });
+    assert.equal(await h.store.exists(id), false);
+    assert.equal(c2.bridge.records.has(id), false);
+    const after = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[0]! });
+    assert.deepEqual(after.sessions, []);
+  });
+});

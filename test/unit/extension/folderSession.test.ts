@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import * as acp from "@agentclientprotocol/sdk";
+import { AcpClient } from "../../../extension/agent/acpClient";
+import type { EditorFiles } from "../../../extension/client/fileService";
+import { FolderSession } from "../../../extension/sessions/folderSession";
+import type { PermissionEntry, TranscriptState } from "../../../extension/protocol/transcript";
+import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
+
+const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
+
+function memoryBindings() {
+  const m = new Map<string, string>();
+  return { get: (f: string) => m.get(f), set: (f: string, id: string | undefined) => void (id ? m.set(f, id) : m.delete(f)) };
+}
+
+interface Harness {
+  fake: FakeAgent;
+  client: AcpClient;
+  sessions: FolderSession[];
+  /** Resolves when `pred(session)` holds; checked on every change of that session. */
+  when(s: FolderSession, pred: (st: TranscriptState) => boolean): Promise<void>;
+}
+
+async function setup(folders: string[], caps: acp.AgentCapabilities = {}): Promise<Harness> {
+  const fake = createFakeAgent(caps);
+  const client = new AcpClient(fake.app);
+  await client.initialize();
+  const waiters = new Map<FolderSession, (() => void)[]>();
+  const bindings = memoryBindings();
+  const sessions = folders.map(
+    (f) =>
+      new FolderSession(f, f.split("/").pop() ?? f, {
+        bindings,
+        editor,
+        sandboxTerminals: false,
+        onDidChange: (s) => {
+          for (const w of waiters.get(s) ?? []) w();
+        },
+      }),
+  );
+  for (const s of sessions) await s.attach(client, { restart: false });
+  return {
+    fake,
+    client,
+    sessions,
+    when: (s, pred) =>
+      new Promise<void>((resolve) => {
+        if (pred(s.state)) return resolve();
+        const list = waiters.get(s) ?? [];
+        list.push(() => pred(s.state) && resolve());
+        waiters.set(s, list);
+      }),
+  };
+}
+
+function permissions(st: TranscriptState): PermissionEntry[] {
+  return st.entries.filter((e): e is PermissionEntry => e.kind === "permission");
+}
+
+function dirs(): string[] {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "manifold-fs-")));
+  return [join(base, "alpha"), join(base, "beta")];
+}
+
+test("I-92: each folder gets its own session with its own absolute path as cwd and no additionalDirectories", async () => {
+  const [a, b] = dirs() as [string, string];
+  const h = await setup([a, b]);
+  assert.deepEqual(h.fake.newSessions, [{ cwd: a }, { cwd: b }]);
+  assert.notEqual(h.sessions[0]!.sessionId, h.sessions[1]!.sessionId);
+});
+
+test("I-90: cancel answers every pending permission request of the session `cancelled` and marks unfinished tools cancelled", async () => {
+  const [a] = dirs() as [string];
+  const h = await setup([a]);
+  const s = h.sessions[0]!;
+  h.fake.onPrompt = async ({ params, client, cancelled }) => {
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "rm -rf build", kind: "execute", status: "pending" },
+    });
+    const answers = await Promise.all([
+      askPermission(h.fake, client, params.sessionId, "t1"),
+      askPermission(h.fake, client, params.sessionId, "t2"),
+    ]);
+    return cancelled.aborted && answers.every((r) => r.outcome.outcome === "cancelled") ? "cancelled" : "end_turn";
+  };
+  const turn = s.prompt([{ type: "text", text: "clean up" }], { text: "clean up", attachments: [] });
+  await h.when(s, (st) => permissions(st).filter((p) => p.outcome.state === "pending").length === 2);
+  assert.equal(s.activity, "needs-approval");
+  await s.cancel();
+  await turn;
+  assert.deepEqual(h.fake.permissionAnswers, [
+    { sessionId: s.sessionId, response: { outcome: { outcome: "cancelled" } } },
+    { sessionId: s.sessionId, response: { outcome: { outcome: "cancelled" } } },
+  ]);
+  assert.deepEqual(
+    permissions(s.state).map((p) => p.outcome),
+    [{ state: "cancelled" }, { state: "cancelled" }],
+  );
+  const tool = s.state.entries.find((e) => e.kind === "tool");
+  assert.equal(tool?.kind === "tool" ? tool.status : undefined, "cancelled");
+  assert.equal(s.state.running, false);
+  assert.equal(s.pending.length, 0);
+});
+
+test("I-93: permission requests of two sessions reach only their own panel model, and dismissal never grants", async () => {
+  const [a, b] = dirs() as [string, string];
+  const h = await setup([a, b]);
+  const [sa, sb] = h.sessions as [FolderSession, FolderSession];
+  h.fake.onPrompt = async ({ params, client }) => {
+    await askPermission(h.fake, client, params.sessionId, `tool-${params.sessionId}`);
+    return "end_turn";
+  };
+  const turns = [
+    sa.prompt([{ type: "text", text: "a" }], { text: "a", attachments: [] }),
+    sb.prompt([{ type: "text", text: "b" }], { text: "b", attachments: [] }),
+  ];
+  await h.when(sa, (st) => permissions(st).length === 1);
+  await h.when(sb, (st) => permissions(st).length === 1);
+  assert.deepEqual(permissions(sa.state).map((p) => p.toolCallId), [`tool-${sa.sessionId}`]);
+  assert.deepEqual(permissions(sb.state).map((p) => p.toolCallId), [`tool-${sb.sessionId}`]);
+  // A's card cannot be answered from B's panel.
+  const aReq = permissions(sa.state)[0]!.requestId;
+  const bReq = permissions(sb.state)[0]!.requestId;
+  assert.notEqual(aReq, bReq);
+  assert.equal(sb.answerPermission(aReq, "allow"), false);
+  // Dismissing answers the agent's reject option; closing B's panel (close) dismisses too.
+  assert.equal(sa.dismissPermission(aReq), true);
+  await sb.close();
+  await Promise.all(turns);
+  assert.deepEqual(h.fake.permissionAnswers.map((x) => x.response), [
+    { outcome: { outcome: "selected", optionId: "reject" } },
+    { outcome: { outcome: "selected", optionId: "reject" } },
+  ]);
+});
+
+test("I-93: dismissing a request that offers no reject option answers `cancelled`", async () => {
+  const [a] = dirs() as [string];
+  const h = await setup([a]);
+  const s = h.sessions[0]!;
+  let answer: acp.RequestPermissionResponse | undefined;
+  h.fake.onPrompt = async ({ params, client }) => {
+    answer = await client.request(acp.methods.client.session.requestPermission, {
+      sessionId: params.sessionId,
+      toolCall: { toolCallId: "t", title: "write" },
+      options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }],
+    });
+    return "end_turn";
+  };
+  const turn = s.prompt([{ type: "text", text: "x" }], { text: "x", attachments: [] });
+  await h.when(s, (st) => permissions(st).length === 1);
+  s.dismissPermission(permissions(s.state)[0]!.requestId);
+  await turn;
+  assert.deepEqual(answer, { outcome: { outcome: "cancelled" } });
+});
+
+test("I-91: an update the agent sends for an unknown session id changes no folder's model", async () => {
+  const [a, b] = dirs() as [string, string];
+  const h = await setup([a, b]);
+  const before = h.sessions.map((s) => s.state);
+  await h.fake.client().notify(acp.methods.client.session.update, {
+    sessionId: "not-a-session",
+    update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hijack" } },
+  });
+  // A real update for session A, sent after, proves the unknown one was processed first.
+  await h.fake.client().notify(acp.methods.client.session.update, {
+    sessionId: h.sessions[0]!.sessionId!,
+    update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hello" } },
+  });
+  await h.when(h.sessions[0]!, (st) => st.entries.length === 1);
+  assert.equal(h.sessions[1]!.state, before[1]);
+  assert.deepEqual(h.sessions[0]!.state.entries.map((e) => (e.kind === "agent" ? e.text : e.kind)), ["hello"]);
+  assert.equal(h.client.router.droppedCount, 1);
+});
+
+test("I-95: after an agent restart a folder with history re-attaches by session/resume to its own session", async () => {
+  const [a, b] = dirs() as [string, string];
+  const h = await setup([a, b], { loadSession: true, sessionCapabilities: { resume: {} } });
+  const ids = h.sessions.map((s) => s.sessionId);
+  h.fake.onPrompt = async ({ params, client }) => {
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `answer for ${params.sessionId}` } },
+    });
+    return "end_turn";
+  };
+  for (const s of h.sessions) await s.prompt([{ type: "text", text: "q" }], { text: "q", attachments: [] });
+  // The process dies: a new agent connection, same persisted bindings.
+  for (const s of h.sessions) s.agentDied("killed");
+  const fake2 = createFakeAgent({ loadSession: true, sessionCapabilities: { resume: {} } });
+  const client2 = new AcpClient(fake2.app);
+  await client2.initialize();
+  for (const s of h.sessions) await s.attach(client2, { restart: true });
+  assert.deepEqual(h.sessions.map((s) => s.sessionId), ids);
+  assert.deepEqual(fake2.calls, ["session/resume", "session/resume"]);
+  assert.deepEqual(
+    h.sessions.map((s) => s.state.entries.filter((e) => e.kind === "agent").map((e) => (e.kind === "agent" ? e.text : ""))),
+    ids.map((id) => [`answer for ${id}`]),
+  );
+});

@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { emptyTranscript, isDemoModel, reduceTranscript, type TranscriptEvent, type TranscriptState } from "../../../extension/protocol/transcript";
+
+function fold(events: TranscriptEvent[], s: TranscriptState = emptyTranscript("alpha", "agent")): TranscriptState {
+  return events.reduce(reduceTranscript, s);
+}
+
+test("streaming chunks fold into one message per messageId; tools are patched in place", () => {
+  const s = fold([
+    { type: "user/prompt", text: "fix it", attachments: ["a.ts"] },
+    { type: "turn/started" },
+    { type: "acp", update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm " } } },
+    { type: "acp", update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "ok" } } },
+    { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "Hel" } } },
+    { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "lo" } } },
+    { type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "edit a.ts", kind: "edit", status: "pending" } },
+    { type: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "diff", path: "/w/a.ts", oldText: "a", newText: "b" }] } },
+    { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m2", content: { type: "text", text: "Done." } } },
+    { type: "acp", update: { sessionUpdate: "plan", entries: [{ content: "step", priority: "high", status: "completed" }] } },
+    { type: "acp", update: { sessionUpdate: "session_info_update", title: "Fixing a.ts" } },
+    { type: "acp", update: { sessionUpdate: "usage_update", used: 10, size: 100 } },
+    { type: "turn/ended", stopReason: "end_turn" },
+  ]);
+  assert.deepEqual(s.entries, [
+    { kind: "user", id: "e1", text: "fix it", attachments: ["a.ts"] },
+    { kind: "thought", id: "e2", text: "hmm ok" },
+    { kind: "agent", id: "e3", messageId: "m1", text: "Hello" },
+    { kind: "tool", id: "e4", toolCallId: "t1", title: "edit a.ts", toolKind: "edit", status: "completed", content: [{ type: "diff", path: "/w/a.ts", oldText: "a", newText: "b" }], locations: [] },
+    { kind: "agent", id: "e5", messageId: "m2", text: "Done." },
+  ]);
+  assert.deepEqual(
+    { title: s.title, usage: s.usage, plan: s.plan, running: s.running },
+    { title: "Fixing a.ts", usage: { used: 10, size: 100 }, plan: [{ content: "step", priority: "high", status: "completed" }], running: false },
+  );
+});
+
+test("I-90: cancel marks unfinished tool calls cancelled, and a late in-progress update does not revive them", () => {
+  const s = fold([
+    { type: "turn/started" },
+    { type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "sleep", status: "in_progress" } },
+    { type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t2", title: "ls", status: "completed" } },
+    { type: "permission/requested", requestId: "perm-1", toolCallId: "t1", title: "sleep", options: [] },
+    { type: "tools/cancelUnfinished" },
+    { type: "permission/resolved", requestId: "perm-1", outcome: { state: "cancelled" } },
+    { type: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress" } },
+    { type: "turn/ended", stopReason: "cancelled" },
+  ]);
+  assert.deepEqual(
+    s.entries.map((e) => (e.kind === "tool" ? `${e.toolCallId}:${e.status}` : e.kind === "permission" ? `perm:${e.outcome.state}` : e.kind === "notice" ? e.text : e.kind)),
+    ["t1:cancelled", "t2:completed", "perm:cancelled", "Turn cancelled."],
+  );
+});
+
+test("I-95: an interrupted turn is shown as interrupted; session/bound keeps or clears history as asked", () => {
+  const running = fold([{ type: "user/prompt", text: "q", attachments: [] }, { type: "turn/started" }]);
+  const died = fold([{ type: "turn/ended", stopReason: "interrupted", message: "The turn was interrupted: killed" }], running);
+  assert.deepEqual(
+    died.entries.map((e) => e.kind + ":" + (e.kind === "notice" ? e.severity + ":" + e.text : "")),
+    ["user:", "notice:warning:The turn was interrupted: killed"],
+  );
+  assert.equal(fold([{ type: "session/bound", sessionId: "s1", clearHistory: false }], died).entries.length, 2);
+  const cleared = fold([{ type: "session/bound", sessionId: "s1", clearHistory: true }], died);
+  assert.deepEqual([cleared.entries, cleared.sessionId, cleared.nextId > died.nextId - 1], [[], "s1", true]);
+});
+
+test("the demo banner shows when the model option's value is demo or its name says demo", () => {
+  const withModel = (currentValue: string, name: string) =>
+    fold([
+      {
+        type: "config/options",
+        configOptions: [{ id: "model", name: "Model", category: "model", type: "select", currentValue, options: [{ value: currentValue, name }] }],
+      },
+    ]);
+  assert.deepEqual(
+    [isDemoModel(withModel("demo", "Anything")), isDemoModel(withModel("x", "Demo model (offline)")), isDemoModel(withModel("gpt", "GPT")), isDemoModel(emptyTranscript("a", "b"))],
+    [true, true, false, false],
+  );
+});

@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseWebviewMessage } from "../../../extension/protocol/webviewProtocol";
+
+test("the webview protocol guard accepts each well-formed message", () => {
+  const good = [
+    { type: "ready" },
+    { type: "prompt/send", text: "hi", attachmentIds: ["att-1"] },
+    { type: "turn/cancel" },
+    { type: "permission/answer", requestId: "perm-1", optionId: "allow" },
+    { type: "permission/dismiss", requestId: "perm-1" },
+    { type: "config/set", configId: "mode", value: "agent" },
+    { type: "config/set", configId: "fast", value: true },
+    { type: "mode/set", modeId: "plan" },
+    { type: "location/open", path: "/ws/a.ts", line: 3 },
+    { type: "location/open", path: "/ws/a.ts" },
+    { type: "diff/open", toolCallId: "t1", contentIndex: 0 },
+    { type: "composer/mention" },
+    { type: "composer/attachSelection" },
+    { type: "composer/detach", attachmentId: "att-1" },
+    { type: "session/action", action: "new" },
+  ];
+  assert.deepEqual(good.map(parseWebviewMessage), good);
+});
+
+test("the webview protocol guard rejects malformed messages", () => {
+  const bad: unknown[] = [
+    null,
+    undefined,
+    "ready",
+    42,
+    [],
+    {},
+    { type: "unknown" },
+    { type: "ready", extra: 1 },
+    { type: "prompt/send", text: 5, attachmentIds: [] },
+    { type: "prompt/send", text: "x" },
+    { type: "prompt/send", text: "x", attachmentIds: [1] },
+    { type: "permission/answer", requestId: "p" },
+    { type: "permission/answer", requestId: "", optionId: "allow" },
+    { type: "permission/answer", requestId: "p", optionId: { $gt: "" } },
+    { type: "config/set", configId: "mode", value: { x: 1 } },
+    { type: "location/open", path: "/x", line: 0 },
+    { type: "location/open", path: "/x", line: 1.5 },
+    { type: "location/open", path: "" },
+    { type: "diff/open", toolCallId: "t", contentIndex: -1 },
+    { type: "session/action", action: "rm -rf" },
+    { type: "__proto__" },
+    { type: "permission/dismiss", requestId: "x".repeat(201) },
+  ];
+  assert.deepEqual(
+    bad.map((m) => parseWebviewMessage(m)),
+    bad.map(() => undefined),
+  );
+});

@@ -1,0 +1,105 @@
+// The demo model: offline, deterministic, real tool calls, a summary after tool results.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createModelClient, DEMO_MODEL_CONFIG } from "../../../agent-server/model/index";
+import { chunkText, DEMO_INTRO } from "../../../agent-server/model/demo/script";
+import type { ChatMessage, ModelEvent, ToolSpec } from "../../../agent-server/model/types";
+import { collect, userSays } from "./helpers";
+
+const tool = (name: string): ToolSpec => ({ name, description: name, inputSchema: { type: "object" } });
+const TOOLS = ["read_file", "write_file", "edit_file", "list_files", "grep", "bash"].map(tool);
+const demo = createModelClient(DEMO_MODEL_CONFIG);
+
+const text = (events: ModelEvent[]): string => events.map((e) => (e.type === "text-delta" ? e.text : "")).join("");
+const toolCalls = (events: ModelEvent[]) => events.filter((e) => e.type === "tool-call");
+
+describe("demo model", () => {
+  it("is labelled and flagged as the demo", () => {
+    assert.equal(demo.isDemo, true);
+    assert.equal(demo.config.label, "Demo model (offline)");
+  });
+
+  it("greets, says it is a demo and how to configure a real model, streamed in several chunks", async () => {
+    const events = await collect(demo, [userSays("hello")], { tools: TOOLS });
+    assert.equal(text(events), DEMO_INTRO);
+    assert.ok(events.filter((e) => e.type === "text-delta").length > 5);
+    assert.match(DEMO_INTRO, /demo model \(offline\)/);
+    assert.match(DEMO_INTRO, /Manifold: Set API Key/);
+    assert.deepEqual(events.at(-1)?.type, "finish");
+    assert.equal(toolCalls(events).length, 0);
+  });
+
+  it("'list files' → a list_files tool call, finish reason tool-calls", async () => {
+    const events = await collect(demo, [userSays("please list files")], { tools: TOOLS });
+    assert.deepEqual(toolCalls(events), [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "list_files", input: { path: "." } }]);
+    const finish = events.at(-1);
+    assert.equal(finish?.type === "finish" && finish.reason, "tool-calls");
+  });
+
+  const cases: Array<[string, string, Record<string, unknown>]> = [
+    ["read src/index.ts", "read_file", { path: "src/index.ts" }],
+    ["read the readme", "read_file", { path: "README.md" }],
+    ["run git status", "bash", { command: "git status" }],
+    ["run a command", "bash", { command: "ls -la" }],
+    ["write outside the workspace", "write_file", { path: "../manifold-demo-outside.txt", content: "Written by the Manifold demo model.\n" }],
+  ];
+  for (const [prompt, toolName, input] of cases) {
+    it(`'${prompt}' → ${toolName} ${JSON.stringify(input)}`, async () => {
+      const events = await collect(demo, [userSays(prompt)], { tools: TOOLS });
+      assert.deepEqual(toolCalls(events), [{ type: "tool-call", toolCallId: "demo-call-1", toolName, input }]);
+    });
+  }
+
+  it("'write a note' → write_file of a note inside the workspace", async () => {
+    const [call] = toolCalls(await collect(demo, [userSays("write a note")], { tools: TOOLS }));
+    assert.equal(call?.type === "tool-call" && call.toolName, "write_file");
+    const input = call?.type === "tool-call" ? (call.input as { path: string; content: string }) : undefined;
+    assert.equal(input?.path, "manifold-demo-note.md");
+    assert.match(input?.content ?? "", /You asked: write a note/);
+  });
+
+  it("after a tool result it summarises the output and stops", async () => {
+    const history: ChatMessage[] = [
+      userSays("list files"),
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "list_files", input: { path: "." } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "demo-call-1", toolName: "list_files", output: "a.txt\nsrc/", isError: false }] },
+    ];
+    const events = await collect(demo, history, { tools: TOOLS });
+    assert.equal(toolCalls(events).length, 0);
+    assert.match(text(events), /`list_files` returned 2 lines:\n\n```\na\.txt\nsrc\/\n```/);
+    const finish = events.at(-1);
+    assert.equal(finish?.type === "finish" && finish.reason, "stop");
+    assert.ok(finish?.type === "finish" && (finish.usage?.totalTokens ?? 0) > 0);
+  });
+
+  it("after a failed tool call it says so", async () => {
+    const history: ChatMessage[] = [
+      userSays("write outside"),
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "x", toolName: "write_file", output: "Permission denied by the user.", isError: true }] },
+    ];
+    assert.match(text(await collect(demo, history, { tools: TOOLS })), /`write_file` failed:[\s\S]*Permission denied/);
+  });
+
+  it("without the tools offered it only talks", async () => {
+    const events = await collect(demo, [userSays("list files")], { tools: [] });
+    assert.equal(toolCalls(events).length, 0);
+    assert.equal(text(events), DEMO_INTRO);
+  });
+
+  it("is deterministic", async () => {
+    const a = await collect(demo, [userSays("run echo hi")], { tools: TOOLS });
+    const b = await collect(demo, [userSays("run echo hi")], { tools: TOOLS });
+    assert.deepEqual(a, b);
+  });
+
+  it("an aborted signal rejects with AbortError", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(collect(demo, [userSays("hi")], { signal: controller.signal }), { name: "AbortError" });
+  });
+
+  it("chunkText keeps every character", () => {
+    const s = "  Hello there,\n\nthis is  a `demo`. ";
+    assert.equal(chunkText(s).join(""), s);
+  });
+});

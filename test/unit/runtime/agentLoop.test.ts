@@ -1,0 +1,75 @@
+// The agent loop: turn checkpoints (I-86), step cap, usage, tool results fed back.
+import * as acp from "@agentclientprotocol/sdk";
+import assert from "node:assert/strict";
+import { afterEach, describe, it } from "node:test";
+import { createHarness, until, type Harness } from "../../support/inProcess";
+import { createFakeTools, finish, text, toolCall } from "../../support/scriptedModel";
+
+describe("agent loop", () => {
+  let h: Harness;
+  afterEach(() => h.cleanup());
+
+  it("I-86: a turn is flushed and synced at its checkpoint before the next queued item is claimed", async () => {
+    h = createHarness();
+    const c = await h.connect();
+    const a = await c.newSession(h.ws[0]!);
+    const agent = h.registry.get(a)!;
+    const order: string[] = [];
+    const realCheckpoint = agent.session.checkpoint.bind(agent.session);
+    agent.session.checkpoint = async () => {
+      order.push(`checkpoint-start@${agent.session.lastSeq}`);
+      await realCheckpoint();
+      order.push("checkpoint-done");
+    };
+    h.registry.bus.on((ev) => {
+      if (ev.type === "agent/event" && ev.event.kind === "entry" && ev.event.entry.type === "turn/start") order.push("turn/start");
+    });
+    agent.enqueue({ messageId: "t1", content: [{ type: "text", text: "one" }], source: "task" });
+    agent.enqueue({ messageId: "t2", content: [{ type: "text", text: "two" }], source: "task" });
+    await until(() => order.filter((o) => o === "checkpoint-done").length === 2, "two checkpoints");
+    assert.deepEqual(
+      order.map((o) => o.replace(/@\d+/, "")),
+      ["turn/start", "checkpoint-start", "checkpoint-done", "turn/start", "checkpoint-start", "checkpoint-done"],
+    );
+    // What the first checkpoint covered is on disk.
+    const reread = await h.store.open(a);
+    assert.equal(reread.entries.filter((e) => e.type === "turn/end").length, 2);
+    await reread.close();
+  });
+
+  it("tool results are fed back to the model and the loop runs until it stops; usage is reported", async () => {
+    h = createHarness({ tools: createFakeTools({ echo: (input) => ({ output: `echo:${JSON.stringify(input)}`, isError: false }) }) });
+    const c = await h.connect();
+    const a = await c.newSession(h.ws[0]!);
+    h.model.enqueue([text("calling "), toolCall("echo", { v: 1 }), finish("tool-calls")], [text("got it"), finish()]);
+    assert.deepEqual(await c.prompt(a, "go"), { stopReason: "end_turn" });
+    const second = h.model.requests[1]!;
+    const toolMsg = second.messages[second.messages.length - 1];
+    assert.equal(toolMsg?.role, "tool");
+    assert.deepEqual(toolMsg?.role === "tool" ? toolMsg.content.map((p) => [p.toolName, p.output, p.isError]) : null, [["echo", 'echo:{"v":1}', false]]);
+    const kinds = (c.updates.get(a) ?? []).map((u) => u.sessionUpdate);
+    assert.deepEqual(kinds, ["session_info_update", "agent_message_chunk", "usage_update", "tool_call", "tool_call_update", "tool_call_update", "agent_message_chunk", "usage_update"]);
+    const usage = (c.updates.get(a) ?? []).find((u) => u.sessionUpdate === "usage_update");
+    assert.deepEqual(usage, { sessionUpdate: "usage_update", used: 15, size: 1000 });
+  });
+
+  it("the step cap ends the turn with max_turn_requests", async () => {
+    h = createHarness({ maxSteps: 3, tools: createFakeTools({ again: () => ({ output: "again", isError: false }) }) });
+    const c = await h.connect();
+    const a = await c.newSession(h.ws[0]!);
+    h.model.fallback = [toolCall("again", {}), finish("tool-calls")];
+    const res = await c.agent.request(acp.methods.agent.session.prompt, { sessionId: a, prompt: [{ type: "text", text: "loop" }] });
+    assert.deepEqual(res, { stopReason: "max_turn_requests" });
+    assert.equal(h.model.requests.length, 3);
+  });
+
+  it("max_tokens and refusal finish reasons map to their stop reasons", async () => {
+    h = createHarness();
+    const c = await h.connect();
+    const a = await c.newSession(h.ws[0]!);
+    h.model.enqueue([text("cut"), finish("length")]);
+    assert.deepEqual(await c.prompt(a, "x"), { stopReason: "max_tokens" });
+    h.model.enqueue([{ type: "finish", reason: "content-filter" }]);
+    assert.deepEqual(await c.prompt(a, "y"), { stopReason: "refusal" });
+  });
+});

@@ -1,0 +1,74 @@
+// In-process subagents (delegate): own id with header.parent (I-8), permission routed to the parent's session.
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { createDelegateTool, DelegateParams } from "../../../agent-server/runtime/delegate";
+import type { PermissionAnswer } from "../../../agent-server/policy/types";
+import type { CallPermit } from "../../../agent-server/tools/types";
+import { createHarness, type Harness } from "../../support/inProcess";
+import { createFakeTools, finish, text, toolCall } from "../../support/scriptedModel";
+
+const permit: CallPermit = { unconfined: false, writes: new Map(), writeAnywhere: false };
+
+describe("delegate (in-process subagent)", () => {
+  let h: Harness;
+  const childAnswers: PermissionAnswer[] = [];
+  beforeEach(() => {
+    childAnswers.length = 0;
+    h = createHarness({
+      toolsFor: (registry) => {
+        const delegate = createDelegateTool(registry, registry.subagents);
+        return createFakeTools({
+          delegate: (input, ctx) => delegate.run(DelegateParams.parse(input), ctx, permit),
+          risky: async (_i, ctx) => {
+            childAnswers.push(await ctx.requestPermission({ title: "Run rm", reason: "test", grantKey: "rm" }));
+            return { output: "risky done", isError: false };
+          },
+        });
+      },
+    });
+  });
+  afterEach(() => h.cleanup());
+
+  it("I-8: the child has its own id, header.parent = parent, same cwd; its answer returns to the parent; permission asks go to the parent's session", async () => {
+    const c = await h.connect();
+    const parent = await c.newSession(h.ws[0]!);
+    const created: Array<{ id: string; header: string; session: string; parent?: string; cwd: string; registered: boolean }> = [];
+    h.registry.bus.on((ev) => {
+      if (ev.type !== "agent/created") return;
+      const a = ev.agent;
+      created.push({ id: a.sessionId, header: a.session.header.id, session: a.session.id, parent: a.session.header.parent, cwd: a.cwd, registered: h.registry.agents.get(a.sessionId) === a });
+    });
+    c.onPermission(() => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+    h.model.fallback = (req) => {
+      const last = req.messages[req.messages.length - 1];
+      const first = JSON.stringify(req.messages[0]);
+      const all = JSON.stringify(req.messages);
+      if (first.includes("child task") && !all.includes("risky done")) return [toolCall("risky", {}), finish("tool-calls")];
+      if (first.includes("child task")) return [text("child answer"), finish()];
+      if (last?.role === "tool") return [text("parent saw it"), finish()];
+      return [toolCall("delegate", { task: "child task" }), finish("tool-calls")];
+    };
+    assert.deepEqual(await c.prompt(parent, "please delegate"), { stopReason: "end_turn" });
+    assert.equal(created.length, 1);
+    const child = created[0]!;
+    assert.notEqual(child.id, parent);
+    assert.deepEqual(child, { id: child.id, header: child.id, session: child.id, parent, cwd: h.registry.get(parent)!.cwd, registered: true });
+    assert.equal(h.registry.agents.has(child.id), false); // disposed after the task
+    // The permission request went to the parent's session, under the announced delegate call.
+    assert.equal(c.permissionRequests.length, 1);
+    const req = c.permissionRequests[0]!;
+    assert.equal(req.sessionId, parent);
+    const delegateCall = (c.updates.get(parent) ?? []).find((u) => u.sessionUpdate === "tool_call");
+    assert.equal(req.toolCall.toolCallId, delegateCall?.sessionUpdate === "tool_call" ? delegateCall.toolCallId : "?");
+    assert.equal(req.toolCall.title, "Subagent: Run rm");
+    assert.deepEqual(childAnswers, ["allow_once"]);
+    // The child's own stream never reaches the wire; the parent got the result.
+    assert.equal(c.updates.get(child.id), undefined);
+    const toolMsg = h.model.requests.find((r) => r.messages.at(-1)?.role === "tool" && JSON.stringify(r.messages).includes("child answer"));
+    assert.ok(toolMsg, "the parent model saw the child's answer");
+    assert.equal(c.textOf(parent), "parent saw it");
+    // Children are not listed as sessions of their own.
+    const listed = await h.store.list();
+    assert.equal(listed.find((s) => s.sessionId === child.id)?.parent, parent);
+  });
+});

@@ -1,0 +1,215 @@
+// AgentRegistry: identity rules (I-6..15) and the creation transaction (I-21..24).
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { AgentRegistry, AlreadyLiveError, IdConflictError } from "../../../agent-server/runtime/registry";
+import { createAgentServices } from "../../../agent-server/runtime/services";
+import { CorruptSessionError, SessionExistsError, SessionNotFoundError } from "../../../agent-server/session/errors";
+import { GatedStore, until } from "../../support/inProcess";
+import { createFakeTools, createScriptedModels, gate, type Gate } from "../../support/scriptedModel";
+import type { TaskAccess } from "../../../agent-server/tools/types";
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const noTasks = {} as TaskAccess;
+
+describe("agent registry", () => {
+  let root: string;
+  let ws: string;
+  let store: GatedStore;
+  let registry: AgentRegistry;
+  let disposeGate: Gate | null;
+  const lifecycle: string[] = [];
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "manifold-reg-"));
+    ws = mkdtempSync(join(tmpdir(), "manifold-reg-ws-"));
+    store = new GatedStore(join(root, "data"), join(root, "tmp"));
+    const { configs, clientFor } = createScriptedModels(["m"]);
+    const services = createAgentServices({ models: configs, defaultModelId: "m", createModelClient: clientFor, tools: createFakeTools({}), tasksFor: () => noTasks });
+    disposeGate = null;
+    registry = new AgentRegistry(store, services, async () => {
+      if (disposeGate) await disposeGate.promise;
+    });
+    lifecycle.length = 0;
+    registry.bus.on((ev) => {
+      if (ev.type !== "agent/event") lifecycle.push(`${ev.type}:${ev.agent.sessionId}`);
+    });
+  });
+  afterEach(async () => {
+    await Promise.all([...registry.agents.values()].map((a) => registry.dispose(a).catch(() => undefined)));
+    rmSync(root, { recursive: true, force: true });
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  it("I-6: minted ids are unique UUID v4s (1,000 sessions)", async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const a = await registry.start({ cwd: ws });
+      assert.match(a.sessionId, UUID_V4);
+      ids.add(a.sessionId);
+    }
+    assert.equal(ids.size, 1000);
+  });
+
+  it("I-7: config-driven fresh starts mint `${label}-session-${uuid}`, distinct each time", async () => {
+    const one = await registry.start({ cwd: ws, label: "reviewer" });
+    const two = await registry.start({ cwd: ws, label: "reviewer" });
+    for (const a of [one, two]) assert.match(a.sessionId, /^reviewer-session-[0-9a-f-]{36}$/);
+    assert.notEqual(one.sessionId, two.sessionId);
+  });
+
+  it("I-8: registry id, Session.id and header.id agree for created, resumed and subagent agents", async () => {
+    const check = (id: string) => {
+      const agent = registry.agents.get(id)!;
+      assert.equal(agent.sessionId, id);
+      assert.equal(agent.session.id, id);
+      assert.equal(agent.session.header.id, id);
+      assert.equal(registry.sessions.get(id), agent.session);
+    };
+    const created = await registry.create({ cwd: ws });
+    check(created.sessionId);
+    const child = await registry.create({ cwd: ws, parent: created.sessionId });
+    check(child.sessionId);
+    assert.equal(child.session.header.parent, created.sessionId);
+    const id = created.sessionId;
+    await registry.dispose(created);
+    await registry.resume({ resumeSessionId: id });
+    check(id);
+  });
+
+  it("I-9: sessionId together with resumeSessionId is rejected before any persistence I/O or registration", async () => {
+    await assert.rejects(registry.start({ cwd: ws, sessionId: "a", resumeSessionId: "b" }), IdConflictError);
+    assert.deepEqual(store.calls, { create: 0, open: 0, readHeader: 0, exists: 0 });
+    assert.equal(registry.agents.size, 0);
+  });
+
+  it("I-11: resuming a missing id fails the same way twice and registers nothing", async () => {
+    const errs: unknown[] = [];
+    for (let i = 0; i < 2; i++) await registry.start({ cwd: ws, resumeSessionId: "missing" }).catch((e: unknown) => errs.push(e));
+    assert.equal(errs.length, 2);
+    for (const e of errs) assert.ok(e instanceof SessionNotFoundError);
+    assert.equal((errs[0] as Error).message, (errs[1] as Error).message);
+    assert.equal(registry.agents.size, 0);
+    assert.equal(registry.sessions.size, 0);
+  });
+
+  it("I-12: resume-or-create restores present history, creates when absent, surfaces a corrupt header", async () => {
+    const first = await registry.start({ cwd: ws, sessionId: "present", resumeOrCreate: true });
+    first.append({ type: "session/title", title: "kept" });
+    await registry.dispose(first);
+    const restored = await registry.start({ cwd: ws, sessionId: "present", resumeOrCreate: true });
+    assert.deepEqual(
+      restored.session.entries.map((e) => e.type),
+      ["session/title"],
+    );
+    const fresh = await registry.start({ cwd: ws, sessionId: "absent", resumeOrCreate: true });
+    assert.equal(fresh.session.entries.length, 0);
+    writeFileSync(store.pathFor("broken"), '{"type":"header","vers');
+    await assert.rejects(registry.start({ cwd: ws, sessionId: "broken", resumeOrCreate: true }), CorruptSessionError);
+    assert.equal(registry.agents.has("broken"), false);
+  });
+
+  it("I-13: resume-or-create waits for a same-id lifecycle that is still draining", async () => {
+    const old = await registry.start({ cwd: ws, sessionId: "remount", resumeOrCreate: true });
+    disposeGate = gate();
+    const disposing = registry.dispose(old);
+    const opensBefore = store.calls.open + store.calls.create;
+    let remounted = false;
+    const remount = registry.start({ cwd: ws, sessionId: "remount", resumeOrCreate: true }).then((a) => {
+      remounted = true;
+      return a;
+    });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(remounted, false);
+    assert.equal(store.calls.open + store.calls.create, opensBefore);
+    disposeGate.open();
+    await disposing;
+    const agent = await remount;
+    assert.notEqual(agent, old);
+    assert.deepEqual(lifecycle, ["agent/created:remount", "agent/disposed:remount", "agent/created:remount"]);
+  });
+
+  it("I-15: created/disposed stay paired when setup throws after publication", async () => {
+    await assert.rejects(
+      registry.create({
+        cwd: ws,
+        sessionId: "boom",
+        setup: () => {
+          throw new Error("setup failed");
+        },
+      }),
+      /setup failed/,
+    );
+    assert.deepEqual(lifecycle, ["agent/created:boom", "agent/disposed:boom"]);
+    assert.equal(registry.agents.has("boom"), false);
+  });
+
+  it("I-21: two same-id creations racing at the core registry: one final entry wins, the loser rolls back", async () => {
+    const listeners = registry.bus.listenerCount;
+    const results = await Promise.allSettled([registry.create({ cwd: ws, sessionId: "dup" }), registry.create({ cwd: ws, sessionId: "dup" })]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    assert.equal(won.length, 1);
+    const lost = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    assert.ok(lost.reason instanceof AlreadyLiveError || lost.reason instanceof SessionExistsError);
+    const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<AgentRegistry["create"]>>>).value;
+    assert.equal(registry.agents.get("dup"), winner);
+    assert.equal(winner.isDisposed, false);
+    assert.equal(registry.bus.listenerCount, listeners);
+    assert.deepEqual(lifecycle, ["agent/created:dup"]);
+    // Same for two resumes of one persisted id.
+    await registry.dispose(winner);
+    lifecycle.length = 0;
+    const resumes = await Promise.allSettled([registry.resume({ resumeSessionId: "dup" }), registry.resume({ resumeSessionId: "dup" })]);
+    assert.equal(resumes.filter((r) => r.status === "fulfilled").length, 1);
+    assert.deepEqual(lifecycle, ["agent/created:dup"]);
+  });
+
+  it("I-22: a stale detach never removes a newer entry with the same id", async () => {
+    const old = await registry.create({ cwd: ws, sessionId: "re" });
+    const staleDetach = registry.detacher(old);
+    await registry.dispose(old);
+    const fresh = await registry.resume({ resumeSessionId: "re" });
+    staleDetach();
+    assert.equal(registry.agents.get("re"), fresh);
+    assert.equal(registry.sessions.get("re"), fresh.session);
+  });
+
+  it("I-23: aborting creation during a setup that never settles rejects and leaves nothing registered", async () => {
+    const ctl = new AbortController();
+    const p = registry.create({ cwd: ws, sessionId: "stuck", signal: ctl.signal, setup: () => new Promise<void>(() => undefined) });
+    await until(() => lifecycle.includes("agent/created:stuck"), "publication");
+    ctl.abort();
+    await assert.rejects(p, /abort/);
+    assert.equal(registry.agents.has("stuck"), false);
+    assert.equal(registry.sessions.has("stuck"), false);
+    assert.deepEqual(lifecycle, ["agent/created:stuck", "agent/disposed:stuck"]);
+  });
+
+  it("I-23: aborting while persistence hangs rejects and registers nothing", async () => {
+    store.createGate = gate();
+    const ctl = new AbortController();
+    const p = registry.create({ cwd: ws, sessionId: "gated", signal: ctl.signal });
+    await until(() => store.calls.create === 1, "create called");
+    ctl.abort();
+    await assert.rejects(p, /abort/);
+    store.createGate.open();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(registry.agents.size, 0);
+  });
+
+  it("I-24: at agent/created both registries hold the agent and no turn has started", async () => {
+    const checks: boolean[] = [];
+    registry.bus.on((ev) => {
+      if (ev.type !== "agent/created") return;
+      const id = ev.agent.sessionId;
+      checks.push(registry.agents.get(id) === ev.agent && registry.sessions.get(id) === ev.agent.session && !ev.agent.session.entries.some((e) => e.type === "turn/start"));
+    });
+    await registry.create({ cwd: ws });
+    const a = await registry.create({ cwd: ws, sessionId: "x1" });
+    await registry.dispose(a);
+    await registry.resume({ resumeSessionId: "x1" });
+    assert.deepEqual(checks, [true, true, true]);
+  });
+});

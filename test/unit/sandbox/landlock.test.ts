@@ -1,0 +1,78 @@
+// The Landlock fallback backend, forced with MANIFOLD_SANDBOX=landlock. Optional: skipped when the
+// kernel has no Landlock (bubblewrap is the backend CI requires, see bwrap.test.ts).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { detectSandbox, probeLandlock } from "../../../agent-server/sandbox/detect";
+import { LANDLOCK_HELPER_SOURCE } from "../../../agent-server/sandbox/landlockHelper";
+import type { CommandSandbox, SandboxContext } from "../../../agent-server/sandbox/types";
+import { runIn } from "./run";
+
+const KEY = "sk-landlock-test-key-0123";
+const available =
+  process.platform === "linux" &&
+  fs.existsSync("/usr/bin/python3") &&
+  spawnSync("/usr/bin/python3", ["-I", "-c", LANDLOCK_HELPER_SOURCE, "0", "/nonexistent", "--", "/bin/true"]).status === 0;
+let sb: CommandSandbox;
+let base: string;
+let rootA: string;
+let rootB: string;
+
+const ctxFor = (id: string, root: string, extra: Partial<SandboxContext> = {}): SandboxContext => ({
+  sessionId: id,
+  mode: "workspace-write",
+  approval: "on-request",
+  root,
+  tmpDir: path.join(base, ".tmp", id),
+  network: false,
+  ...extra,
+});
+
+describe("Landlock backend", { skip: !available && "needs Linux with Landlock and /usr/bin/python3" }, () => {
+  before(async () => {
+    assert.deepEqual(await probeLandlock("/usr/bin/python3"), { ok: true, reason: "" });
+    sb = await detectSandbox({ ...process.env, MANIFOLD_SANDBOX: "landlock", OPENAI_API_KEY: KEY }, { log: () => {} });
+    base = fs.realpathSync(fs.mkdtempSync(path.join("/var/tmp", "mf-landlock-")));
+    rootA = path.join(base, "a");
+    rootB = path.join(base, "b");
+    fs.mkdirSync(rootA);
+    fs.mkdirSync(rootB);
+  });
+  after(() => base && fs.rmSync(base, { recursive: true, force: true }));
+
+  it("is selected when forced", () => {
+    assert.equal(sb.backend, "landlock");
+  });
+
+  it("I-66 I-72: writes only inside the root and the session temp area; reads anywhere", async () => {
+    const r = await runIn(
+      sb,
+      ctxFor("a", rootA),
+      `echo a > own.txt && echo OWN; { echo a > ${rootB}/x; } 2>/dev/null || echo OTHER-DENIED; echo t > "$TMPDIR/t" && echo TMP-OK; head -c0 /etc/hostname && echo READ-OK; mv own.txt ${rootB}/ 2>/dev/null || echo MV-DENIED`,
+    );
+    assert.equal(r.out, "OWN\nOTHER-DENIED\nTMP-OK\nREAD-OK\nMV-DENIED\n");
+    assert.equal(fs.existsSync(path.join(rootB, "x")), false);
+  });
+
+  it("I-74: read-only writes only the session temp area", async () => {
+    const r = await runIn(sb, ctxFor("ro", rootA, { mode: "read-only" }), `{ echo x > ro.txt; } 2>/dev/null || echo DENIED; echo t > "$TMPDIR/t" && echo TMP-OK`);
+    assert.equal(r.out, "DENIED\nTMP-OK\n");
+  });
+
+  it("TCP is blocked unless network is allowed; no key in the environment", async () => {
+    const server = net.createServer((s) => s.end("host\n"));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as net.AddressInfo).port;
+    const probe = `{ exec 3<>/dev/tcp/127.0.0.1/${port}; } 2>/dev/null && head -1 <&3 || echo BLOCKED; env | grep -c ${KEY} || true`;
+    try {
+      const off = await runIn(sb, ctxFor("n", rootA), probe);
+      const on = await runIn(sb, ctxFor("n", rootA, { network: true }), probe);
+      assert.deepEqual([off.out, on.out], ["BLOCKED\n0\n", "host\n0\n"]);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+// Runs the extension-host mocha suite (test/vscode/suite) through @vscode/test-electron's runTests():
+//   - VSCODE_EXECUTABLE_PATH unset (a developer machine with internet): runTests downloads desktop VS Code;
+//   - VSCODE_EXECUTABLE_PATH=test/vscode/vscode-shim.mjs (offline CI): the same suite runs in code-server.
+// The workspace is a fresh two-folder `.code-workspace`; profile folders are fresh too, so no workspaceState
+// from an earlier run leaks in. Exit code: 0 when every test passed. Usage: npx tsx test/vscode/runExtensionTests.ts
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runTests } from "@vscode/test-electron";
+import { ensureBuilt, suiteIndexPath } from "./support/build";
+import { createTwoFolderWorkspace } from "./support/fixtures";
+import { repoRoot } from "./support/tools";
+
+/** Model selection is the environment's; the suites need the offline demo model, never a real one. */
+const MODEL_ENV = /^(MANIFOLD_MODEL(_.*)?|OPENAI_API_KEY|ANTHROPIC_API_KEY|OPENAI_BASE_URL|ANTHROPIC_BASE_URL)$/;
+
+export async function runExtensionTests(): Promise<number> {
+  ensureBuilt({ vsix: false });
+  const workspace = createTwoFolderWorkspace("manifold-ext-tests-");
+  const profile = mkdtempSync(join(tmpdir(), "manifold-ext-profile-"));
+  for (const key of Object.keys(process.env)) if (MODEL_ENV.test(key)) delete process.env[key];
+  try {
+    await runTests({
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath: suiteIndexPath,
+      launchArgs: [
+        workspace.workspaceFile,
+        "--disable-extensions",
+        `--user-data-dir=${join(profile, "user-data")}`,
+        `--extensions-dir=${join(profile, "extensions")}`,
+      ],
+      extensionTestsEnv: {
+        MANIFOLD_DETECT_LOCAL_MODELS: "0",
+        MANIFOLD_DATA_DIR: join(profile, "manifold-data"),
+      },
+      ...(process.env.VSCODE_EXECUTABLE_PATH ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH } : {}),
+    });
+    return 0;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    return 1;
+  } finally {
+    rmSync(workspace.root, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && /runExtensionTests\.ts$/.test(process.argv[1])) {
+  void runExtensionTests().then((code) => {
+    process.exitCode = code;
+  });
+}

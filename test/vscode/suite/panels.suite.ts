@@ -1,0 +1,81 @@
+// Extension-host tests of the chat panels against the real built-in agent (demo model, offline).
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { COMMANDS, type ManifoldApi, type PanelSnapshot } from "../../../extension/api";
+import { activateManifold, fixtureFolders } from "./helpers";
+
+/** Re-checks `probe` until it returns a value (the API has no change event; the mocha timeout bounds it). */
+async function eventually<T>(probe: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; ; i++) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (i > 1200) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function panelOf(api: ManifoldApi, folder: vscode.WorkspaceFolder): PanelSnapshot | undefined {
+  return api.panels().find((p) => p.folder === folder.uri.fsPath);
+}
+
+describe("Manifold chat panels", () => {
+  it("I-92: each folder's panel is titled after its folder and bound to its own session", async () => {
+    const api = await activateManifold();
+    const { alpha, beta } = fixtureFolders();
+    await vscode.commands.executeCommand(COMMANDS.openChat, alpha.uri);
+    await vscode.commands.executeCommand(COMMANDS.openChat, beta.uri);
+    await api.whenReady();
+    const a = panelOf(api, alpha);
+    const b = panelOf(api, beta);
+    assert.ok(a && b, JSON.stringify(api.panels()));
+    assert.deepEqual(
+      [a.title, b.title, a.agentStatus, b.agentStatus],
+      ["Manifold: alpha", "Manifold: beta", "ready", "ready"],
+    );
+    assert.ok(a.sessionId && b.sessionId && a.sessionId !== b.sessionId);
+    assert.deepEqual(
+      api.bindings().filter((x) => x.folder === alpha.uri.fsPath || x.folder === beta.uri.fsPath).map((x) => x.sessionId).sort(),
+      [a.sessionId, b.sessionId].sort(),
+    );
+  });
+
+  it("I-95: after the agent is killed, it restarts and every open panel re-attaches to its own session", async () => {
+    const api = await activateManifold();
+    const { alpha, beta } = fixtureFolders();
+    await vscode.commands.executeCommand(COMMANDS.openChat, alpha.uri);
+    await vscode.commands.executeCommand(COMMANDS.openChat, beta.uri);
+    await api.whenReady();
+    const before = new Map(api.panels().map((p) => [p.folder, p.sessionId]));
+    const pid = api.agentPid();
+    assert.equal(typeof pid, "number");
+    process.kill(pid as number, "SIGKILL");
+    await eventually(() => {
+      const now = api.agentPid();
+      return now !== undefined && now !== pid ? now : undefined;
+    }, "a new agent process");
+    await api.whenReady();
+    const after = api.panels();
+    for (const folder of [alpha, beta]) {
+      const p = after.find((x) => x.folder === folder.uri.fsPath);
+      assert.ok(p, `panel of ${folder.name} is gone`);
+      assert.equal(p.sessionId, before.get(folder.uri.fsPath), `${folder.name} must be bound to its own session again`);
+      assert.ok(
+        p.entries.some((e) => e.kind === "notice" && /restarted/i.test(e.text)),
+        `${folder.name}'s panel must say the agent restarted: ${JSON.stringify(p.entries)}`,
+      );
+    }
+  });
+
+  it("Close Session closes the folder's panel; Open Chat brings it back on the same session", async () => {
+    const api = await activateManifold();
+    const { alpha } = fixtureFolders();
+    await vscode.commands.executeCommand(COMMANDS.openChat, alpha.uri);
+    await api.whenReady();
+    const session = panelOf(api, alpha)?.sessionId;
+    await vscode.commands.executeCommand(COMMANDS.closeSession, alpha.uri);
+    assert.equal(panelOf(api, alpha), undefined);
+    await vscode.commands.executeCommand(COMMANDS.openChat, alpha.uri);
+    await api.whenReady();
+    assert.equal(panelOf(api, alpha)?.sessionId, session);
+  });
+});
