@@ -73,6 +73,10 @@ const ready = (async () => {
   const tools = createToolRunner({ sandbox, extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>] });
   tasks = createTaskRegistry(sandbox);
   const taskRegistry = tasks;
+  // Completion notices go to the exact live instance that started the task (I-60).
+  taskRegistry.onExit((owner, exit) => {
+    registry.get(owner)?.noticeTaskExit(exit.taskId, `Background task ${exit.taskId} finished with exit code ${exit.exitCode ?? "none (killed)"}. Read its output with bash_output.`);
+  });
   services = createAgentServices({
     models,
     defaultModelId: resolved.defaultId,

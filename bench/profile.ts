@@ -1,7 +1,7 @@
 // Profiles the built agent-server (dist/agent-server.js; samples are mapped back through its source
 // map, so they name their package) under one benchmark scenario with `node --cpu-prof`, then prints
 // self time by package and by function.
-// Usage: npm run build && node --import tsx bench/profile.ts start|streaming|new|load
+// Usage: npm run build && node --import tsx bench/profile.ts start|streaming|paced|new|load
 // (BENCH_PROFILE_TOP=40 for longer lists)
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ import { chunkText, createSessions, prompt, startAgent } from "./lib/session";
 import { sessionLogPath } from "./lib/store";
 import { renderText } from "./lib/table";
 
-type Scenario = "start" | "streaming" | "new" | "load";
+type Scenario = "start" | "streaming" | "paced" | "new" | "load";
 
 async function main(): Promise<void> {
   const scenario = (process.argv[2] ?? "streaming") as Scenario;
@@ -42,6 +42,9 @@ async function main(): Promise<void> {
   if (scenario === "streaming") {
     const ids = await createSessions(h, 20, cwd);
     await Promise.all(ids.map((id) => prompt(h, id, "chunks=1000")));
+  } else if (scenario === "paced") {
+    const ids = await createSessions(h, 20, cwd);
+    await Promise.all(ids.map((id) => prompt(h, id, "chunks=250 rate=50")));
   } else if (scenario === "new") {
     for (let r = 0; r < 5; r++) await createSessions(h, 100, cwd, 100);
   } else if (scenario === "load") {

@@ -71,6 +71,9 @@ export class Agent {
   private settingsValue: SessionSettings;
   private disposed = false;
   private readonly tasks: TaskAccess;
+  /** Tasks this exact instance started: only their completion notices are delivered here (I-60). */
+  private readonly startedTasks = new Set<string>();
+  private readonly notices: Array<{ taskId: string; text: string }> = [];
 
   constructor(opts: AgentOptions) {
     this.session = opts.log;
@@ -79,7 +82,29 @@ export class Agent {
     this.services = opts.services;
     this.hooks = opts.hooks;
     this.settingsValue = foldSettings(defaultSettings(opts.services.defaultModelId), opts.log.entries);
-    this.tasks = opts.services.tasksFor(this.sessionId, () => this.sandboxContext());
+    const tasks = opts.services.tasksFor(this.sessionId, () => this.sandboxContext());
+    this.tasks = {
+      ...tasks,
+      start: async (command, o) => {
+        const started = await tasks.start(command, o);
+        this.startedTasks.add(started.taskId);
+        return started;
+      },
+      output: (id) => tasks.output(id),
+      kill: (id) => tasks.kill(id),
+      list: () => tasks.list(),
+    };
+  }
+
+  /**
+   * A background task ended. Delivered only if this exact instance started it; held until the next
+   * user turn (no unsolicited model request). Returns whether it was accepted.
+   */
+  noticeTaskExit(taskId: string, text: string): boolean {
+    if (this.disposed || !this.startedTasks.has(taskId)) return false;
+    this.startedTasks.delete(taskId);
+    this.notices.push({ taskId, text });
+    return true;
   }
 
   /** Agent id == session id == header.id. */
@@ -182,7 +207,10 @@ export class Agent {
     let error: string | undefined;
     try {
       this.append({ type: "turn/start", turnId: turn.turnId, messageId: msg.messageId, source: msg.source });
-      if (msg.source === "user") this.hooks.beforeUserTurn(this, { turnId: turn.turnId, messageId: msg.messageId });
+      if (msg.source === "user") {
+        this.hooks.beforeUserTurn(this, { turnId: turn.turnId, messageId: msg.messageId });
+        for (const n of this.notices.splice(0)) this.append({ type: "task/notice", taskId: n.taskId, text: n.text });
+      }
       this.append({ type: "user/message", messageId: msg.messageId, content: msg.content });
       reason = await this.runSteps(signal, announced, answered);
     } catch (err) {

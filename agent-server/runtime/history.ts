@@ -48,10 +48,16 @@ export function buildMessages(entries: readonly LogEntry[]): ChatMessage[] {
   };
   for (const e of entries) {
     switch (e.type) {
+      case "task/notice":
+        flush();
+        messages.push({ role: "user", content: [{ type: "text", text: `[Background task notice] ${e.text}` }] });
+        break;
       case "user/message": {
         flush();
         const content = promptToUserParts(e.content);
-        if (content.length > 0) messages.push({ role: "user", content });
+        const last = messages[messages.length - 1];
+        if (last && last.role === "user") last.content.push(...content); // after task notices: one user message
+        else if (content.length > 0) messages.push({ role: "user", content });
         break;
       }
       case "assistant/text": {

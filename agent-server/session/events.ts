@@ -52,6 +52,8 @@ export const SessionEvent = z.discriminatedUnion("type", [
     content: z.array(z.record(z.string(), z.unknown())).optional(),
   }),
   z.object({ type: z.literal("config/set"), configId: z.string(), value: z.string() }),
+  // A background-task completion notice, delivered inside the owner's next user turn (before the user message).
+  z.object({ type: z.literal("task/notice"), taskId: z.string(), text: z.string() }),
   z.object({ type: z.literal("session/title"), title: z.string() }),
   z.object({ type: z.literal("usage"), used: z.number(), size: z.number() }),
   z.object({ type: z.literal("turn/end"), turnId: z.string(), reason: TurnEndReason, error: z.string().optional() }),

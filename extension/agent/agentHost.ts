@@ -3,6 +3,7 @@
 import { AcpClient } from "./acpClient";
 import { AgentProcess, type AgentLog } from "./agentProcess";
 import { Backoff, type AgentSpec } from "./agentSpec";
+import { reapStaleAgents, recordAgent } from "./staleAgents";
 
 export interface AgentHostOptions {
   resolveSpec(): Promise<AgentSpec>;
@@ -15,6 +16,8 @@ export interface AgentHostOptions {
   onStatus(status: "starting" | "ready" | "restarting" | "error" | "stopped", message?: string): void;
   /** Whether anything still needs the agent (else a crash does not restart it). */
   needed(): boolean;
+  /** Where running agents are recorded, so a later activation can reap what a crashed window left. */
+  recordsDir?: string;
 }
 
 interface Running {
@@ -32,6 +35,7 @@ export class AgentHost {
   #generation = 0;
   /** The last agent died unexpectedly and no replacement has started yet. */
   #crashed = false;
+  #reaped = false;
 
   constructor(private readonly opts: AgentHostOptions) {}
 
@@ -66,6 +70,11 @@ export class AgentHost {
     } catch (err) {
       this.opts.onStatus("error", (err as Error).message);
       throw err;
+    }
+    if (this.opts.recordsDir && !this.#reaped) {
+      this.#reaped = true;
+      const pids = await reapStaleAgents(this.opts.recordsDir).catch(() => []);
+      if (pids.length > 0) this.opts.log.info(`ended ${pids.length} agent(s) left by a window that closed uncleanly: ${pids.join(", ")}`);
     }
     this.opts.log.info(`starting ${spec.name}: ${spec.command} ${spec.args.join(" ")}`);
     const proc = new AgentProcess(spec, this.opts.log, this.opts.trace());
@@ -112,6 +121,10 @@ export class AgentHost {
     }
     this.#running = running;
     this.#crashed = false;
+    if (this.opts.recordsDir && proc.pid !== undefined) {
+      const unrecord = await recordAgent(this.opts.recordsDir, proc.pid, spec.builtin ? (spec.args[0] ?? spec.command) : spec.command).catch(() => undefined);
+      if (unrecord) void proc.exited.then(() => unrecord().catch(() => undefined));
+    }
     this.opts.onStatus("ready");
     await this.opts.onStarted(client, restart);
     return client;

@@ -111,6 +111,8 @@ export class FolderSession {
       await this.#create(client);
     };
     const p = run().catch((err: unknown) => {
+      // A stale attach (the agent restarted meanwhile) fails quietly; the newer one reports.
+      if (this.#client !== client) return;
       this.#error = true;
       this.emit({ type: "notice", severity: "error", text: `Could not start a session: ${errorText(err)}` });
       throw err;
@@ -185,8 +187,13 @@ export class FolderSession {
         if (!haveHistory) this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
       } else {
         this.emit(
-          { type: "session/bound", sessionId, promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
-          sessionFeatures: { list: f.list }, clearHistory: true },
+          {
+            type: "session/bound",
+            sessionId,
+            promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
+            sessionFeatures: { list: f.list },
+            clearHistory: true,
+          },
           { type: "loading", loading: true },
         );
         try {
@@ -204,7 +211,8 @@ export class FolderSession {
       }
       if (restart) this.emit({ type: "notice", severity: "warning", text: "The agent was restarted; this panel is attached to its session again." });
     } catch (err) {
-      this.#unregister();
+      // Only undo our own registration: a newer attach (agent restarted meanwhile) may own it now.
+      if (this.#client === client) this.#unregister();
       throw err;
     }
   }

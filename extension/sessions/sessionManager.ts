@@ -44,6 +44,7 @@ export class SessionManager implements vscode.Disposable {
       log: agentLog,
       trace: traceEnabled,
       needed: () => this.#panels.size > 0,
+      recordsDir: vscode.Uri.joinPath(context.globalStorageUri, "agents").fsPath,
       resolveSpec: async () => {
         // The data dir (and the agent's cwd) must exist before the spawn.
         await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(context.globalStorageUri, "sessions"));

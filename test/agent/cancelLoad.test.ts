@@ -80,18 +80,23 @@ describe("cancel and load (spawned)", () => {
   });
 
   it("I-87/I-95: SIGKILL mid-turn, restart, load shows every completed turn and the interrupted one marked", async () => {
-    const p1 = await start();
+    // Its own fake server, so hang counts are this test's alone.
+    const own = await startFakeModelServer();
+    const startOwn = async (): Promise<AgentProcess> => {
+      const p = spawnAgent({ env: modelEnv(own.url), dataDir: data.path });
+      procs.push(p);
+      await p.initialize();
+      return p;
+    };
+    const p1 = await startOwn();
     const { sessionId } = await p1.newSession(ws.path);
-    server.enqueue({ text: "done one" });
+    own.enqueue({ text: "done one" }, { hang: true });
     await p1.prompt(sessionId, "turn one");
-    server.route("turn two", { hang: true });
-    const requestsBefore = server.requests.length;
     const pending = p1.prompt(sessionId, "turn two").catch(() => "rejected");
-    await server.waitForRequests(requestsBefore + 1);
-    await server.waitForHang(2); // the first test's hang counts too
+    await own.waitForHang(1);
     await p1.kill("SIGKILL");
     assert.equal(await pending, "rejected");
-    const p2 = await start();
+    const p2 = await startOwn();
     await p2.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws.path, mcpServers: [] });
     const replayed = p2.updatesOf(sessionId);
     assert.equal(chunks(replayed, "user_message_chunk"), "turn oneturn two", readFileSync(join(data.path, `${sessionId}.jsonl`), "utf8"));
@@ -100,8 +105,9 @@ describe("cancel and load (spawned)", () => {
     const marker = replayed.find((u) => u.sessionUpdate === "agent_message_chunk" && (u._meta as Record<string, unknown> | undefined)?.["manifold/turnEnd"] !== undefined);
     assert.deepEqual(marker?._meta, { "manifold/turnEnd": { reason: "interrupted" } });
     // Still usable afterwards.
-    server.enqueue({ text: "recovered" });
+    own.enqueue({ text: "recovered" });
     assert.equal((await p2.prompt(sessionId, "turn three")).stopReason, "end_turn");
     await p2.close();
+    await own.close();
   });
 });

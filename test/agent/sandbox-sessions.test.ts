@@ -24,6 +24,31 @@ function toolOutputs(agent: AgentProcess, sessionId: string): string[] {
     .flatMap((u) => (u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed") ? [JSON.stringify(u.content ?? [])] : []));
 }
 
+/**
+ * Resolves once the agent's stderr matches. The log travels on another pipe than the ACP responses,
+ * so a response can arrive before a line logged earlier: wait for the line itself, not for a reply.
+ * (The 20 s deadline is a safety net against a hanging run, not a timing assertion.)
+ */
+function stderrMatches(agent: AgentProcess, re: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = (): void => {
+      clearTimeout(safety);
+      agent.child.stderr?.off("data", onData);
+      agent.child.off("exit", onExit);
+    };
+    const onData = (): void => {
+      if (!re.test(agent.stderr())) return;
+      stop();
+      resolve();
+    };
+    const onExit = (): void => (stop(), reject(new Error(`agent exited before logging ${re}; stderr:\n${agent.stderr()}`)));
+    const safety = setTimeout(() => (stop(), reject(new Error(`no ${re} on the agent's stderr:\n${agent.stderr()}`))), 20_000);
+    agent.child.stderr?.on("data", onData);
+    agent.child.once("exit", onExit);
+    onData();
+  });
+}
+
 async function setConfig(agent: AgentProcess, sessionId: string, configId: string, value: string): Promise<void> {
   await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
 }
@@ -47,6 +72,7 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
   it("logs the bubblewrap backend at start-up", async () => {
     const ws = workspace("log", cleanups);
     await agent.newSession(ws); // waits for start-up
+    await stderrMatches(agent, /\[sandbox\] backend: /);
     assert.match(agent.stderr(), /\[sandbox\] backend: bubblewrap/);
   });
 
@@ -212,6 +238,7 @@ describe("no sandbox backend through the agent-server (MANIFOLD_SANDBOX=none)", 
   it("I-73: a bash call asks the user with the exact command; a rejection means it never runs", async () => {
     const ws = workspace("none", cleanups);
     const sid = (await agent.newSession(ws)).sessionId;
+    await stderrMatches(agent, /\[sandbox\] backend: /);
     assert.match(agent.stderr(), /\[sandbox\] backend: none/);
     agent.onPermission((req) => {
       const reject = req.options.find((o) => o.kind === "reject_once");

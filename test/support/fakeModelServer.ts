@@ -89,7 +89,7 @@ export interface FakeModelServer {
   route(marker: string, ...turns: FakeTurn[]): void;
   /** Lets every hanging response go on (with its `then`). */
   release(): void;
-  /** Resolves once at least `count` requests arrived (all recorded requests). */
+  /** Resolves once at least `count` requests arrived (all recorded requests). Every `waitFor…` rejects after 30 s instead of hanging. */
   waitForRequests(count: number): Promise<FakeRequest[]>;
   /** Resolves once at least `count` responses have started hanging (counted since start or `reset()`). */
   waitForHang(count?: number): Promise<void>;
@@ -103,6 +103,9 @@ export interface FakeModelServer {
 }
 
 type Hung = { resume: () => void };
+
+/** Upper bound of any `waitFor…` (a safety net against hanging runs, far above any real wait). */
+const WAIT_SAFETY_MS = 30_000;
 
 function textOf(content: unknown): { text: string; hasToolResult: boolean } {
   if (typeof content === "string") return { text: content, hasToolResult: false };
@@ -148,15 +151,22 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
   const selfDestroyed = new WeakSet<ServerResponse>();
   const waiters = new Set<() => void>();
   const notify = (): void => waiters.forEach((w) => w());
-  const until = (done: () => boolean): Promise<void> =>
-    new Promise((resolve) => {
+  // Waits are events (every state change calls `notify`). The deadline is only a safety net so a
+  // broken test fails with a message instead of hanging the whole run; it is never a timing assertion.
+  const until = (done: () => boolean, what: string): Promise<void> =>
+    new Promise((resolve, reject) => {
       if (done()) return resolve();
       const check = (): void => {
         if (done()) {
           waiters.delete(check);
+          clearTimeout(safety);
           resolve();
         }
       };
+      const safety = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`fake model server: still waiting for ${what} after ${WAIT_SAFETY_MS} ms (${requests.length} requests, ${hangCount} hangs)`));
+      }, WAIT_SAFETY_MS);
       waiters.add(check);
     });
 
@@ -287,9 +297,9 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     enqueue: (...turns) => void queue.push(...turns),
     route: (marker, ...turns) => void routes.set(marker, [...(routes.get(marker) ?? []), ...turns]),
     release: () => [...hung].forEach((h) => h.resume()),
-    waitForRequests: async (count) => (await until(() => requests.length >= count), requests.slice()),
-    waitForHang: (count = 1) => until(() => hangCount >= count),
-    waitForAborts: (count = 1) => until(() => requests.filter((r) => r.aborted).length >= count),
+    waitForRequests: async (count) => (await until(() => requests.length >= count, `${count} requests`), requests.slice()),
+    waitForHang: (count = 1) => until(() => hangCount >= count, `${count} hanging responses`),
+    waitForAborts: (count = 1) => until(() => requests.filter((r) => r.aborted).length >= count, `${count} aborted requests`),
     agentEnv: (provider = "openai-compatible", model = "fake-model") => ({
       MANIFOLD_MODEL_PROVIDER: provider,
       MANIFOLD_MODEL_BASE_URL: `${origin}/v1`,

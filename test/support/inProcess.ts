@@ -83,6 +83,8 @@ export interface HarnessOptions {
   modelIds?: string[];
   workspaces?: number;
   maxSteps?: number;
+  /** Background tasks every agent sees (default: none). */
+  tasks?: TaskAccess;
 }
 
 export function createHarness(opts: HarnessOptions = {}): Harness {
@@ -99,7 +101,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     get tools() {
       return tools;
     },
-    tasksFor: () => noTasks,
+    tasksFor: () => opts.tasks ?? noTasks,
     ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}),
   });
   const registry = new AgentRegistry(store, services);

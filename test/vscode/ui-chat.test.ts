@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { TEST_IDS } from "../../extension/protocol/webviewProtocol";
 import { startFakeModelServer, type FakeModelServer } from "../support/fakeModelServer";
-import { editorTab, launchBrowser, openWorkbench, pickQuickItem, runCommand, screenshot, waitForWorkbench, webviewFrame } from "./support/browser";
+import { editorTab, launchBrowser, openWorkbench, runCommandAndPick, screenshot, waitForWorkbench, webviewFrame } from "./support/browser";
 import { ensureBuilt, vsixPath } from "./support/build";
 import { startCodeServer, type CodeServer } from "./support/codeServer";
 import { createTwoFolderWorkspace, type TwoFolderWorkspace } from "./support/fixtures";
@@ -41,8 +41,7 @@ describe("Manifold in code-server: one chat panel per folder", () => {
   }
 
   async function openChat(folder: "alpha" | "beta"): Promise<void> {
-    await runCommand(page, OPEN_CHAT);
-    await pickQuickItem(page, folder);
+    await runCommandAndPick(page, OPEN_CHAT, folder);
     const frame = await webviewFrame(page, `Manifold: ${folder}`);
     await frame.locator(byTestId(TEST_IDS.composerInput)).waitFor({ state: "visible", timeout: 60_000 });
   }

@@ -3,7 +3,9 @@
 // ModelError; aborts stay AbortErrors.
 import { abortError, displayUrl, errorCode, httpErrorMessage, isAbortError, isNetworkCode, modelError, redact, retryAfterMs, statusKind } from "../errors";
 import { ModelError, type ModelClient, type ModelConfig, type ModelEvent, type ModelStreamRequest } from "../types";
-import { streamAttempt, type AttemptState } from "./aiSdkStream";
+import { REAL_TIMERS, streamAttempt, type AttemptState, type ModelTimers } from "./aiSdkStream";
+
+export type { ModelTimers, TimerPhase } from "./aiSdkStream";
 
 export interface RetryOptions {
   /** Total attempts for 429 and 5xx (default 3). */
@@ -12,6 +14,8 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Longest total waiting across retries (default 20 s). */
   maxTotalWaitMs?: number;
+  /** Where the inactivity timeout and the backoff waits are scheduled (default: the real timers; tests inject a manual clock). */
+  timers?: ModelTimers;
 }
 
 const DEFAULTS = { maxAttempts: 3, maxDelayMs: 10_000, maxTotalWaitMs: 20_000 };
@@ -25,17 +29,17 @@ interface Failure {
   retryAfter?: number;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal, timers: ModelTimers): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError());
     const onAbort = (): void => {
-      clearTimeout(t);
+      timers.clear(t);
       reject(abortError());
     };
-    const t = setTimeout(() => {
+    const t = timers.set(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    }, ms, "backoff");
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
@@ -105,6 +109,7 @@ function isUnparsableStreamError(api: ApiCallErrorLike, state: AttemptState): bo
 
 export function createAiSdkClient(config: ModelConfig, retry: RetryOptions = {}): ModelClient {
   const opts = { ...DEFAULTS, ...retry };
+  const timers = retry.timers ?? REAL_TIMERS;
   const baseMs = config.retryBaseMs ?? 1_000;
   return {
     config,
@@ -115,7 +120,7 @@ export function createAiSdkClient(config: ModelConfig, retry: RetryOptions = {})
         const state: AttemptState = { responded: false, timedOut: false };
         let yielded = false;
         try {
-          for await (const event of streamAttempt(config, request, state)) {
+          for await (const event of streamAttempt(config, request, state, timers)) {
             yielded = true;
             yield event;
           }
@@ -129,7 +134,7 @@ export function createAiSdkClient(config: ModelConfig, retry: RetryOptions = {})
           const delay = failure.retryAfter ?? backoff;
           if (delay > opts.maxDelayMs || waited + delay > opts.maxTotalWaitMs) throw failure.error;
           waited += delay;
-          await sleep(delay, request.signal);
+          await sleep(delay, request.signal, timers);
         }
       }
     },

@@ -18,6 +18,20 @@ export interface AttemptState {
 
 type Fetch = typeof globalThis.fetch;
 
+/** What a timer waits for: an answer (response headers), more data of a started stream, or a retry. */
+export type TimerPhase = "waiting" | "streaming" | "backoff";
+
+/** A clock for the client's waits (injectable so tests fire a timeout by an event, not by time). */
+export interface ModelTimers {
+  set(fn: () => void, ms: number, phase: TimerPhase): unknown;
+  clear(handle: unknown): void;
+}
+
+export const REAL_TIMERS: ModelTimers = {
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout | undefined),
+};
+
 /** The SDK prints warnings with console.warn; stdout/stderr belong to us, so turn that off. */
 function silenceSdkWarnings(): void {
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -44,24 +58,25 @@ async function loadModel(config: ModelConfig, fetchImpl: Fetch): Promise<Languag
   return provider.chatModel(config.model);
 }
 
-export async function* streamAttempt(config: ModelConfig, request: ModelStreamRequest, state: AttemptState): AsyncGenerator<ModelEvent> {
+export async function* streamAttempt(config: ModelConfig, request: ModelStreamRequest, state: AttemptState, timers: ModelTimers = REAL_TIMERS): AsyncGenerator<ModelEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortError();
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   signal.addEventListener("abort", onAbort, { once: true });
   const timeoutMs = config.timeoutMs ?? 0;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: unknown;
   const arm = (): void => {
     if (timeoutMs <= 0) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+    timers.clear(timer);
+    timer = timers.set(() => {
       state.timedOut = true;
       controller.abort();
-    }, timeoutMs);
+    }, timeoutMs, state.responded ? "streaming" : "waiting");
   };
   const fetchImpl: Fetch = async (input, init) => {
     state.url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    arm(); // the endpoint's clock starts with the request, not with our (lazy, possibly slow) SDK load
     const res = await globalThis.fetch(input, init);
     state.responded = true;
     state.status = res.status;
@@ -70,7 +85,6 @@ export async function* streamAttempt(config: ModelConfig, request: ModelStreamRe
   };
 
   try {
-    arm();
     const [{ streamText, jsonSchema }, model] = await Promise.all([import("ai"), loadModel(config, fetchImpl)]);
     silenceSdkWarnings();
     const tools: ToolSet = {};
@@ -116,7 +130,7 @@ export async function* streamAttempt(config: ModelConfig, request: ModelStreamRe
     }
     if (!finished) throw signal.aborted || state.timedOut ? abortError() : new ModelError("protocol", "The model stream ended before it finished.");
   } finally {
-    clearTimeout(timer);
+    timers.clear(timer);
     signal.removeEventListener("abort", onAbort);
     if (!controller.signal.aborted) controller.abort(); // the consumer stopped early: release the connection
   }

@@ -87,19 +87,3 @@ export async function askPermission(fake: FakeAgent, client: AgentContext, sessi
   fake.permissionAnswers.push({ sessionId, response });
   return response;
 }
-
-/** Resolves when `pred` holds, re-checking after each call of the returned `poke` (no timers). */
-export function until<T>(subscribe: (cb: () => void) => void, pred: () => T | undefined): Promise<T> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const v = pred();
-      if (v !== undefined) {
-        resolve(v);
-        return true;
-      }
-      return false;
-    };
-    if (check()) return;
-    subscribe(() => void check());
-  });
-}

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { ModelError, type ModelErrorKind } from "../../../agent-server/model/types";
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from "../../support/fakeModelServer";
-import { clientFor, collect, failure, SECRET_KEY, userSays } from "./helpers";
+import { clientFor, collect, failure, ManualTimers, SECRET_KEY, userSays } from "./helpers";
 
 function assertModelError(err: unknown, kind: ModelErrorKind, status?: number): ModelError {
   assert.ok(err instanceof ModelError, `expected a ModelError, got ${String(err)}`);
@@ -142,8 +142,10 @@ describe("model errors", () => {
   it("abort during the retry backoff rejects with AbortError and makes no further request", async () => {
     server.script(() => ({ httpError: { status: 429, headers: { "retry-after": "5" } } }));
     const controller = new AbortController();
-    const pending = failure(clientFor(server, "openai-compatible"), { signal: controller.signal });
-    await server.waitForRequests(1);
+    const timers = new ManualTimers();
+    const pending = failure(clientFor(server, "openai-compatible", {}, { timers }), { signal: controller.signal });
+    // The client is in its backoff (the server's 5 s) when we abort: an event, not a guess.
+    await timers.waitFor((t) => t.phase === "backoff" && t.ms === 5000, "the retry backoff");
     controller.abort();
     assert.equal(((await pending) as Error).name, "AbortError");
     assert.equal(server.requests.length, 1);
@@ -166,8 +168,14 @@ describe("model errors", () => {
 
   it("a stream that stalls after the headers is a timeout error too", async () => {
     server.enqueue({ hang: true });
-    const err = assertModelError(await failure(clientFor(server, "anthropic", { timeoutMs: 50 })), "timeout");
-    assert.match(err.message, /stopped sending data/);
+    // The inactivity timer is fired once the client has the headers (manual clock), so a slow
+    // machine cannot turn this into "did not answer".
+    const timers = new ManualTimers();
+    const pending = failure(clientFor(server, "anthropic", { timeoutMs: 50 }, { timers }));
+    await server.waitForHang();
+    timers.fire(await timers.waitFor((t) => t.phase === "streaming", "the inactivity timeout after the headers"));
+    const err = assertModelError(await pending, "timeout");
+    assert.match(err.message, /stopped sending data within 50 ms/);
   });
 
   it("connection refused is a network error naming the URL", async () => {

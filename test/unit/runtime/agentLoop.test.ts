@@ -73,3 +73,56 @@ describe("agent loop", () => {
     assert.deepEqual(await c.prompt(a, "y"), { stopReason: "refusal" });
   });
 });
+
+describe("background task notices", () => {
+  let h: Harness;
+  afterEach(() => h.cleanup());
+
+  it("I-60: a completion notice reaches only the exact instance that started the task, inside its next user turn", async () => {
+    let n = 0;
+    h = createHarness({
+      tasks: {
+        start: async () => ({ taskId: `task-${++n}` }),
+        output: async () => ({ output: "", running: false, exitCode: 0 }),
+        kill: async () => ({ output: "", exitCode: 0 }),
+        list: () => [],
+      },
+      tools: createFakeTools({
+        bg: async (_i, ctx) => {
+          const { taskId } = await ctx.tasks.start("sleep 1", { cwd: ctx.sandbox.root, unconfined: false });
+          return { output: `started ${taskId}`, isError: false };
+        },
+      }),
+    });
+    const c = await h.connect();
+    const a = await c.newSession(h.ws[0]!);
+    h.model.enqueue([toolCall("bg", {}), finish("tool-calls")], [text("started"), finish()]);
+    await c.prompt(a, "start it");
+    const first = h.registry.get(a)!;
+    assert.equal(first.noticeTaskExit("task-999", "not mine"), false);
+    // A resumed instance of the same session does not receive the old instance's notice.
+    await c.agent.request(acp.methods.agent.session.close, { sessionId: a });
+    await c.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: h.ws[0]!, mcpServers: [] });
+    const second = h.registry.get(a)!;
+    assert.notEqual(second, first);
+    assert.equal(second.noticeTaskExit("task-1", "old instance's task"), false);
+    assert.equal(first.noticeTaskExit("task-1", "old"), false); // disposed
+    // A task the live instance started: delivered at its next user turn, before the user message.
+    h.model.enqueue([toolCall("bg", {}), finish("tool-calls")], [text("again"), finish()]);
+    await c.prompt(a, "start another");
+    assert.equal(second.noticeTaskExit("task-2", "Background task task-2 finished with exit code 0."), true);
+    h.model.enqueue([text("noted"), finish()]);
+    await c.prompt(a, "what happened?");
+    const types = second.session.entries.map((e) => e.type);
+    const lastStart = types.lastIndexOf("turn/start");
+    assert.deepEqual(types.slice(lastStart, lastStart + 3), ["turn/start", "task/notice", "user/message"]);
+    const lastReq = h.model.requests[h.model.requests.length - 1]!;
+    assert.deepEqual(lastReq.messages[lastReq.messages.length - 1], {
+      role: "user",
+      content: [
+        { type: "text", text: "[Background task notice] Background task task-2 finished with exit code 0." },
+        { type: "text", text: "what happened?" },
+      ],
+    });
+  });
+});

@@ -8,7 +8,7 @@ import type { CommandSandbox } from "../../../agent-server/sandbox/types";
 import { createToolRunner } from "../../../agent-server/tools/index";
 import { createTaskRegistry, type TaskRegistry } from "../../../agent-server/tools/tasks/registry";
 import { makeCtx } from "./ctx";
-import { pidsMatching } from "./procs";
+import { deferred, pidsMatching, pollUntil } from "./procs";
 
 const linux = process.platform === "linux";
 const KEY = "sk-ant-manifold-recognisable-KEY-98";
@@ -21,7 +21,7 @@ let outside: string;
 before(async () => {
   process.env.MANIFOLD_TEST_API_KEY = KEY;
   sb = await detectSandbox({ ...process.env, ANTHROPIC_API_KEY: KEY, GITHUB_TOKEN: KEY, MANIFOLD_SANDBOX: "" }, { log: () => {} });
-  registry = createTaskRegistry(sb, { killGraceMs: 300 });
+  registry = createTaskRegistry(sb, { killGraceMs: 50 });
   base = fs.realpathSync(fs.mkdtempSync(path.join("/var/tmp", "mf-bash-")));
   root = path.join(base, "proj");
   outside = path.join(base, "outside");
@@ -40,9 +40,10 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
   it("runs in the session root, streams output into its card, reports the exit code", async () => {
     const runner = createToolRunner({ sandbox: sb });
     // The command waits for a file the test creates on the first streamed update: no timing involved.
+    // The first two lines are one write (one pipe chunk), so a flush tick cannot fall between them.
     const gate = path.join(root, "go");
     const c = ctx({ onUpdate: () => fs.writeFileSync(gate, "") });
-    const r = await runner.run("bash", { command: "pwd; echo one; while [ ! -e go ]; do sleep 0.02; done; rm go; echo two; exit 3" }, c);
+    const r = await runner.run("bash", { command: "printf '%s\\none\\n' \"$(pwd)\"; while [ ! -e go ]; do sleep 0.02; done; rm go; echo two; exit 3" }, c);
     const text = `${root}\none\ntwo\nExit code 3.`;
     assert.deepEqual(r, { output: text, isError: true, content: [{ type: "content", content: { type: "text", text } }] });
     assert.ok(c.updates.length >= 2, "streamed at least once before the end");
@@ -67,10 +68,13 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
 
   it("cancel (ctx.signal) kills the whole process tree, setsid grandchildren included", async () => {
     const runner = createToolRunner({ sandbox: sb });
-    const c = ctx();
+    const started = deferred();
+    const c = ctx({ onUpdate: (u) => JSON.stringify(u).includes("started") && started.resolve() });
     const marker = `mf-cancel-${process.pid}-${Date.now()}`;
     const p = runner.run("bash", { command: `(setsid bash -c 'exec -a ${marker} sleep 300' &); (nohup bash -c 'exec -a ${marker} sleep 300' >/dev/null 2>&1 &); echo started; exec -a ${marker} sleep 300` }, c);
-    while (!c.updates.some((u) => JSON.stringify(u).includes("started")) || pidsMatching(marker).length < 3) await new Promise((r) => setTimeout(r, 20));
+    await started.promise;
+    // The three sleeps exec asynchronously after "started": the process table has no event.
+    await pollUntil(() => pidsMatching(marker).length >= 3, "three marker processes");
     assert.equal(pidsMatching(marker).length, 3);
     c.controller.abort();
     const r = await p;
@@ -117,11 +121,11 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
     const started = await runner.run("bash", { command: "echo first; sleep 300", background: true }, c);
     const id = /bash-[A-Za-z0-9_-]+/.exec(started.output)?.[0] ?? "";
     assert.notEqual(id, "");
-    let out = await runner.run("bash_output", { task_id: id }, c);
-    while (!out.output.startsWith("first")) {
-      await new Promise((r) => setTimeout(r, 20)); // let the task's output arrive
-      out = await runner.run("bash_output", { task_id: id }, c);
-    }
+    // A task's output has no event: poll bash_output itself (bounded).
+    const out = await pollUntil(async () => {
+      const o = await runner.run("bash_output", { task_id: id }, c);
+      return o.output.startsWith("first") && o;
+    }, "the background task's first line");
     assert.deepEqual(out, { output: "first\n\nStill running.", isError: false });
     const killed = await runner.run("bash_kill", { task_id: id }, c);
     assert.match(killed.output, /^first\n\nTask stopped \(exit code \d+\)\.$/);

@@ -14,3 +14,25 @@ export function pidsMatching(marker: string): number[] {
   }
   return out;
 }
+
+/**
+ * Polls `check` until it returns a value other than undefined/false. Only for state that has no
+ * event (the process table, a task's buffered output). The deadline is a safety net (fail with a
+ * message instead of hanging the run), never a timing assertion.
+ */
+export async function pollUntil<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, safetyMs = 20_000): Promise<T> {
+  const deadline = Date.now() + safetyMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what} after ${safetyMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A promise with its resolver, for waiting on a callback instead of sleeping. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}

@@ -8,7 +8,7 @@ import type { CommandSandbox, SandboxContext } from "../../../agent-server/sandb
 import { createToolRunner } from "../../../agent-server/tools/index";
 import { createTaskRegistry, TaskNotFoundError, type TaskRegistry } from "../../../agent-server/tools/tasks/registry";
 import { makeCtx } from "./ctx";
-import { pidsMatching } from "./procs";
+import { deferred, pidsMatching, pollUntil } from "./procs";
 
 const linux = process.platform === "linux";
 let base: string;
@@ -49,7 +49,7 @@ function alive(pid: number): boolean {
 describe("task registry: ownership (no sandbox needed: unconfined tasks)", () => {
   const none = createNoSandbox({ PATH: process.env.PATH });
   let reg: TaskRegistry;
-  before(() => (reg = createTaskRegistry(none, { killGraceMs: 300 })));
+  before(() => (reg = createTaskRegistry(none, { killGraceMs: 50 })));
   after(() => reg.disposeAll());
 
   it("I-55: a task needs an owner session id", () => {
@@ -65,7 +65,7 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     const a = reg.forOwner("A", () => sbx("A", rootA));
     const b = reg.forOwner("B", () => sbx("B", rootB));
     const { taskId } = await a.start("echo secret-of-A; sleep 300", { cwd: rootA, unconfined: true });
-    while (!(await a.output(taskId)).output.includes("secret")) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(async () => (await a.output(taskId)).output.includes("secret"), "A's task output");
     const sweep: string[] = [];
     for (let i = 1; i <= 1000; i++) sweep.push(await errorOf(b.output(`bash-${i}`)), await errorOf(b.kill(`bash-${i}`)));
     assert.equal(sweep.some((e) => e.includes("secret")), false);
@@ -97,8 +97,18 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     for (let i = 0; i < 4; i++) ids.push((await (i % 2 ? b : a).start("true", { cwd: rootA, unconfined: true })).taskId);
     for (const id of ids) assert.match(id, /^bash-[A-Za-z0-9_-]{12}$/);
     assert.equal(new Set(ids).size, 4);
-    const nums = ids.map((id) => id.replace(/\D/g, ""));
-    assert.notDeepEqual(nums, [...nums].sort());
+    // Not a counter: any two ids (consecutive ones across sessions included) share at most a short
+    // prefix of their random part. (The old check, "the digits in the ids are not in sorted order",
+    // failed in ~5% of runs: four random strings are sorted 1 time in 24.) A false failure here needs
+    // 6 equal random base64url characters: p ≈ 6·64⁻⁶ ≈ 1e-10.
+    const suffixes = ids.map((id) => id.slice("bash-".length));
+    for (const [i, x] of suffixes.entries()) {
+      for (const y of suffixes.slice(i + 1)) {
+        let common = 0;
+        while (common < x.length && x[common] === y[common]) common++;
+        assert.ok(common < 6, `ids ${x} and ${y} share a ${common}-character prefix: they look sequential`);
+      }
+    }
     await reg.disposeOwner("RA");
     await reg.disposeOwner("RB");
   });
@@ -110,11 +120,7 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     const started = await first.run("bash", { command: "echo owned; sleep 300", background: true }, ctxA);
     const id = /bash-[A-Za-z0-9_-]+/.exec(started.output)?.[0] ?? "";
     const second = createToolRunner({ sandbox: none }); // fresh tool objects
-    let out = await second.run("bash_output", { task_id: id }, ctxA);
-    while (!out.output.startsWith("owned")) {
-      await new Promise((r) => setTimeout(r, 20));
-      out = await second.run("bash_output", { task_id: id }, ctxA);
-    }
+    await pollUntil(async () => (await second.run("bash_output", { task_id: id }, ctxA)).output.startsWith("owned"), "the task's output through a fresh runner");
     const foreign = await second.run("bash_kill", { task_id: id }, ctxB);
     assert.deepEqual(foreign, { output: `No background task ${JSON.stringify(id)} in this session.`, isError: true });
     assert.equal((await reg.forOwner("OA", () => ctxA.sandbox).output(id)).running, true);
@@ -126,7 +132,7 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     const b = reg.forOwner("DB", () => sbx("DB", rootB));
     const { taskId } = await a.start("trap '' TERM; echo ready; while :; do sleep 0.05; done", { cwd: rootA, unconfined: true });
     const other = await b.start("sleep 300", { cwd: rootB, unconfined: true });
-    while (!(await a.output(taskId)).output.includes("ready")) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(async () => (await a.output(taskId)).output.includes("ready"), "the TERM trap to be set");
     const pid = (await pidOfTask(a, taskId))!;
     await reg.disposeOwner("DA");
     assert.equal(alive(pid), false);
@@ -138,7 +144,7 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
   it("I-60: after the owner is disposed, the same session id (a resumed agent) still reads its earlier task output", async () => {
     const a = reg.forOwner("RS", () => sbx("RS", rootA));
     const { taskId } = await a.start("echo before-resume; sleep 300", { cwd: rootA, unconfined: true });
-    while (!(await a.output(taskId)).output.includes("before")) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(async () => (await a.output(taskId)).output.includes("before"), "the task's output");
     await reg.disposeOwner("RS");
     const resumed = reg.forOwner("RS", () => sbx("RS", rootA));
     assert.deepEqual(await resumed.output(taskId), { output: "before-resume\n", running: false, exitCode: 128 });
@@ -148,10 +154,11 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
 
   it("onExit reports the owner and task id", async () => {
     const seen: string[] = [];
-    const off = reg.onExit((owner, exit) => seen.push(`${owner} ${exit.taskId} ${exit.exitCode}`));
+    const exited = deferred();
+    const off = reg.onExit((owner, exit) => (seen.push(`${owner} ${exit.taskId} ${exit.exitCode}`), exited.resolve()));
     const a = reg.forOwner("EX", () => sbx("EX", rootA));
     const { taskId } = await a.start("exit 7", { cwd: rootA, unconfined: true });
-    while (seen.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await exited.promise;
     off();
     assert.deepEqual(seen, [`EX ${taskId} 7`]);
   });
@@ -181,7 +188,7 @@ describe("task registry under bubblewrap", { skip: !linux && "Linux only" }, () 
   let reg: TaskRegistry;
   before(async () => {
     sb = await detectSandbox({ ...process.env, MANIFOLD_SANDBOX: "" }, { log: () => {} });
-    reg = createTaskRegistry(sb, { killGraceMs: 300 });
+    reg = createTaskRegistry(sb, { killGraceMs: 50 });
   });
   after(() => reg.disposeAll());
 
@@ -190,7 +197,7 @@ describe("task registry under bubblewrap", { skip: !linux && "Linux only" }, () 
     const marker = `mf-task-tree-${process.pid}-${Date.now()}`;
     const a = reg.forOwner("TA", () => sbx("TA", rootA));
     await a.start(`(setsid bash -c 'exec -a ${marker} sleep 300' &); exec -a ${marker} sleep 300`, { cwd: rootA, unconfined: false });
-    while (pidsMatching(marker).length < 2) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(() => pidsMatching(marker).length >= 2, "both marker processes");
     await reg.disposeOwner("TA");
     assert.deepEqual(pidsMatching(marker), []);
   });
@@ -198,15 +205,19 @@ describe("task registry under bubblewrap", { skip: !linux && "Linux only" }, () 
   it("I-72: background tasks of two sessions are confined to their own roots", async () => {
     const a = reg.forOwner("CA", () => sbx("CA", rootA));
     const b = reg.forOwner("CB", () => sbx("CB", rootB));
+    const exits = new Set<string>();
+    const bothExited = deferred();
+    const off = reg.onExit((owner, exit) => {
+      if (owner === "CA" || owner === "CB") exits.add(exit.taskId);
+      if (exits.size === 2) bothExited.resolve();
+    });
     const ta = await a.start(`{ echo a > ${rootB}/task-from-a; } 2>/dev/null || echo DENIED`, { cwd: rootA, unconfined: false });
     const tb = await b.start(`{ echo b > ${rootA}/task-from-b; } 2>/dev/null || echo DENIED`, { cwd: rootB, unconfined: false });
-    let oa = await a.output(ta.taskId);
-    let ob = await b.output(tb.taskId);
-    while (oa.running || ob.running) {
-      await new Promise((r) => setTimeout(r, 20));
-      oa = await a.output(ta.taskId);
-      ob = await b.output(tb.taskId);
-    }
+    await bothExited.promise;
+    off();
+    assert.deepEqual([...exits].sort(), [ta.taskId, tb.taskId].sort());
+    const [oa, ob] = [await a.output(ta.taskId), await b.output(tb.taskId)];
+    assert.deepEqual([oa.running, ob.running], [false, false]);
     assert.deepEqual([oa.output, ob.output], ["DENIED\n", "DENIED\n"]);
     assert.deepEqual([fs.existsSync(path.join(rootB, "task-from-a")), fs.existsSync(path.join(rootA, "task-from-b"))], [false, false]);
   });

@@ -82,12 +82,11 @@ export async function runCommand(page: Page, title: string, timeout = 60_000): P
   const deadline = Date.now() + timeout;
   const input = page.locator(".quick-input-widget .quick-input-box input");
   for (;;) {
-    await page.keyboard.press("F1");
-    await input.waitFor({ state: "visible", timeout: 10_000 });
-    await input.fill(`>${title}`);
-    const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first();
     try {
-      await row.waitFor({ state: "visible", timeout: 3_000 });
+      await page.keyboard.press("F1");
+      await input.waitFor({ state: "visible", timeout: 5_000 });
+      await input.fill(`>${title}`);
+      await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor({ state: "visible", timeout: 3_000 });
       await input.press("Enter");
       return;
     } catch (error) {
@@ -97,15 +96,32 @@ export async function runCommand(page: Page, title: string, timeout = 60_000): P
   }
 }
 
-/** Picks the quick-pick row whose label is exactly `label` (e.g. a folder name after "Open Chat for Folder…"). */
-export async function pickQuickItem(page: Page, label: string, timeout = 30_000): Promise<void> {
+/** The quick-pick row whose label is exactly `label`. */
+function quickItem(page: Page, label: string) {
   const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`);
-  const row = page
+  return page
     .locator(".quick-input-widget .monaco-list-row")
     .filter({ has: page.locator(".label-name", { hasText: exact }) })
     .first();
-  await row.waitFor({ state: "visible", timeout });
-  await row.click();
+}
+
+/**
+ * Runs a palette command that asks with a quick pick, and picks the row labelled `label` (e.g.
+ * "Manifold: Open Chat for Folder…" then a folder name). A quick pick closes when focus moves (a webview
+ * that just opened takes focus a moment later), so the whole sequence is retried until `timeout`.
+ */
+export async function runCommandAndPick(page: Page, title: string, label: string, timeout = 90_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    await runCommand(page, title, Math.max(deadline - Date.now(), 10_000));
+    try {
+      await quickItem(page, label).click({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      await page.keyboard.press("Escape");
+      if (Date.now() > deadline) throw new Error(`no quick-pick item "${label}" after "${title}"`, { cause: error });
+    }
+  }
 }
 
 /**
