@@ -168,7 +168,7 @@ export const streaming: Benchmark = {
   id: "streaming",
   title: `3. Streaming — ${SESSIONS} sessions at full speed`,
   async run(ctx) {
-    const chunks = ctx.quick ? 300 : 5000;
+    const chunks = ctx.quick ? 200 : 5000;
     const fake = await startFakeProcess();
     const cwd = tempDir("ws");
     const runs: Run[] = [];

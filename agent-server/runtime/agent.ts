@@ -251,6 +251,8 @@ export class Agent {
         tools: this.services.tools.specs(),
         signal,
       };
+      // What happened so far is in the file before the request leaves (a crash mid-step loses nothing before it).
+      this.session.flush();
       const stepMessageId = randomUUID();
       const calls: Array<{ toolName: string; input: unknown }> = [];
       let finish: FinishReason = "stop";
@@ -302,6 +304,7 @@ export class Agent {
     const call: SessionEvent = { type: "tool/call", toolCallId, name, input, title: described.title, kind: described.kind };
     if (described.locations.length > 0) call.locations = described.locations.map((l) => (typeof l.line === "number" ? { path: l.path, line: l.line } : { path: l.path }));
     this.append(call);
+    this.session.flush();
     announced.add(toolCallId);
     this.hooks.publish(this, { kind: "tool-progress", toolCallId, status: "in_progress" });
     const ctx: ToolContext = {

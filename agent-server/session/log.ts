@@ -49,6 +49,11 @@ export class SessionLog {
     return entry;
   }
 
+  /** Writes buffered lines now (no fsync): called before the agent talks to the outside world. */
+  flush(): void {
+    this.writePending();
+  }
+
   private writePending(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = null;

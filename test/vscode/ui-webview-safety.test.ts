@@ -73,21 +73,21 @@ describe("Manifold in code-server: untrusted text in the chat panel (I-97)", () 
       await screenshot(s.page, "webview-untrusted-text");
 
       const transcript = frame.locator(byTestId(TEST_IDS.transcript));
-      const found = await transcript.evaluate((root) => {
-        const w = window as unknown as { __pwned?: unknown };
-        const q = (sel: string) => root.querySelectorAll(sel).length;
-        const onAttrs = [...root.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName}[${a.name}]`));
+      // A string, so the test runner's transform adds no helpers the page lacks.
+      const probe = new Function("root", `
+        const count = (sel) => root.querySelectorAll(sel).length;
+        const onAttrs = [...root.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => el.tagName + "[" + a.name + "]"));
         return {
-          pwned: w.__pwned,
-          scripts: q("script"),
-          imgs: q("img"),
-          iframes: q("iframe, object, embed, svg[onload], style"),
-          jsLinks: [...root.querySelectorAll("a[href]")].filter((a) => !/^(https?:|mailto:|#)/i.test(a.getAttribute("href") ?? "")).length,
+          pwned: window.__pwned,
+          scripts: count("script"),
+          imgs: count("img"),
+          iframes: count("iframe, object, embed, style, svg[onload], foreignObject"),
+          jsLinks: [...root.querySelectorAll("a[href]")].filter((a) => !/^(https?:|mailto:|#)/i.test(a.getAttribute("href") || "")).length,
           onAttrs,
-          text: (root as HTMLElement).innerText,
-        };
-      });
-      const topPwned = await s.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+          text: root.innerText,
+        };`) as (root: Element) => unknown;
+      const found = (await transcript.evaluate(probe)) as { pwned: unknown; scripts: number; imgs: number; iframes: number; jsLinks: number; onAttrs: string[]; text: string };
+      const topPwned: unknown = await s.page.evaluate("window.__pwned");
       assert.deepEqual(
         { pwned: found.pwned, topPwned, scripts: found.scripts, imgs: found.imgs, iframes: found.iframes, jsLinks: found.jsLinks, onAttrs: found.onAttrs },
         { pwned: undefined, topPwned: undefined, scripts: 0, imgs: 0, iframes: 0, jsLinks: 0, onAttrs: [] },
