@@ -18,6 +18,34 @@ const common = {
   legalComments: "none",
 };
 
+// The agent-server's cold start (DESIGN.md §7) skips the AI SDK: its providers are a second file,
+// dist/agent-server-providers.js, that the main bundle `require`s at the first model step. This
+// plugin turns the one dynamic `import("./sdk")` (model/providers/aiSdkStream.ts) into that runtime load.
+const PROVIDERS_FILE = "agent-server-providers.js";
+/** @type {esbuild.Plugin} */
+const providersApart = {
+  name: "providers-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
+      args.importer.endsWith(join("model", "providers", "aiSdkStream.ts")) ? { path: `./${PROVIDERS_FILE}`, external: true } : undefined,
+    );
+  },
+};
+
+// zod's namespace object re-exports all ~60 error-message locales (~0.37 MB) and `import { z }`
+// materializes it, so every locale would be parsed and evaluated at start-up; the agent-server
+// only ever uses the default English messages, so its builds keep `locales.en` alone.
+/** @type {esbuild.Plugin} */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: "js",
+    }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   {
@@ -37,6 +65,16 @@ const builds = [
     target: "node20",
     format: "cjs",
     banner: { js: "#!/usr/bin/env node" },
+    plugins: [providersApart, zodEnglishOnly],
+  },
+  {
+    ...common,
+    entryPoints: { [PROVIDERS_FILE.replace(/\.js$/, "")]: join(root, "agent-server/model/providers/sdk.ts") },
+    outdir: join(root, "dist"),
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    plugins: [zodEnglishOnly],
   },
   {
     ...common,

@@ -274,7 +274,10 @@ export class FolderSession {
       await client.router.drain(sessionId);
       if (this.#sessionId === sessionId) this.emit({ type: "turn/ended", stopReason });
     } catch (err) {
-      if (this.#sessionId !== sessionId || !this.#state.running) return;
+      // The connection closed under the turn (the agent died): `agentDied` shows it as interrupted (I-95).
+      // The SDK resolves `closed` before it rejects pending requests, so one macrotask decides.
+      const connectionGone = await Promise.race([client.closed.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
+      if (connectionGone || this.#sessionId !== sessionId || !this.#state.running) return;
       this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
     }
   }

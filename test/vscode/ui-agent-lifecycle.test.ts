@@ -2,6 +2,7 @@
 // Chromium, fake model server): SIGKILL mid-turn → restart and re-attach (I-95); closing the window
 // ends the whole agent tree, background tasks included (I-96). The tests run in this order.
 import * as assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { FakeRequest } from "../support/fakeModelServer";
 import { screenshot } from "./support/browser";
@@ -88,7 +89,7 @@ describe("Manifold in code-server: the agent process (I-95, I-96)", () => {
       const tree = processTree(agent.pid);
       const sleeper = await eventually(() => processTree(agent.pid).find((pid) => {
         try {
-          return /\bsleep\b.*\b300\b/.test(require("node:fs").readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" "));
+          return /\bsleep\b.*\b300\b/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" "));
         } catch {
           return false;
         }

@@ -106,6 +106,7 @@ describe("Manifold in code-server: untrusted text in the chat panel (I-97)", () 
       ]) {
         assert.ok(found.text.includes(literal), `the transcript does not show ${JSON.stringify(literal)} as text:\n${found.text}`);
       }
+      assert.ok(requests.some((r) => r.fromWebview), "the recorder saw none of the webview's own requests");
       const remote = requests.filter((r) => !LOCAL.test(r.url));
       assert.deepEqual(remote.filter((r) => r.fromWebview || /example\.com/.test(r.url)), [], "a request left the machine from the chat panel");
     }));

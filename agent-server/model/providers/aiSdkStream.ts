@@ -1,6 +1,7 @@
 // One attempt of one model step on the Vercel AI SDK v6: `streamText` with tools declared by JSON
 // Schema and no `execute`, `maxRetries: 0` (retries are ours), and an inactivity timeout.
-// The SDK and its providers are imported on first use so the agent-server's cold start skips them.
+// The SDK and its providers are imported on first use (./sdk, a separate file in the build) so the
+// agent-server's cold start skips them.
 import type { LanguageModel, ToolSet } from "ai";
 import { abortError } from "../errors";
 import { ModelError, type ModelConfig, type ModelEvent, type ModelStreamRequest } from "../types";
@@ -32,14 +33,22 @@ export const REAL_TIMERS: ModelTimers = {
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout | undefined),
 };
 
+type Sdk = typeof import("./sdk");
+let sdk: Promise<Sdk> | undefined;
+/** The one dynamic import of the SDK; the build keeps it a runtime load of dist/agent-server-providers.js. */
+function loadSdk(): Promise<Sdk> {
+  sdk ??= import("./sdk");
+  return sdk;
+}
+
 /** The SDK prints warnings with console.warn; stdout/stderr belong to us, so turn that off. */
 function silenceSdkWarnings(): void {
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 }
 
 async function loadModel(config: ModelConfig, fetchImpl: Fetch): Promise<LanguageModel> {
+  const { createAnthropic, createOpenAICompatible } = await loadSdk();
   if (config.provider === "anthropic") {
-    const { createAnthropic } = await import("@ai-sdk/anthropic");
     const provider = createAnthropic({
       apiKey: config.apiKey ?? "",
       ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
@@ -47,7 +56,6 @@ async function loadModel(config: ModelConfig, fetchImpl: Fetch): Promise<Languag
     });
     return provider(config.model);
   }
-  const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
   const provider = createOpenAICompatible({
     name: "openai-compatible",
     baseURL: config.baseUrl ?? "https://api.openai.com/v1",
@@ -85,7 +93,7 @@ export async function* streamAttempt(config: ModelConfig, request: ModelStreamRe
   };
 
   try {
-    const [{ streamText, jsonSchema }, model] = await Promise.all([import("ai"), loadModel(config, fetchImpl)]);
+    const [{ streamText, jsonSchema }, model] = await Promise.all([loadSdk(), loadModel(config, fetchImpl)]);
     silenceSdkWarnings();
     const tools: ToolSet = {};
     for (const t of request.tools) tools[t.name] = { description: t.description, inputSchema: jsonSchema(t.inputSchema) };
