@@ -66,8 +66,11 @@ const registry = new AgentRegistry(
   },
 );
 // Models and the sandbox are resolved while the client is already talking to us; requests that
-// need them wait for `ready` (initialize does not).
+// need them wait for `ready` (initialize does not). The work starts a turn of the event loop later
+// (setImmediate), so an `initialize` already waiting on stdin is answered before the sandbox probe
+// spawns its child and the models are resolved (cold start, DESIGN.md §7).
 const ready = (async () => {
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const [resolved, sandbox] = await Promise.all([resolveModels(process.env), detectSandbox(process.env, { hide: [dataDir] })]);
   models.push(...resolved.models);
   const tools = createToolRunner({ sandbox, extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>] });

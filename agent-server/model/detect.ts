@@ -1,6 +1,5 @@
 // Finds local OpenAI-compatible model servers (Ollama, LM Studio) by asking `GET {baseUrl}/models`
 // with a short timeout. Used only when no model is configured.
-import { get as httpGet } from "node:http";
 import { z } from "zod";
 
 export interface LocalServer {
@@ -26,8 +25,9 @@ export interface DetectedServer {
   models: string[];
 }
 
-/** GET a small JSON document with node:http (cheaper at start-up than loading fetch/undici). */
-function getJson(url: string, timeoutMs: number): Promise<unknown> {
+/** GET a small JSON document with node:http (cheaper than fetch/undici; loaded on the first probe, not at start-up). */
+async function getJson(url: string, timeoutMs: number): Promise<unknown> {
+  const { get: httpGet } = await import("node:http");
   return new Promise((resolve, reject) => {
     const req = httpGet(url, { timeout: timeoutMs, headers: { accept: "application/json" } }, (res) => {
       if (res.statusCode !== 200) {
