@@ -60,6 +60,9 @@ export function resolveAgentSpec(opts: {
     if (settings.modelBaseUrl) env.MANIFOLD_MODEL_BASE_URL = settings.modelBaseUrl;
     if (settings.modelName) env.MANIFOLD_MODEL = settings.modelName;
     if (settings.logLevel) env.MANIFOLD_LOG_LEVEL = settings.logLevel;
+    // Node >= 22.1 (VS Code's runtime) caches compiled code here: a faster warm start of the agent's
+    // lazily loaded files. Per-user storage, not the shared /tmp. Node 20 ignores it.
+    env.NODE_COMPILE_CACHE ??= path.join(path.dirname(opts.dataDir), "compile-cache");
     if (secrets.openaiApiKey) env.OPENAI_API_KEY = secrets.openaiApiKey;
     if (secrets.anthropicApiKey) env.ANTHROPIC_API_KEY = secrets.anthropicApiKey;
     return {

@@ -26,7 +26,7 @@ describe("packaging (.vsix contents)", () => {
   });
 
   it("packs the extension, the agent-server, the webview and the license", () => {
-    const required = ["package.json", "LICENSE", "dist/extension.js", "dist/agent-server.js", "dist/webview/main.js"];
+    const required = ["package.json", "LICENSE", "dist/extension.js", "dist/agent-server.js", "dist/agent-server-providers.js", "dist/webview/main.js"];
     assert.deepEqual(required.filter((f) => !files.includes(f)), []);
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { FakeRequest } from "../support/fakeModelServer";
-import { editorTab, screenshot, webviewFrame } from "./support/browser";
+import { editorTab, runCommand, screenshot, webviewFrame } from "./support/browser";
 import { byTestId, hidePanelBehindFile, startScenario, TEST_IDS, type Scenario } from "./support/scenario";
 
 /** The tool result the model got back in `req` (OpenAI format: the last `role: "tool"` message). */
@@ -93,6 +93,31 @@ describe("Manifold in code-server: permission requests (I-93)", () => {
       const t2 = join(outside, "hidden-2.txt");
       s.model.route("[b-hidden-1]", { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t1, content: "x" } }] } }, { text: "first answered" });
       s.model.route("[b-hidden-2]", { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t2, content: "x" } }] } }, { text: "second answered" });
+      /**
+       * Hides beta's panel, then waits until the extension host has seen it hidden: a Manifold command's
+       * answer travels the same ordered channel after the panel's view-state change.
+       */
+      const hideBeta = async (): Promise<void> => {
+        await hidePanelBehindFile(page, "beta", "notes.txt");
+        await runCommand(page, "Manifold: Show Pending Approvals");
+        const none = page.locator(".notifications-toasts .notification-toast", { hasText: "no approvals are pending" }).first();
+        await none.waitFor({ state: "visible", timeout: 60_000 });
+        await none.hover();
+        await none.locator(".codicon-notifications-clear, .codicon-close").first().click();
+        await none.waitFor({ state: "hidden", timeout: 30_000 });
+      };
+      /** The "waiting for your approval" notification: a toast, or (if the toast already timed out) in the center. */
+      const approvalNotification = async () => {
+        try {
+          await toast.first().waitFor({ state: "visible", timeout: 30_000 });
+          return toast.first();
+        } catch {
+          await runCommand(page, "Notifications: Show Notifications");
+          const item = page.locator(".notifications-center .notification-list-item", { hasText: "Manifold (beta) is waiting for your approval" }).first();
+          await item.waitFor({ state: "visible", timeout: 30_000 });
+          return item;
+        }
+      };
       const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "Manifold (beta) is waiting for your approval" });
       const badge = page.locator('.activitybar .action-item:has([aria-label^="Manifold"]) .badge-content, .activitybar .action-item[aria-label^="Manifold"] .badge-content').first();
 
@@ -100,15 +125,15 @@ describe("Manifold in code-server: permission requests (I-93)", () => {
       const hangsBefore = s.model.requests.length;
       await s.send("beta", "[b-hidden-1] write outside while hidden");
       await s.model.waitForRequests(hangsBefore + 1);
-      await hidePanelBehindFile(page, "beta", "notes.txt");
+      await hideBeta();
       s.model.release();
-      await toast.waitFor({ state: "visible", timeout: 60_000 });
+      const notification = await approvalNotification();
       await badge.waitFor({ state: "visible", timeout: 30_000 });
       assert.equal((await badge.innerText()).trim(), "1");
       await screenshot(page, "permission-hidden-notification");
       assert.equal(existsSync(t1), false, "the request was answered for the user");
       assert.equal(s.model.requests.filter((r) => r.lastUserText.includes("[b-hidden-1]") && r.afterToolResult).length, 0);
-      await toast.locator(".monaco-button", { hasText: "Show" }).click();
+      await notification.locator(".monaco-button", { hasText: "Show" }).click();
       const beta = await webviewFrame(page, "Manifold: beta");
       const pending = beta.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`);
       await pending.waitFor({ state: "visible", timeout: 60_000 });
@@ -124,10 +149,10 @@ describe("Manifold in code-server: permission requests (I-93)", () => {
       const n = s.model.requests.length;
       await s.send("beta", "[b-hidden-2] write outside, then I close the panel");
       await s.model.waitForRequests(n + 1);
-      await hidePanelBehindFile(page, "beta", "notes.txt");
+      await hideBeta();
       s.model.release();
       await badge.waitFor({ state: "visible", timeout: 60_000 });
-      await page.locator(".notifications-toasts .notification-toast", { hasText: "Manifold (beta) is waiting for your approval" }).first().waitFor({ state: "visible", timeout: 60_000 });
+      await approvalNotification();
       assert.equal(existsSync(t2), false);
       const tab = editorTab(page, "Manifold: beta");
       await tab.hover();

@@ -24,7 +24,7 @@ test("the built-in agent runs on VS Code's runtime with settings and keys in its
     builtin: true,
     command: "/vscode/code",
     args: ["/ext/dist/agent-server.js", "--data-dir", "/gs/sessions"],
-    env: { PATH: "/bin", ELECTRON_RUN_AS_NODE: "1", MANIFOLD_MODEL_PROVIDER: "openai-compatible", MANIFOLD_MODEL_BASE_URL: "http://localhost:11434/v1", MANIFOLD_MODEL: "qwen", OPENAI_API_KEY: "sk-1234" },
+    env: { PATH: "/bin", ELECTRON_RUN_AS_NODE: "1", MANIFOLD_MODEL_PROVIDER: "openai-compatible", MANIFOLD_MODEL_BASE_URL: "http://localhost:11434/v1", MANIFOLD_MODEL: "qwen", NODE_COMPILE_CACHE: "/gs/compile-cache", OPENAI_API_KEY: "sk-1234" },
     cwd: "/gs",
     secretEnvNames: ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"],
   });
