@@ -8,8 +8,9 @@ import type { Agent } from "../runtime/agent";
 import type { AgentEvent, RuntimeEvent } from "../runtime/events";
 import type { AgentOwner, AgentRegistry } from "../runtime/registry";
 import type { LogEntry, TurnEndReason } from "../session/events";
-import type { ClientFs, PermissionAsk } from "../tools/types";
+import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../tools/types";
 import { askClient } from "./permissions";
+import { askQuestion } from "./questions";
 import { PromptSlot, SessionRecord, type SlotResult } from "./record";
 import { entryToUpdates } from "./updates";
 
@@ -211,6 +212,7 @@ export class Bridge implements AgentOwner {
     for (const s of rec.slots.values()) s.cancelled = true;
     rec.active = null;
     for (const c of rec.pendingPermissions) c.abort();
+    for (const c of rec.pendingQuestions) c.abort(); // this record's questions only (I-46)
     rec.agent.cancel();
   }
 
@@ -231,6 +233,18 @@ export class Bridge implements AgentOwner {
     if (this.closedFlag || !this.client) return Promise.resolve("cancelled");
     if (!rec.announced.has(toolCallId)) return Promise.resolve("reject"); // I-42
     return askClient(this.client, rec, toolCallId, ask, signal);
+  }
+
+  /** Only for an agent this bridge owns, when this connection's client advertised form elicitation. */
+  canAskUser(agent: Agent): boolean {
+    return !this.closedFlag && !!this.client && !!this.clientCapabilities?.elicitation?.form && this.ownedRecord(agent) !== undefined;
+  }
+
+  askUser(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer> | undefined {
+    const rec = this.ownedRecord(agent);
+    if (!rec) return undefined; // not ours: no frame from this connection (I-46)
+    if (!this.canAskUser(agent) || !this.client || !rec.announced.has(toolCallId)) return Promise.resolve({ outcome: "unavailable" }); // fails closed
+    return askQuestion(this.client, rec, toolCallId, q, signal);
   }
 
   beforeUserTurn(agent: Agent, turn: { turnId: string; messageId: string }): void {
@@ -296,6 +310,7 @@ export class Bridge implements AgentOwner {
     for (const rec of recs) {
       rec.settleAll({ stopReason: "cancelled" }); // I-78
       for (const c of rec.pendingPermissions) c.abort(); // I-45
+      for (const c of rec.pendingQuestions) c.abort(); // I-45
     }
     const results = await Promise.allSettled(recs.map((rec) => this.registry.dispose(rec.agent))); // I-79: in parallel
     for (const u of this.unsubscribe.splice(0)) u();

@@ -42,6 +42,8 @@ export class SessionRecord {
   readonly pendingConfig = new Map<string, string>();
   /** Pending permission requests (aborted by cancel and teardown, I-44/45). */
   readonly pendingPermissions = new Set<AbortController>();
+  /** Pending user questions (aborted by cancel and teardown, I-45/46). */
+  readonly pendingQuestions = new Set<AbortController>();
   /** The last update write issued for this session (writes are ordered by the transport). */
   lastSend: Promise<void> = Promise.resolve();
   hasTitle: boolean;

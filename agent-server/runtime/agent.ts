@@ -6,7 +6,7 @@ import type { PermissionAnswer } from "../policy/types";
 import type { SandboxContext } from "../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
-import type { ClientFs, PermissionAsk, TaskAccess, ToolContext, ToolResult, ToolRunner } from "../tools/types";
+import type { ClientFs, PermissionAsk, TaskAccess, ToolContext, ToolResult, ToolRunner, UserAnswer, UserQuestion } from "../tools/types";
 import type { AgentEvent } from "./events";
 import { abortable, raceAbort } from "./abortable";
 import { buildMessages } from "./history";
@@ -38,6 +38,10 @@ export interface AgentHooks {
   /** Runs inside a new user turn, before the user message and request assembly (I-49). */
   beforeUserTurn(agent: Agent, turn: { turnId: string; messageId: string }): void;
   clientFs(agent: Agent): Partial<ClientFs> | undefined;
+  /** Whether this agent's owner can put a question to its user (offers `ask_user`, I-46). */
+  canAskUser?(agent: Agent): boolean;
+  /** Routed to the owning session only; rejects with an AbortError when `signal` aborts (I-46). */
+  askUser?(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer>;
 }
 
 export interface AgentOptions {
@@ -248,7 +252,7 @@ export class Agent {
       const request: ModelStreamRequest = {
         system: this.services.systemPrompt(this.cwd),
         messages: buildMessages(this.session.entries),
-        tools: this.services.tools.specs(),
+        tools: this.services.tools.specs({ askUser: this.hooks.canAskUser?.(this) ?? false }),
         signal,
       };
       // What happened so far is in the file before the request leaves (a crash mid-step loses nothing before it).
@@ -315,6 +319,7 @@ export class Agent {
       clientFs: this.hooks.clientFs(this),
       tasks: this.tasks,
       requestPermission: (ask) => this.hooks.requestPermission(this, toolCallId, ask, signal),
+      ...(this.hooks.askUser && this.hooks.canAskUser?.(this) ? { askUser: (q: UserQuestion) => this.hooks.askUser!(this, toolCallId, q, signal) } : {}),
       update: (patch) => {
         if (!this.disposed) this.hooks.publish(this, { kind: "tool-progress", toolCallId, patch });
       },

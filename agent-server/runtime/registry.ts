@@ -7,7 +7,7 @@ import { SessionNotFoundError } from "../session/errors";
 import { LOG_FORMAT_VERSION, type SessionHeader } from "../session/events";
 import type { SessionLog } from "../session/log";
 import type { SessionStore } from "../session/store";
-import type { ClientFs, PermissionAsk } from "../tools/types";
+import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../tools/types";
 import { AbortedError, raceAbort } from "./abortable";
 import { Agent, type AgentHooks, type AgentServices } from "./agent";
 import { RuntimeBus, type AgentEvent } from "./events";
@@ -19,6 +19,9 @@ export interface AgentOwner {
   requestPermission(agent: Agent, toolCallId: string, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer> | undefined;
   beforeUserTurn(agent: Agent, turn: { turnId: string; messageId: string }): void;
   clientFs(agent: Agent): Partial<ClientFs> | undefined;
+  canAskUser?(agent: Agent): boolean;
+  /** Undefined unless this owner owns the agent (I-46). */
+  askUser?(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer> | undefined;
 }
 
 export class AlreadyLiveError extends Error {
@@ -100,6 +103,14 @@ export class AgentRegistry {
           if (fs) return fs;
         }
         return undefined;
+      },
+      canAskUser: (agent) => [...this.owners].some((o) => o.canAskUser?.(agent) === true),
+      askUser: (agent, toolCallId, q, signal) => {
+        for (const o of this.owners) {
+          const r = o.askUser?.(agent, toolCallId, q, signal);
+          if (r) return r;
+        }
+        return Promise.resolve<UserAnswer>({ outcome: "unavailable" }); // I-46: nobody owns it, fail closed
       },
     };
   }

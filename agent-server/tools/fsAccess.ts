@@ -7,14 +7,24 @@ import * as path from "node:path";
 import { canonicalize, hasOtherHardLinks, isInside, realRoot, type GuardedPath } from "../sandbox/pathGuard";
 import type { ToolContext } from "./types";
 
-export async function readText(ctx: Pick<ToolContext, "clientFs">, real: string): Promise<string> {
+type FsCtx = Pick<ToolContext, "clientFs" | "sandbox">;
+
+/**
+ * The client serves files of the session's folder only (it confines what it serves, I-94); a path
+ * elsewhere that the policy allowed (a read outside, an approved write outside) goes to the disk.
+ */
+function clientServes(ctx: FsCtx, real: string): boolean {
+  return isInside(real, realRoot(ctx.sandbox.root));
+}
+
+export async function readText(ctx: FsCtx, real: string): Promise<string> {
   const read = ctx.clientFs?.readTextFile;
-  if (read) return read.call(ctx.clientFs, real);
+  if (read && clientServes(ctx, real)) return read.call(ctx.clientFs, real);
   return fs.promises.readFile(real, "utf8");
 }
 
 /** Old content for a diff, or null when the file does not exist. */
-export async function readIfExists(ctx: Pick<ToolContext, "clientFs">, real: string): Promise<string | null> {
+export async function readIfExists(ctx: FsCtx, real: string): Promise<string | null> {
   try {
     const st = await fs.promises.stat(real);
     if (!st.isFile()) return null;
@@ -55,7 +65,7 @@ function fdPath(fd: number): string | null {
 }
 
 /** Write through the checked real path only. */
-export async function writeChecked(ctx: Pick<ToolContext, "clientFs">, target: GuardedPath, content: string, check: WriteCheck): Promise<void> {
+export async function writeChecked(ctx: FsCtx, target: GuardedPath, content: string, check: WriteCheck): Promise<void> {
   const real = target.real;
   await fs.promises.mkdir(path.dirname(real), { recursive: true });
   recheck(target, check);
@@ -69,7 +79,7 @@ export async function writeChecked(ctx: Pick<ToolContext, "clientFs">, target: G
     return;
   }
   const write = ctx.clientFs?.writeTextFile;
-  if (write) {
+  if (write && clientServes(ctx, real)) {
     await write.call(ctx.clientFs, real, content);
     return;
   }

@@ -1,5 +1,6 @@
 // Entry points of the tools layer.
 import type { CommandSandbox } from "../sandbox/types";
+import { askUserTool } from "./askUser";
 import { bashKillTool } from "./bashKill";
 import { bashOutputTool } from "./bashOutput";
 import { createBashTool } from "./bash";
@@ -11,7 +12,7 @@ import { createRunner } from "./runner";
 import type { ToolDefinition, ToolRunner } from "./types";
 import { writeFileTool } from "./writeFile";
 
-export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, PermissionAsk } from "./types";
+export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, PermissionAsk, ToolCapabilities, UserQuestion, UserAnswer } from "./types";
 export { createTaskRegistry, TaskNotFoundError } from "./tasks/registry";
 export type { TaskRegistry, TaskExit, TaskRegistryOptions } from "./tasks/registry";
 
@@ -31,6 +32,7 @@ export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<neve
     createBashTool(sandbox) as ToolDefinition<never>,
     bashOutputTool as ToolDefinition<never>,
     bashKillTool as ToolDefinition<never>,
+    askUserTool as ToolDefinition<never>, // offered only when the client supports form elicitation
   ];
   return list;
 }

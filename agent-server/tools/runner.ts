@@ -8,7 +8,7 @@ import { createGrantStore, fileGrantKey, type GrantStore } from "../policy/grant
 import { guardPath, PathGuardError, type GuardedPath } from "../sandbox/pathGuard";
 import type { CommandSandbox } from "../sandbox/types";
 import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
-import type { CallPermit, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
+import type { CallPermit, ToolCapabilities, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
 import { writableRoots } from "./writeRoots";
 
 export interface RunnerOptions {
@@ -30,15 +30,17 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
   const grants = opts.grants ?? createGrantStore();
   const backendAvailable = opts.sandbox.backend !== "none";
 
-  const specs = [...tools.values()].map((t) => {
+  const allSpecs = [...tools.values()].map((t) => {
     const schema = z.toJSONSchema(t.parameters) as Record<string, unknown>;
     delete schema.$schema;
-    return { name: t.name, description: t.description, inputSchema: schema };
+    return { tool: t, spec: { name: t.name, description: t.description, inputSchema: schema } };
   });
+  const noCaps: ToolCapabilities = { askUser: false };
+  const specs = (caps: ToolCapabilities = noCaps): ReturnType<ToolRunner["specs"]> => allSpecs.filter((s) => s.tool.available?.(caps) ?? true).map((s) => s.spec);
 
   async function run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const tool = tools.get(name);
-    if (!tool) return fail(`Unknown tool "${name}". Available tools: ${[...tools.keys()].join(", ")}.`);
+    if (!tool) return fail(`Unknown tool "${name}". Available tools: ${specs({ askUser: ctx.askUser !== undefined }).map((s) => s.name).join(", ")}.`);
     const parsed = tool.parameters.safeParse(rawInput);
     if (!parsed.success) return fail(zodMessage(name, parsed.error));
     const args = parsed.data;
@@ -122,7 +124,7 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
   }
 
   return {
-    specs: () => specs,
+    specs,
     describe(name, rawInput, cwd) {
       const tool = tools.get(name);
       if (!tool) return { title: name, kind: "other", locations: [] };

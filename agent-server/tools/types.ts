@@ -22,6 +22,27 @@ export interface PermissionAsk {
   allowSession?: boolean;
 }
 
+/** A question for the user (sent as an ACP `elicitation/create` form to the owning session only). */
+export interface UserQuestion {
+  question: string;
+  /** When given, the answer must be one of these (the form offers them as an enum). */
+  choices?: string[];
+}
+
+/**
+ * The user's reply. `declined` covers decline, cancel-by-the-user, malformed answers and transport
+ * failures; `unavailable` means the question could not be routed (fails closed, nothing was sent).
+ * Cancelling the caller's turn (or tearing the session down) is not an answer: `askUser` then
+ * rejects with an error named `AbortError` (I-46).
+ */
+export type UserAnswer = { outcome: "answered"; answer: string } | { outcome: "declined" } | { outcome: "unavailable" };
+
+/** Per-session (per-connection) abilities that decide which tools the model is offered. */
+export interface ToolCapabilities {
+  /** The client advertised `elicitation.form` and owns the session. */
+  askUser: boolean;
+}
+
 /** Read/write through the ACP client (so the editor sees unsaved buffers and edits can be undone). */
 export interface ClientFs {
   readTextFile(path: string, opts?: { line?: number; limit?: number }): Promise<string>;
@@ -54,6 +75,11 @@ export interface ToolContext {
   readonly tasks: TaskAccess;
   /** Ask the user (routed to the owning session only). Cancel, teardown and errors resolve to a refusal. */
   requestPermission(ask: PermissionAsk): Promise<PermissionAnswer>;
+  /**
+   * Ask the user a question (set only when the session's client supports form elicitation).
+   * Rejects with an `AbortError` when the turn is cancelled or the session torn down (I-46).
+   */
+  askUser?(q: UserQuestion): Promise<UserAnswer>;
   /** Stream progress into this call's card. */
   update(patch: ToolCallPatch): void;
 }
@@ -97,13 +123,15 @@ export interface ToolDefinition<P = unknown> {
   locations?(args: P, ctx: { cwd: string }): ToolCallLocation[];
   /** What the call touches (policy input). */
   access(args: P): ToolAccess;
+  /** Offered to the model only when this holds (default: always). */
+  available?(caps: ToolCapabilities): boolean;
   run(args: P, ctx: ToolContext, permit: CallPermit): Promise<ToolResult>;
 }
 
 /** What the loop calls: validation, policy, permission, execution and truncation in one place. */
 export interface ToolRunner {
-  /** Specs for the model (JSON Schema from zod). */
-  specs(): Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
+  /** Specs for the model (JSON Schema from zod), only the tools available with `caps` (default: none of the optional ones). */
+  specs(caps?: ToolCapabilities): Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
   /** Title, kind and locations for the announcement, from raw model input (never throws). */
   describe(name: string, rawInput: unknown, cwd: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] };
   run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;

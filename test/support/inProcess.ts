@@ -57,6 +57,9 @@ export interface ClientSide {
   order: string[];
   permissionRequests: acp.RequestPermissionRequest[];
   onPermission(r: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>): void;
+  /** Every `elicitation/create` this client received, in arrival order (also `elicitation:<sid>` in `order`). */
+  elicitations: acp.CreateElicitationRequest[];
+  onElicitation(r: (req: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse>): void;
   textOf(sessionId: string): string;
   newSession(cwd: string): Promise<string>;
   prompt(sessionId: string, text: string): Promise<acp.PromptResponse>;
@@ -72,8 +75,13 @@ export interface Harness {
   model: ScriptedModel;
   modelIds: string[];
   tools: ToolRunner;
-  connect(): Promise<ClientSide>;
+  connect(opts?: ConnectOptions): Promise<ClientSide>;
   cleanup(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Sent in `initialize` (default `{}`). */
+  clientCapabilities?: acp.ClientCapabilities;
 }
 
 export interface HarnessOptions {
@@ -116,11 +124,13 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     model,
     modelIds,
     tools,
-    async connect() {
+    async connect(connectOpts: ConnectOptions = {}) {
       const { app, bridge } = createAgentApp({ registry, models: configs });
       const updates = new Map<string, acp.SessionUpdate[]>();
       const order: string[] = [];
       const permissionRequests: acp.RequestPermissionRequest[] = [];
+      const elicitations: acp.CreateElicitationRequest[] = [];
+      let elicitationResponder: (req: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse> = () => ({ action: "decline" });
       let responder: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse> = () => ({ outcome: { outcome: "cancelled" } });
       const clientApp = acp
         .client({ name: "harness" })
@@ -134,10 +144,15 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
           permissionRequests.push(params);
           order.push(`permission:${params.sessionId}`);
           return responder(params);
+        })
+        .onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+          elicitations.push(params);
+          order.push(`elicitation:${"sessionId" in params ? String(params.sessionId) : ""}`);
+          return elicitationResponder(params);
         });
       const conn = clientApp.connect(app);
       const agent = conn.agent;
-      await agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+      await agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: connectOpts.clientCapabilities ?? {} });
       const side: ClientSide = {
         bridge,
         conn,
@@ -147,6 +162,10 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
         permissionRequests,
         onPermission(r) {
           responder = r;
+        },
+        elicitations,
+        onElicitation(r) {
+          elicitationResponder = r;
         },
         textOf: (id) =>
           (updates.get(id) ?? [])

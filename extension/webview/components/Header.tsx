@@ -138,7 +138,7 @@ export function Banners({ s }: { s: TranscriptState }) {
     out.push(
       <div key="agent" class={`banner agent ${st}`} data-testid={TEST_IDS.restartedBanner} data-status={st} role="alert">
         <Icon name={st === "untrusted" ? "shield" : st === "restarting" ? "sync" : "error"} /> {text}
-        {s.statusMessage ? <div class="muted">{s.statusMessage}</div> : null}
+        {s.statusMessage && st !== "untrusted" ? <div class="muted">{s.statusMessage}</div> : null}
         {st !== "untrusted" ? (
           <span class="banner-actions">
             <button class="link" onClick={() => post({ type: "session/action", action: "restartAgent" })}>

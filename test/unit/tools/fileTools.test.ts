@@ -199,7 +199,7 @@ describe("file tools: escapes are refused (workspace-write)", () => {
     // Swap after the runner's check, just before the write's own re-check.
     fs.rmSync(dir, { recursive: true });
     fs.symlinkSync(outside, dir);
-    await assert.rejects(writeChecked({}, target, "x", { base: rootA, roots: [rootA], anywhere: false }), /changed while it was being written/);
+    await assert.rejects(writeChecked(ctxA(), target, "x", { base: rootA, roots: [rootA], anywhere: false }), /changed while it was being written/);
     assert.equal(fs.existsSync(path.join(outside, "f.txt")), false);
     fs.unlinkSync(dir);
   });
@@ -211,7 +211,7 @@ describe("file tools: escapes are refused (workspace-write)", () => {
       fs.rmSync(dir, { recursive: true });
       fs.symlinkSync(outside, dir);
     };
-    await assert.rejects(writeChecked({}, target, "x", { base: rootA, roots: [rootA], anywhere: false, beforeMutate: hook }), /changed while it was being written/);
+    await assert.rejects(writeChecked(ctxA(), target, "x", { base: rootA, roots: [rootA], anywhere: false, beforeMutate: hook }), /changed while it was being written/);
     assert.equal(fs.existsSync(path.join(outside, "f.txt")), false);
     fs.unlinkSync(dir);
   });
@@ -240,6 +240,26 @@ describe("file tools through the ACP client fs", () => {
     const real = path.join(rootA, "c.txt");
     assert.deepEqual(calls, [`read ${real}`, `read ${real}`, `write ${real} via client`]);
     assert.equal(fs.readFileSync(real, "utf8"), "on disk\n");
+  });
+  it("an approved write outside the folder goes to the disk: the client serves its session folder only (I-94)", async () => {
+    const calls: string[] = [];
+    const clientFs = {
+      async readTextFile(p: string) {
+        calls.push(`read ${p}`);
+        throw new Error(`${p} is outside the session folder`);
+      },
+      async writeTextFile(p: string) {
+        calls.push(`write ${p}`);
+        throw new Error(`${p} is outside the session folder`);
+      },
+    };
+    const ctx = ctxA({ clientFs, approval: "on-request", answers: ["allow_once"] });
+    const r = await runner.run("write_file", { path: "../outside/approved.txt", content: "yes" }, ctx);
+    assert.equal(r.isError, false, r.output);
+    assert.equal(ctx.asks.length, 1);
+    assert.equal(fs.readFileSync(path.join(outside, "approved.txt"), "utf8"), "yes");
+    assert.deepEqual(calls, [], "nothing outside the folder was sent to the client");
+    fs.unlinkSync(path.join(outside, "approved.txt"));
   });
 });
 
