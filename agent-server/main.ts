@@ -69,10 +69,12 @@ const registry = new AgentRegistry(
 // need them wait for `ready` (initialize does not). The work starts a turn of the event loop later
 // (setImmediate), so an `initialize` already waiting on stdin is answered before the sandbox probe
 // spawns its child and the models are resolved (cold start, DESIGN.md §7).
+let sandboxBackend: string | undefined;
 const ready = (async () => {
   await new Promise<void>((resolve) => setImmediate(resolve));
   const [resolved, sandbox] = await Promise.all([resolveModels(process.env), detectSandbox(process.env, { hide: [dataDir] })]);
   models.push(...resolved.models);
+  sandboxBackend = sandbox.backend;
   const tools = createToolRunner({ sandbox, extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>] });
   tasks = createTaskRegistry(sandbox);
   const taskRegistry = tasks;
@@ -93,7 +95,7 @@ const ready = (async () => {
 // A bad model configuration keeps the process serving: every session request answers with the reason.
 ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${err instanceof Error ? err.message : String(err)}`));
 
-const { app, bridge } = createAgentApp({ registry, models, ready });
+const { app, bridge } = createAgentApp({ registry, models, ready, sandboxBackend: () => sandboxBackend });
 const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
 const connection = app.connect(stream);
 

@@ -20,12 +20,14 @@ export interface AgentAppDeps {
   registry: AgentRegistry;
   /** The `model` config option values (may be filled in while `ready` is pending). */
   models: readonly ModelConfig[];
+  /** The command sandbox backend in use, once detected. */
+  sandboxBackend?: () => string | undefined;
   /** Lifecycle requests wait for this (models and sandbox resolved); initialize does not. */
   ready?: Promise<void>;
 }
 
 export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge: Bridge } {
-  const bridge = new Bridge({ registry: deps.registry, models: deps.models });
+  const bridge = new Bridge({ registry: deps.registry, models: deps.models, sandboxBackend: deps.sandboxBackend });
   const ready = deps.ready ?? Promise.resolve();
   const app = acp
     .agent({ name: AGENT_INFO.name })

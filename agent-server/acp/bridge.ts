@@ -17,6 +17,8 @@ import { entryToUpdates } from "./updates";
 export interface BridgeDeps {
   registry: AgentRegistry;
   models: readonly ModelConfig[];
+  /** The command sandbox backend in use, once detected (shown on the `sandbox` config option). */
+  sandboxBackend?: () => string | undefined;
 }
 
 export class TeardownError extends Error {

@@ -17,7 +17,14 @@ export function effectiveSettings(durable: SessionSettings, pending: ReadonlyMap
   return s;
 }
 
-export function configOptions(s: SessionSettings, models: readonly ModelConfig[]): SessionConfigOption[] {
+/** What the sandbox option tells the user about enforcement: the backend in use (issue: reported to the client). */
+export function sandboxDescription(backend: string | undefined): string | null {
+  if (backend === undefined) return null;
+  if (backend === "none") return "No sandbox backend works on this machine: every command asks first (and is refused under approval `never`). File tools are still confined by the path guard.";
+  return `Commands run under ${backend}; file tools are confined by the path guard.`;
+}
+
+export function configOptions(s: SessionSettings, models: readonly ModelConfig[], sandboxBackend?: string): SessionConfigOption[] {
   const mode = modeOf(s);
   const modeOptions = Object.keys(MODE_PRESETS).map((id) => ({ value: id, name: MODE_NAMES[id]?.name ?? id, description: MODE_NAMES[id]?.description ?? null }));
   if (mode === "custom") modeOptions.push({ value: "custom", name: "Custom", description: "Sandbox and approval set separately." });
@@ -34,6 +41,7 @@ export function configOptions(s: SessionSettings, models: readonly ModelConfig[]
     {
       id: "sandbox",
       name: "Sandbox",
+      description: sandboxDescription(sandboxBackend),
       category: "_manifold_sandbox",
       type: "select",
       currentValue: s.sandbox,

@@ -44,7 +44,7 @@ export function mapLifecycleError(err: unknown, sessionId: string): unknown {
 
 export function sessionState(bridge: Bridge, rec: SessionRecord): { configOptions: SessionConfigOption[]; modes: SessionModeState } {
   const s = effectiveSettings(rec.agent.settings, rec.pendingConfig);
-  return { configOptions: configOptions(s, bridge.deps.models), modes: modeState(s) };
+  return { configOptions: configOptions(s, bridge.deps.models, bridge.deps.sandboxBackend?.()), modes: modeState(s) };
 }
 
 export async function newSession(bridge: Bridge, params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[] }): Promise<NewSessionResponse> {

@@ -69,11 +69,13 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     await server.close();
   });
 
-  it("logs the bubblewrap backend at start-up", async () => {
+  it("logs the bubblewrap backend at start-up and reports it to the client on the sandbox option", async () => {
     const ws = workspace("log", cleanups);
-    await agent.newSession(ws); // waits for start-up
+    const created = await agent.newSession(ws); // waits for start-up
     await stderrMatches(agent, /\[sandbox\] backend: /);
     assert.match(agent.stderr(), /\[sandbox\] backend: bubblewrap/);
+    const option = created.configOptions?.find((o) => o.id === "sandbox");
+    assert.equal(option?.description, "Commands run under bubblewrap; file tools are confined by the path guard.");
   });
 
   it("I-65: relative paths resolve against each session's cwd: both sessions write x.txt into their own workspace", async () => {
@@ -237,9 +239,12 @@ describe("no sandbox backend through the agent-server (MANIFOLD_SANDBOX=none)", 
 
   it("I-73: a bash call asks the user with the exact command; a rejection means it never runs", async () => {
     const ws = workspace("none", cleanups);
-    const sid = (await agent.newSession(ws)).sessionId;
+    const created = await agent.newSession(ws);
+    const sid = created.sessionId;
     await stderrMatches(agent, /\[sandbox\] backend: /);
     assert.match(agent.stderr(), /\[sandbox\] backend: none/);
+    // The client is told too: the sandbox option says that every command asks.
+    assert.match(created.configOptions?.find((o) => o.id === "sandbox")?.description ?? "", /^No sandbox backend works on this machine: every command asks first/);
     agent.onPermission((req) => {
       const reject = req.options.find((o) => o.kind === "reject_once");
       return { outcome: reject ? { outcome: "selected", optionId: reject.optionId } : { outcome: "cancelled" } };
