@@ -1,9 +1,10 @@
-// Session id → file name. Injective (I-75): every byte outside [A-Za-z0-9_-] is written as `%XX`
-// (UTF-8, upper-case hex), so `.`, `/`, `\` and `%` can never form a path component of their own.
+// Session id → file name. Injective (I-75): every byte outside [a-z0-9_-] is written as `%XX`
+// (UTF-8, upper-case hex), so `.`, `/`, `\` and `%` can never form a path component of their own,
+// and ids differing only in case stay distinct on case-insensitive file systems (macOS, Windows).
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-const SAFE = /^[A-Za-z0-9_-]$/;
+const SAFE = /^[a-z0-9_-]$/;
 
 export function escapeSessionId(id: string): string {
   let out = "";

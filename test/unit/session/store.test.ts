@@ -69,9 +69,11 @@ describe("session store", () => {
   });
 
   it("I-75: ids are escaped injectively and never leave the data dir", async () => {
-    const ids = ["../../etc/x", "a/b", "a%2Fb", "a.b", "..", ".", "a b", "ä", "%", "a_b", "a-b"];
+    const ids = ["../../etc/x", "a/b", "a%2Fb", "a.b", "..", ".", "a b", "ä", "%", "a_b", "a-b", "Label-session-x", "label-session-x"];
     const names = ids.map(escapeSessionId);
     assert.equal(new Set(names).size, ids.length);
+    // Distinct even where the file system folds case.
+    assert.equal(new Set(names.map((n) => n.toLowerCase())).size, ids.length);
     for (const n of names) assert.match(n, /^[A-Za-z0-9_%-]+$/);
     for (const id of ids) {
       const log = await store.create(header(id));
