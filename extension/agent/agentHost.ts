@@ -43,6 +43,11 @@ export class AgentHost {
     return this.#running?.proc.pid;
   }
 
+  /** Resolves once no start is in flight (a first start or a restart, the panels' re-attach included). */
+  async whenStartSettled(): Promise<void> {
+    await this.#starting?.catch(() => undefined);
+  }
+
   get client(): AcpClient | undefined {
     return this.#running?.client;
   }

@@ -267,6 +267,8 @@ export class SessionManager implements vscode.Disposable {
 
   async whenReady(): Promise<void> {
     for (;;) {
+      // A (re)start in flight re-attaches every open panel when it completes: wait for it first.
+      await this.agent.whenStartSettled();
       const open = this.#openSessions();
       // An attach in progress already has an id (registered before load): wait for it to finish.
       await Promise.all(open.map(async (s) => (await s.whenAttached(), s.sessionId ? undefined : this.ensureAttached(s))));
