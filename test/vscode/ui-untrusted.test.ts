@@ -11,6 +11,7 @@ import { launchBrowser, openWorkbench, runCommand, runCommandAndPick, screenshot
 import { ensureBuilt } from "./support/build";
 import { createTwoFolderWorkspace, type TwoFolderWorkspace } from "./support/fixtures";
 import { byTestId, eventually, fakeModelEnv, OPEN_CHAT, processesMentioning, startUntrustedCodeServer, TEST_IDS } from "./support/scenario";
+import { waitUntilGone } from "./support/processes";
 import { ensureTools } from "./support/tools";
 
 describe("Manifold in code-server: untrusted workspace", () => {
@@ -39,7 +40,13 @@ describe("Manifold in code-server: untrusted workspace", () => {
     await browser?.close();
     await server?.stop();
     await model?.close();
-    if (stateDir) assert.deepEqual(agents(), [], "an agent outlived code-server");
+    if (stateDir) {
+      // The agent runs in its own process group: it exits when its extension host goes (stdin EOF,
+      // after code-server's reconnection grace). Wait for that, bounded; kill any survivor.
+      const left = await waitUntilGone(agents, 15_000);
+      for (const p of left) process.kill(p.pid, "SIGKILL");
+      assert.deepEqual(left, [], "an agent outlived code-server");
+    }
     if (workspace) rmSync(workspace.root, { recursive: true, force: true });
   });
 

@@ -66,7 +66,8 @@ export interface CodeServer {
   /**
    * SIGTERM to the group, SIGKILL after a grace period; resolves when none of the group is alive. Processes
    * outside the group that still mention the state folder (e.g. an agent the extension spawned in its own
-   * group) get 10 s to exit on their own; those that do not are killed and returned as `leftovers`.
+   * group) get 15 s to exit on their own (their extension host outlives the server by the 5 s reconnection
+   * grace); those that do not are killed and returned as `leftovers`.
    */
   stop(): Promise<{ leftovers: ProcInfo[] }>;
 }
@@ -196,7 +197,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 
   const stopAll = async (): Promise<{ leftovers: ProcInfo[] }> => {
     await stopGroup(pgid);
-    const leftovers = await waitUntilGone(() => processesMentioning(options.stateDir), 10_000);
+    const leftovers = await waitUntilGone(() => processesMentioning(options.stateDir), 15_000);
     for (const p of leftovers) {
       try {
         process.kill(p.pid, "SIGKILL");
