@@ -37,6 +37,8 @@ export class FolderSession {
   #state: TranscriptState;
   #client?: AcpClient;
   #sessionId?: string;
+  /** A close in flight; an attach waits for it. */
+  #closing?: Promise<void>;
   #registration?: Disposable;
   #broker?: PermissionBroker;
   #terminals?: TerminalService;
@@ -92,6 +94,9 @@ export class FolderSession {
    */
   attach(client: AcpClient, opts: { restart: boolean }): Promise<void> {
     const run = async () => {
+      // A close still in flight (panel closed, then reopened at once) finishes first, so the agent never
+      // sees the resume of a session it is still closing.
+      await this.#closing;
       this.#unregister();
       this.#client = client;
       this.#error = false;
@@ -339,10 +344,20 @@ export class FolderSession {
   }
 
   /** Closes the live session (the binding is kept, so reopening the panel resumes it). */
-  async close(): Promise<void> {
-    const client = this.#client;
-    if (client) await this.#leave(client);
-    this.emit({ type: "session/bound", sessionId: undefined, clearHistory: false });
+  close(): Promise<void> {
+    const run = async (): Promise<void> => {
+      const client = this.#client;
+      if (client) await this.#leave(client);
+      // A newer attach may have bound a session meanwhile: then this close has nothing left to report.
+      if (!this.#sessionId) this.emit({ type: "session/bound", sessionId: undefined, clearHistory: false });
+    };
+    const p = run();
+    const settled = p.catch(() => undefined);
+    this.#closing = settled;
+    void settled.then(() => {
+      if (this.#closing === settled) this.#closing = undefined;
+    });
+    return p;
   }
 
   /** Deletes a session of this folder; if it is the current one, the folder gets a new session. */
