@@ -53,20 +53,33 @@ async function setConfig(agent: AgentProcess, sessionId: string, configId: strin
   await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
 }
 
+/** A fake model server and a spawned agent-server (MANIFOLD_SANDBOX=`sandbox`) for one describe block. */
+function useSpawnedAgent(sandbox: string, cleanups: Array<() => void>, bind: (server: FakeModelServer, agent: AgentProcess) => void): void {
+  let server: FakeModelServer | undefined;
+  let agent: AgentProcess | undefined;
+  before(async () => {
+    const s = await startFakeModelServer();
+    const a = spawnAgent({ env: { ...modelEnv(s.url), MANIFOLD_SANDBOX: sandbox } });
+    server = s;
+    agent = a;
+    cleanups.push(() => a.cleanup());
+    bind(s, a);
+    await a.initialize();
+  });
+  after(async () => {
+    await agent?.close();
+    for (const c of cleanups) c();
+    await server?.close();
+  });
+}
+
 describe("sandbox and tools through the agent-server (spawned)", { skip: !linux && "Linux only" }, () => {
   let server: FakeModelServer;
   let agent: AgentProcess;
   const cleanups: Array<() => void> = [];
-  before(async () => {
-    server = await startFakeModelServer();
-    agent = spawnAgent({ env: { ...modelEnv(server.url), MANIFOLD_SANDBOX: "" } });
-    cleanups.push(() => agent.cleanup());
-    await agent.initialize();
-  });
-  after(async () => {
-    await agent.close();
-    for (const c of cleanups) c();
-    await server.close();
+  useSpawnedAgent("", cleanups, (s, a) => {
+    server = s;
+    agent = a;
   });
 
   it("logs the bubblewrap backend at start-up and reports it to the client on the sandbox option", async () => {
@@ -225,16 +238,9 @@ describe("no sandbox backend through the agent-server (MANIFOLD_SANDBOX=none)", 
   let server: FakeModelServer;
   let agent: AgentProcess;
   const cleanups: Array<() => void> = [];
-  before(async () => {
-    server = await startFakeModelServer();
-    agent = spawnAgent({ env: { ...modelEnv(server.url), MANIFOLD_SANDBOX: "none" } });
-    cleanups.push(() => agent.cleanup());
-    await agent.initialize();
-  });
-  after(async () => {
-    await agent.close();
-    for (const c of cleanups) c();
-    await server.close();
+  useSpawnedAgent("none", cleanups, (s, a) => {
+    server = s;
+    agent = a;
   });
 
   it("I-73: a bash call asks the user with the exact command; a rejection means it never runs", async () => {
