@@ -37,7 +37,11 @@ function find(dir) {
   return out;
 }
 
-const files = tiers.flatMap((t) => find(join(root, "test", t)));
+// Files start in list order, `concurrency` at a time. The longest files (one real VS Code window each,
+// mostly waiting on the workbench) start first, so the short ones fill the other slot around them.
+const LONG_POLES = ["test/vscode/ui-workbench.test.ts", "test/vscode/extension-host.test.ts"];
+const rank = (f) => (LONG_POLES.includes(f) ? LONG_POLES.indexOf(f) : LONG_POLES.length);
+const files = tiers.flatMap((t) => find(join(root, "test", t))).sort((a, b) => rank(a) - rank(b));
 if (files.length === 0) {
   console.error(`no test files found for tiers: ${tiers.join(", ")}`);
   process.exit(1);

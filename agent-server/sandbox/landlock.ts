@@ -4,7 +4,8 @@
 //   so another session's temp area or the data dir can be READ by path (no mount namespace);
 // - `.git/hooks` / `.git/config` are NOT protected (Landlock cannot carve exceptions out of a rule);
 // - network: TCP bind/connect blocked from ABI 4; UDP and unix sockets are not;
-// - no PID namespace: kill is per process group; a setsid'd grandchild escapes it.
+// - no PID namespace: kill is per process group plus the command's descendants at kill time; a
+//   grandchild orphaned earlier (a double fork with setsid) escapes it.
 import { childEnv } from "./env";
 import { LANDLOCK_HELPER_SOURCE } from "./landlockHelper";
 import { isInside } from "./pathGuard";

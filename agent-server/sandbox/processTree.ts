@@ -1,19 +1,25 @@
 // Spawning a wrapped command as its own process-group leader and killing the whole tree. Under
 // bubblewrap the group leader is bwrap itself: killing it tears down the PID namespace
 // (--die-with-parent), so setsid'd grandchildren die too. Without a PID namespace we kill the
-// process group; a grandchild that called setsid escapes that (documented limitation).
+// process group. On Linux, kill() also snapshots the leader's descendants first: each one still
+// alive after the group is gone is killed by pid (a setsid'd grandchild of a non-namespaced
+// backend), and kill() resolves only when every one of them has exited (the kernel reaps a PID
+// namespace just after its leader).
 import { spawn, type ChildProcess } from "node:child_process";
+import { descendantsOf, stillAlive, type ProcessRef } from "./procfs";
 import type { WrappedCommand } from "./types";
 
 export interface RunningProcess {
   readonly child: ChildProcess;
   /** Resolves once the leader has exited and its output pipes have closed (or a short grace after exit). */
   readonly exited: Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
-  /** SIGTERM the group, SIGKILL after `graceMs`; resolves when exited. */
+  /** SIGTERM the group, SIGKILL after `graceMs`; resolves when the leader and every descendant it had have exited. */
   kill(graceMs?: number): Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export const DEFAULT_KILL_GRACE_MS = 2_000;
+/** How long kill() waits for descendants that were SIGKILLed by pid (bounded: /proc has no event). */
+const DESCENDANTS_GONE_MS = 2_000;
 
 function signalGroup(pid: number | undefined, sig: NodeJS.Signals): void {
   if (pid === undefined) return;
@@ -26,6 +32,20 @@ function signalGroup(pid: number | undefined, sig: NodeJS.Signals): void {
       /* already gone */
     }
   }
+}
+
+/** SIGKILLs each pid still alive, then waits (bounded) until none is. */
+async function killAndWait(refs: ProcessRef[]): Promise<void> {
+  if (refs.length === 0) return;
+  for (const { pid } of stillAlive(refs)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+  const deadline = Date.now() + DESCENDANTS_GONE_MS;
+  while (stillAlive(refs).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
 }
 
 export function spawnTree(cmd: WrappedCommand, onData: (chunk: string) => void): RunningProcess {
@@ -67,12 +87,14 @@ export function spawnTree(cmd: WrappedCommand, onData: (chunk: string) => void):
   });
   const kill = async (graceMs = DEFAULT_KILL_GRACE_MS) => {
     if (!done) {
+      const tree = child.pid === undefined ? [] : descendantsOf(child.pid);
       signalGroup(child.pid, "SIGTERM");
       const t = setTimeout(() => signalGroup(child.pid, "SIGKILL"), graceMs);
       const r = await exited;
       clearTimeout(t);
       // Stragglers in the group (non-namespaced backends) get no second chance.
       signalGroup(child.pid, "SIGKILL");
+      await killAndWait(tree);
       return r;
     }
     return exited;

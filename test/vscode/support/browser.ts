@@ -34,6 +34,8 @@ export interface WorkbenchOptions {
   /** Called when the extension host under test exits (codeAutomationExit). */
   onExit?: (code: number) => void;
   colorScheme?: "light" | "dark";
+  /** Called with the new browser context before the page navigates (to record its requests from the start). */
+  onContext?: (context: BrowserContext) => void;
 }
 
 /** Formats a `codeAutomationLog` call (printf-style `%s`/`%d`/`%c` arguments) as one line. */
@@ -53,6 +55,7 @@ export async function openWorkbench(browser: Browser, serverUrl: string, options
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: options.colorScheme ?? "light" });
   // The workbench asks the gallery and telemetry endpoints; fail those at once (the machine is offline anyway).
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
+  options.onContext?.(context);
   const page = await context.newPage();
   // Exposed before navigation, as the workbench looks them up while it starts.
   await page.exposeFunction("codeAutomationLog", (level: unknown, args: unknown) => {
@@ -72,6 +75,14 @@ export async function openWorkbench(browser: Browser, serverUrl: string, options
 export async function waitForWorkbench(page: Page, timeout = 60_000): Promise<void> {
   await page.locator(".monaco-workbench").waitFor({ state: "visible", timeout });
   await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ state: "visible", timeout });
+}
+
+/**
+ * Waits until the workbench knows Manifold's contributions (its activity-bar entry is shown): before that
+ * the palette does not list its commands, and a palette opened too early has to be closed and reopened.
+ */
+export async function waitForManifold(page: Page, timeout = 60_000): Promise<void> {
+  await page.locator('.activitybar [aria-label^="Manifold"]').first().waitFor({ state: "visible", timeout });
 }
 
 /**

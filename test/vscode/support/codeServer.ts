@@ -29,6 +29,13 @@ export const QUIET_SETTINGS: Record<string, unknown> = {
   "github.gitAuthentication": false,
 };
 
+/** With `workspaceTrust`: trust is asked for, but silently (Restricted Mode until the test trusts). */
+const TRUST_SETTINGS: Record<string, unknown> = {
+  "security.workspace.trust.enabled": true,
+  "security.workspace.trust.startupPrompt": "never",
+  "security.workspace.trust.untrustedFiles": "open",
+};
+
 export interface CodeServerOptions {
   tools: E2eTools;
   /** Folder for this instance's config, data and XDG folders (created). */
@@ -42,6 +49,11 @@ export interface CodeServerOptions {
   smokeTestDriver?: boolean;
   /** Added to the server's environment, which the extension host (and so the agent) inherits. */
   env?: Record<string, string | undefined>;
+  /**
+   * Workspace trust on (default off: `--disable-workspace-trust`): a workspace opens in Restricted Mode,
+   * with no start-up prompt, until the test trusts it.
+   */
+  workspaceTrust?: boolean;
   /** Merged over QUIET_SETTINGS into `<user-data>/User/settings.json`. */
   settings?: Record<string, unknown>;
   host?: string;
@@ -138,7 +150,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const extensionsDir = options.extensionsDir ?? join(options.stateDir, "extensions");
   for (const dir of [options.stateDir, join(userDataDir, "User"), extensionsDir]) mkdirSync(dir, { recursive: true });
   writeFileSync(join(options.stateDir, "config.yaml"), "");
-  writeFileSync(join(userDataDir, "User/settings.json"), JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2));
+  const settings = { ...QUIET_SETTINGS, ...(options.workspaceTrust ? TRUST_SETTINGS : {}), ...options.settings };
+  writeFileSync(join(userDataDir, "User/settings.json"), JSON.stringify(settings, null, 2));
   const env = serverEnv(options);
   const base = commonArgs(options, userDataDir, extensionsDir);
 
@@ -154,11 +167,11 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     "none",
     "--disable-telemetry",
     "--disable-update-check",
-    "--disable-workspace-trust",
     "--disable-getting-started-override",
     "--reconnection-grace-time",
     "5",
   ];
+  if (!options.workspaceTrust) args.push("--disable-workspace-trust");
   if (options.smokeTestDriver) args.push("--vscode-option", "enable-smoke-test-driver");
 
   const child = spawn(options.tools.node, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,17 +1,16 @@
 // A UI scenario for the VS Code tier: the packaged .vsix in code-server, a two-folder workspace, the
 // fake model server as the built-in agent's model, headless Chromium on the workbench. Plus the helpers
 // the UI tests share: open a folder's panel, find the agent's process tree in /proc, hide a panel.
-import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
+import type { Browser, BrowserContext, FrameLocator, Page, Request } from "playwright-core";
 import { TEST_IDS } from "../../../extension/protocol/webviewProtocol";
 import { startFakeModelServer, type FakeModelServer } from "../../support/fakeModelServer";
-import { editorTab, launchBrowser, openWorkbench, runCommandAndPick, screenshot, waitForWorkbench, webviewFrame } from "./browser";
+import { editorTab, launchBrowser, openWorkbench, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
 import { ensureBuilt, vsixPath } from "./build";
-import { QUIET_SETTINGS, startCodeServer, type CodeServer } from "./codeServer";
+import { startCodeServer, type CodeServer } from "./codeServer";
 import { createTwoFolderWorkspace, type TwoFolderWorkspace } from "./fixtures";
-import { processesInGroup, processesMentioning, stopGroup, type ProcInfo } from "./processes";
+import { processesInGroup, processesMentioning, type ProcInfo } from "./processes";
 import { ensureTools, type E2eTools } from "./tools";
 
 export type Folder = "alpha" | "beta";
@@ -34,6 +33,8 @@ export interface Scenario {
   browser: Browser;
   context: BrowserContext;
   page: Page;
+  /** Every request the window made since it opened; `fromWebview` when a webview (or its service worker) made it. */
+  requests: Array<{ url: string; fromWebview: boolean }>;
   /** Runs a step; on failure saves `failure-<name>.png`, then rethrows. */
   step(name: string, body: () => Promise<void>): Promise<void>;
   /** "Open Chat for Folder…" + pick; resolves when the panel's composer is visible. */
@@ -61,19 +62,40 @@ export function fakeModelEnv(model: FakeModelServer): Record<string, string | un
   };
 }
 
-export async function startScenario(prefix: string, colorScheme: "light" | "dark" = "light"): Promise<Scenario> {
+export interface ScenarioOptions {
+  colorScheme?: "light" | "dark";
+  /** Open the workspace in Restricted Mode (workspace trust on); the test trusts it when it wants. */
+  untrusted?: boolean;
+}
+
+export async function startScenario(prefix: string, options: ScenarioOptions = {}): Promise<Scenario> {
   const tools = ensureTools();
   ensureBuilt({ vsix: true });
   const workspace = createTwoFolderWorkspace(prefix);
   const model = await startFakeModelServer();
   const stateDir = join(workspace.root, ".code-server");
-  const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv(model), settings: THEME_SETTINGS });
+  const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv(model), settings: THEME_SETTINGS, workspaceTrust: options.untrusted ?? false });
   const browser = await launchBrowser(tools.chromium);
-  const { context, page } = await openWorkbench(browser, server.url, { open: workspace.workspaceFile, colorScheme });
+  const requests: Scenario["requests"] = [];
+  const { context, page } = await openWorkbench(browser, server.url, {
+    open: workspace.workspaceFile,
+    colorScheme: options.colorScheme ?? "light",
+    onContext: (c) =>
+      c.on("request", (r: Request) => {
+        let fromWebview = false;
+        try {
+          fromWebview = /\/webview\/browser\/pre\//.test(r.frame().url());
+        } catch {
+          fromWebview = true; // a service worker's request: only the webviews have one
+        }
+        requests.push({ url: r.url(), fromWebview });
+      }),
+  });
   await waitForWorkbench(page);
   for (const folder of ["alpha", "beta"]) {
     await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${folder}"]`).first().waitFor({ state: "visible", timeout: 60_000 });
   }
+  await waitForManifold(page);
 
   const s: Scenario = {
     tools,
@@ -83,6 +105,7 @@ export async function startScenario(prefix: string, colorScheme: "light" | "dark
     browser,
     context,
     page,
+    requests,
     async step(name, body) {
       try {
         await body();
@@ -188,67 +211,6 @@ export async function hidePanelBehindFile(page: Page, folder: Folder, file: stri
     undefined,
     { timeout: 30_000 },
   );
-}
-
-/**
- * code-server WITH workspace trust (the harness always passes --disable-workspace-trust): same state
- * layout as startCodeServer, the .vsix installed, trust enabled and its start-up prompt off, so the
- * workbench opens the workspace in Restricted Mode.
- */
-export async function startUntrustedCodeServer(tools: E2eTools, stateDir: string, env: Record<string, string | undefined>): Promise<{ url: string; pgid: number; stop(): Promise<void> }> {
-  const userDataDir = join(stateDir, "user-data");
-  const extensionsDir = join(stateDir, "extensions");
-  for (const dir of [stateDir, join(userDataDir, "User"), extensionsDir]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(stateDir, "config.yaml"), "");
-  const settings = { ...QUIET_SETTINGS, "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never", "security.workspace.trust.untrustedFiles": "open" };
-  writeFileSync(join(userDataDir, "User/settings.json"), JSON.stringify(settings, null, 2));
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith("VSCODE_") || k === "ELECTRON_RUN_AS_NODE" || k === "NODE_OPTIONS" || k.startsWith("NODE_TEST")) continue;
-    childEnv[k] = v;
-  }
-  Object.assign(childEnv, { XDG_DATA_HOME: join(stateDir, "xdg-data"), XDG_CONFIG_HOME: join(stateDir, "xdg-config"), XDG_CACHE_HOME: join(stateDir, "xdg-cache") });
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete childEnv[k];
-    else childEnv[k] = v;
-  }
-  const base = [tools.codeServerEntry, "--config", join(stateDir, "config.yaml"), "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir];
-  await new Promise<void>((resolve, reject) => {
-    const p = spawn(tools.node, [...base, "--install-extension", vsixPath, "--force"], { env: childEnv, stdio: "ignore" });
-    p.once("error", reject);
-    p.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`--install-extension exited ${code}`))));
-  });
-  const args = [...base, "--bind-addr", "127.0.0.1:0", "--auth", "none", "--disable-telemetry", "--disable-update-check", "--disable-getting-started-override", "--reconnection-grace-time", "5"];
-  const child = spawn(tools.node, args, { env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  const pgid = child.pid;
-  if (pgid === undefined) throw new Error("code-server did not start");
-  const killOnExit = (): void => {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  };
-  process.on("exit", killOnExit);
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = "";
-    const onData = (chunk: Buffer): void => {
-      buf += chunk.toString("utf8");
-      const m = /HTTP server listening on (http:\/\/[^\s/]+)/.exec(buf);
-      if (m?.[1]) resolve(m[1]);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`code-server exited before listening (${code})`)));
-  });
-  return {
-    url,
-    pgid,
-    async stop() {
-      await stopGroup(pgid);
-      process.off("exit", killOnExit);
-    },
-  };
 }
 
 export { processesInGroup, processesMentioning };

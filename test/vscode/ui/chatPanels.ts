@@ -1,0 +1,67 @@
+// One chat panel per folder (I-91, I-92): "Open Chat for Folder…" opens a panel titled after each folder,
+// a prompt in each panel is answered in that panel only, and both panels render in the light and dark
+// themes (screenshots). Runs first in the shared window, so each panel's conversation is exactly its own.
+import * as assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { editorTab, screenshot, webviewFrame } from "../support/browser";
+import { byTestId, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
+
+const REPLIES: Record<Folder, string> = {
+  alpha: "Alpha here: your folder has README.md and src/greet.ts.",
+  beta: "Beta here: your folder has notes.txt.",
+};
+const question = (folder: Folder): string => `[${folder}] which files are in this folder?`;
+
+export function chatPanelTests(scenario: () => Scenario): void {
+  describe("one chat panel per folder", () => {
+    it("I-92: Open Chat for Folder opens a panel titled after each folder", () => {
+      const s = scenario();
+      return s.step("open-panels", async () => {
+        await s.openChat("alpha");
+        await s.openChat("beta");
+        for (const folder of ["alpha", "beta"] as const) {
+          await editorTab(s.page, `Manifold: ${folder}`).waitFor({ state: "visible" });
+        }
+      });
+    });
+
+    it("I-91: a prompt in each folder's panel is answered in that panel only", () => {
+      const s = scenario();
+      return s.step("prompts", async () => {
+        for (const folder of ["alpha", "beta"] as const) {
+          s.model.route(`[${folder}]`, { text: REPLIES[folder] });
+          const frame = await s.send(folder, question(folder));
+          await frame.locator(byTestId(TEST_IDS.agentMessage), { hasText: REPLIES[folder] }).waitFor({ state: "visible", timeout: 60_000 });
+        }
+        for (const folder of ["alpha", "beta"] as const) {
+          const frame = await s.panel(folder);
+          await frame.locator(byTestId(TEST_IDS.agentMessage)).first().waitFor({ state: "visible", timeout: 30_000 });
+          const agentTexts = await frame.locator(byTestId(TEST_IDS.agentMessage)).allInnerTexts();
+          const userTexts = await frame.locator(byTestId(TEST_IDS.userMessage)).allInnerTexts();
+          assert.deepEqual(
+            { user: userTexts.map((t) => t.trim()), agent: agentTexts.map((t) => t.trim()) },
+            { user: [question(folder)], agent: [REPLIES[folder]] },
+            `panel ${folder} shows only its own conversation`,
+          );
+        }
+      });
+    });
+
+    it("renders both panels in the dark and light themes (screenshots)", () => {
+      const s = scenario();
+      return s.step("themes", async () => {
+        for (const scheme of ["dark", "light"] as const) {
+          await s.page.emulateMedia({ colorScheme: scheme });
+          await s.page.locator(`.monaco-workbench.${scheme === "dark" ? "vs-dark" : "vs"}`).waitFor({ timeout: 30_000 });
+          // The panels open side by side (ViewColumn.Beside), so one shot shows both.
+          for (const folder of ["alpha", "beta"] as const) {
+            const frame = await webviewFrame(s.page, `Manifold: ${folder}`);
+            await frame.locator(`body.vscode-${scheme}`).waitFor({ timeout: 30_000 });
+            await frame.locator(byTestId(TEST_IDS.agentMessage), { hasText: REPLIES[folder] }).waitFor({ state: "visible", timeout: 30_000 });
+          }
+          await screenshot(s.page, `chat-panels-${scheme}`);
+        }
+      });
+    });
+  });
+}
