@@ -13,7 +13,8 @@ export interface TwoFolderWorkspace {
   beta: string;
 }
 
-export function createTwoFolderWorkspace(prefix = "manifold-ws-"): TwoFolderWorkspace {
+/** `settings` go into the `.code-workspace` file (workspace settings). */
+export function createTwoFolderWorkspace(prefix = "manifold-ws-", settings: Record<string, unknown> = {}): TwoFolderWorkspace {
   const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   const alpha = join(root, "alpha");
   const beta = join(root, "beta");
@@ -23,6 +24,6 @@ export function createTwoFolderWorkspace(prefix = "manifold-ws-"): TwoFolderWork
   writeFileSync(join(alpha, "src/greet.ts"), 'export const greet = (name: string) => `hello ${name}`;\n');
   writeFileSync(join(beta, "notes.txt"), "beta: the second folder of the test workspace.\n");
   const workspaceFile = join(root, "two-folders.code-workspace");
-  writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: "alpha" }, { path: "beta" }], settings: {} }, null, 2));
+  writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: "alpha" }, { path: "beta" }], settings }, null, 2));
   return { root, workspaceFile, alpha, beta };
 }
