@@ -20,7 +20,7 @@ export interface PanelSnapshot {
   agentStatus: string;
   running: boolean;
   /** Transcript entries in order; `text` is the message text, tool title, permission title or notice. */
-  entries: { kind: "user" | "agent" | "thought" | "tool" | "permission" | "notice"; text: string; status?: string }[];
+  entries: { kind: "user" | "agent" | "thought" | "tool" | "permission" | "question" | "notice"; text: string; status?: string }[];
   pendingApprovals: number;
 }
 

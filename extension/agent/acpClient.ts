@@ -6,6 +6,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import type {
   AgentCapabilities,
   ContentBlock,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
   CreateTerminalRequest,
   CreateTerminalResponse,
   InitializeResponse,
@@ -30,9 +32,14 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { SessionRouter } from "./router";
 
+/** A session-scoped, form-mode `elicitation/create` (the only kind routed to a session). */
+export type SessionFormElicitation = Extract<CreateElicitationRequest, { sessionId: string }> & { mode: "form" };
+
 /** What the client serves to the agent for one session. */
 export interface SessionServices {
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  /** A question for the user, shown in this session's panel only (I-46). */
+  elicit(params: SessionFormElicitation, signal: AbortSignal): Promise<CreateElicitationResponse>;
   readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(params: WriteTextFileRequest): Promise<void>;
   createTerminal(params: CreateTerminalRequest): Promise<CreateTerminalResponse>;
@@ -73,6 +80,24 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null): Agent
 
 export class UnsupportedError extends Error {}
 
+/**
+ * `elicitation/create`: only form mode is advertised, so any other mode is invalid params. A session
+ * question goes to the owner of that session id only; an unknown id is answered `cancel` and shown
+ * nowhere. A request-scoped question (no session, e.g. during setup) has no panel to be asked in: it is
+ * declined (I-46).
+ */
+export function routeElicitation(
+  router: SessionRouter<SessionServices>,
+  params: CreateElicitationRequest,
+  signal: AbortSignal,
+): Promise<CreateElicitationResponse> {
+  if (params.mode !== "form") return Promise.reject(acp.RequestError.invalidParams(undefined, `elicitation mode "${String(params.mode).slice(0, 40)}" is not supported`));
+  if (!("sessionId" in params) || typeof params.sessionId !== "string") return Promise.resolve({ action: "decline" });
+  const s = router.services(params.sessionId);
+  if (!s) return Promise.resolve({ action: "cancel" });
+  return s.elicit(params as SessionFormElicitation, signal);
+}
+
 const CLIENT_INFO = { name: "manifold-vscode", version: "0.1.0" };
 
 export class AcpClient {
@@ -98,6 +123,7 @@ export class AcpClient {
         if (!s) return { outcome: { outcome: "cancelled" } };
         return s.requestPermission(params, signal);
       })
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => svc(params.sessionId).readTextFile(params))
       .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
         await svc(params.sessionId).writeTextFile(params);
@@ -136,7 +162,8 @@ export class AcpClient {
   async initialize(): Promise<InitializeResponse> {
     const params: acp.InitializeRequest = {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      // Form elicitation only (questions in the session's panel); URL mode is not offered.
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
       clientInfo: CLIENT_INFO,
     };
     const res = await this.#conn.agent.request(acp.methods.agent.initialize, params);

@@ -148,6 +148,12 @@ export class ChatPanel implements vscode.Disposable {
       case "permission/dismiss":
         s.dismissPermission(msg.requestId);
         return;
+      case "question/answer":
+        if (!s.answerQuestion(msg.questionId, msg.values)) this.deps.log(`question ${msg.questionId}: the answer was not accepted (settled or invalid)`);
+        return;
+      case "question/decline":
+        s.declineQuestion(msg.questionId);
+        return;
       case "config/set":
         await s.setConfigOption(msg.configId, msg.value);
         return;

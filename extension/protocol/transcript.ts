@@ -16,6 +16,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@agentclientprotocol/sdk";
+import { reduceQuestion, type QuestionEntry, type QuestionEvent } from "../questions/questionEntries";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
@@ -63,7 +64,8 @@ export interface NoticeEntry {
   severity: "info" | "warning" | "error";
   text: string;
 }
-export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | PermissionEntry | NoticeEntry;
+export type { QuestionEntry };
+export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | PermissionEntry | QuestionEntry | NoticeEntry;
 
 export interface TerminalView {
   output: string;
@@ -126,6 +128,7 @@ export type TranscriptEvent =
   | { type: "tools/cancelUnfinished" }
   | { type: "terminal/output"; terminalId: string; view: TerminalView }
   | { type: "config/options"; configOptions: SessionConfigOption[] }
+  | QuestionEvent
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string };
 
 export function assertNever(x: never): never {
@@ -357,6 +360,9 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         ...s,
         entries: s.entries.map((e) => (e.kind === "permission" && e.requestId === ev.requestId ? { ...e, outcome: ev.outcome } : e)),
       };
+    case "question/requested":
+    case "question/resolved":
+      return reduceQuestion(s, ev);
     case "tools/cancelUnfinished":
       return finishTools(s);
     case "terminal/output":

@@ -38,6 +38,13 @@ const promptMsg = z
 const cancelMsg = z.object({ type: z.literal("turn/cancel") }).strict();
 const answerMsg = z.object({ type: z.literal("permission/answer"), requestId: id, optionId: id }).strict();
 const dismissMsg = z.object({ type: z.literal("permission/dismiss"), requestId: id }).strict();
+// A question card's values: typed as the webview holds them; the host validates them against the form.
+const questionValue = z.union([z.string().max(100_000), z.number().finite(), z.boolean(), z.array(z.string().max(500)).max(100)]);
+const questionAnswerMsg = z
+  .object({ type: z.literal("question/answer"), questionId: id, values: z.record(z.string().min(1).max(200), questionValue) })
+  .strict()
+  .refine((m) => Object.keys(m.values).length <= 50, "too many fields");
+const questionDeclineMsg = z.object({ type: z.literal("question/decline"), questionId: id }).strict();
 const configMsg = z
   .object({ type: z.literal("config/set"), configId: id, value: z.union([z.string().max(500), z.boolean()]) })
   .strict();
@@ -64,6 +71,8 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   cancelMsg,
   answerMsg,
   dismissMsg,
+  questionAnswerMsg,
+  questionDeclineMsg,
   configMsg,
   modeMsg,
   openLocationMsg,
@@ -105,6 +114,11 @@ export const TEST_IDS = {
   permissionCard: "permission-card",
   permissionOption: "permission-option",
   permissionDismiss: "permission-dismiss",
+  questionCard: "question-card",
+  questionField: "question-field",
+  questionError: "question-error",
+  questionSubmit: "question-submit",
+  questionDecline: "question-decline",
   plan: "plan",
   usage: "usage",
   composer: "composer",

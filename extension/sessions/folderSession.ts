@@ -1,5 +1,5 @@
-// One workspace folder's session: its binding, transcript model, pending permissions and what the
-// client serves to the agent for it. No `vscode`: the editor, the panel and the persistence come in
+// One workspace folder's session: its binding, transcript model, pending permissions and questions,
+// what the client serves to the agent for it. No `vscode`: the editor, the panel and the persistence come in
 // as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
 import type { ContentBlock, SessionInfo, SessionUpdate } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type SessionServices } from "../agent/acpClient";
@@ -8,6 +8,7 @@ import { SessionFileService, type EditorFiles } from "../client/fileService";
 import { PathConfinement } from "../client/pathGuard";
 import { TerminalService } from "../client/terminals";
 import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
+import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
 import {
   emptyTranscript,
   pendingPermissions,
@@ -17,7 +18,7 @@ import {
   type TranscriptState,
 } from "../protocol/transcript";
 
-export type SessionActivity = "idle" | "running" | "needs-approval" | "error" | "detached";
+export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-answer" | "error" | "detached";
 
 export interface FolderSessionDeps {
   /** Persisted binding folder → session id. */
@@ -28,6 +29,8 @@ export interface FolderSessionDeps {
   defaults?(): Record<string, string>;
   /** A permission request arrived (the owner decides how to surface it when the panel is hidden). */
   onPermissionRequested?(session: FolderSession, p: PendingPermission): void;
+  /** An agent question arrived (surfaced like a permission request when the panel is hidden). */
+  onQuestionRequested?(session: FolderSession, q: PendingQuestion): void;
   /** Activity changed (sessions view, badges). */
   onDidChange?(session: FolderSession): void;
   log?(message: string): void;
@@ -41,6 +44,7 @@ export class FolderSession {
   #closing?: Promise<void>;
   #registration?: Disposable;
   #broker?: PermissionBroker;
+  #questions?: QuestionBroker;
   #terminals?: TerminalService;
   #sink?: (events: TranscriptEvent[]) => void;
   #error = false;
@@ -66,9 +70,13 @@ export class FolderSession {
   get pending(): PendingPermission[] {
     return this.#broker?.list() ?? [];
   }
+  get pendingQuestions(): PendingQuestion[] {
+    return this.#questions?.list() ?? [];
+  }
   get activity(): SessionActivity {
     if (!this.#sessionId) return this.#error ? "error" : "detached";
     if (this.pending.length > 0) return "needs-approval";
+    if (this.pendingQuestions.length > 0) return "needs-answer";
     if (this.#state.running) return "running";
     return this.#error ? "error" : "idle";
   }
@@ -232,6 +240,7 @@ export class FolderSession {
       },
       resolved: (requestId, outcome) => this.emit({ type: "permission/resolved", requestId, outcome }),
     });
+    const questions = new QuestionBroker(sessionId, transcriptListener((ev) => this.emit(ev), (q) => this.deps.onQuestionRequested?.(this, q)));
     const files = new SessionFileService(this.confinement, this.deps.editor);
     const terminals = new TerminalService(this.confinement, {
       sandbox: this.deps.sandboxTerminals,
@@ -239,6 +248,7 @@ export class FolderSession {
     });
     const services: SessionServices = {
       requestPermission: (params, signal) => broker.request(params, signal),
+      elicit: (params, signal) => questions.request(params, signal),
       readTextFile: (params) => files.readTextFile(params),
       writeTextFile: (params) => files.writeTextFile(params),
       createTerminal: (params) => terminals.create(params),
@@ -252,6 +262,7 @@ export class FolderSession {
       applyUpdate: (update: SessionUpdate) => this.emit({ type: "acp", update }),
     });
     this.#broker = broker;
+    this.#questions = questions;
     this.#terminals = terminals;
     this.#registration = reg;
   }
@@ -259,10 +270,12 @@ export class FolderSession {
   #unregister(): void {
     // Requests of a session we leave are answered: a dismissal never grants.
     this.#broker?.dismissAll();
+    this.#questions?.cancelAll();
     this.#terminals?.dispose();
     this.#registration?.dispose();
     this.#registration = undefined;
     this.#broker = undefined;
+    this.#questions = undefined;
     this.#terminals = undefined;
     this.#sessionId = undefined;
   }
@@ -294,6 +307,7 @@ export class FolderSession {
     if (!client || !sessionId) return;
     const sent = client.cancel(sessionId);
     this.#broker?.cancelAll();
+    this.#questions?.cancelAll();
     this.emit({ type: "tools/cancelUnfinished" });
     await sent;
   }
@@ -304,6 +318,15 @@ export class FolderSession {
 
   dismissPermission(requestId: string): boolean {
     return this.#broker?.dismiss(requestId) ?? false;
+  }
+
+  /** A question card was submitted; `values` comes from the webview and is validated by the broker. */
+  answerQuestion(questionId: string, values: unknown): boolean {
+    return this.#questions?.answer(questionId, values).ok ?? false;
+  }
+
+  declineQuestion(questionId: string): boolean {
+    return this.#questions?.decline(questionId) ?? false;
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {

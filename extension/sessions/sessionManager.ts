@@ -12,6 +12,7 @@ import { vscodeFiles } from "../client/vscodeFiles";
 import { bubblewrapAvailable } from "../client/terminals";
 import { readAgentSettings, readSecrets, sessionDefaults, traceEnabled } from "../config";
 import { surfaceHiddenRequest } from "../permissions/surface";
+import { surfaceHiddenQuestion } from "../questions/surface";
 import type { SessionAction } from "../protocol/webviewProtocol";
 import type { AgentStatus } from "../protocol/transcript";
 import { errorText, FolderSession } from "./folderSession";
@@ -103,6 +104,9 @@ export class SessionManager implements vscode.Disposable {
         onPermissionRequested: (session, p) => {
           const panel = this.#panels.get(session.folder);
           if (!panel?.visible) surfaceHiddenRequest(session.folderName, p, () => this.openPanel(folder));
+        },
+        onQuestionRequested: (session, q) => {
+          if (!this.#panels.get(session.folder)?.visible) surfaceHiddenQuestion(session.folderName, q, () => this.openPanel(folder));
         },
         onDidChange: () => this.#onDidChange.fire(),
         log: (m) => this.log.info(`[${folder.name}] ${m}`),
@@ -256,6 +260,8 @@ export class SessionManager implements vscode.Disposable {
               return { kind: e.kind, text: e.title, status: e.status };
             case "permission":
               return { kind: e.kind, text: e.title, status: e.outcome.state };
+            case "question":
+              return { kind: e.kind, text: e.message, status: e.outcome.state };
             default:
               return e satisfies never;
           }

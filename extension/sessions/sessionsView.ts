@@ -1,5 +1,5 @@
 // The "Sessions" tree (view `manifold.sessions`): folders → sessions, with state and a badge for
-// pending approvals.
+// pending approvals and unanswered questions.
 import * as vscode from "vscode";
 import type { SessionInfo } from "@agentclientprotocol/sdk";
 import type { FolderSession, SessionActivity } from "./folderSession";
@@ -13,6 +13,7 @@ const ACTIVITY: Record<SessionActivity, { label: string; icon: string }> = {
   idle: { label: "idle", icon: "circle-outline" },
   running: { label: "running", icon: "loading~spin" },
   "needs-approval": { label: "needs approval", icon: "shield" },
+  "needs-answer": { label: "has a question", icon: "question" },
   error: { label: "error", icon: "error" },
   detached: { label: "not started", icon: "circle-slash" },
 };
@@ -47,7 +48,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   #updateBadge(): void {
     const pending = this.manager.allSessions().reduce((n, s) => n + s.pending.length, 0);
-    this.#view.badge = pending > 0 ? { value: pending, tooltip: `${pending} pending approval${pending === 1 ? "" : "s"}` } : undefined;
+    const questions = this.manager.allSessions().reduce((n, s) => n + s.pendingQuestions.length, 0);
+    const parts = [pending > 0 ? `${pending} pending approval${pending === 1 ? "" : "s"}` : "", questions > 0 ? `${questions} unanswered question${questions === 1 ? "" : "s"}` : ""];
+    const total = pending + questions;
+    this.#view.badge = total > 0 ? { value: total, tooltip: parts.filter(Boolean).join(", ") } : undefined;
   }
 
   getTreeItem(node: SessionsNode): vscode.TreeItem {
@@ -55,7 +59,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       const s = this.manager.session(node.folder);
       const act = ACTIVITY[s.activity];
       const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
-      item.description = s.pending.length > 0 ? `${act.label} (${s.pending.length})` : act.label;
+      const waiting = s.pending.length + s.pendingQuestions.length;
+      item.description = waiting > 0 ? `${act.label} (${waiting})` : act.label;
       item.tooltip = node.folder.uri.fsPath;
       item.iconPath = new vscode.ThemeIcon(act.icon);
       item.contextValue = "manifold.folder";

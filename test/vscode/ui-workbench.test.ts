@@ -11,6 +11,7 @@ import { processesInGroup, processesMentioning } from "./support/processes";
 import { agentLifecycleTests } from "./ui/agentLifecycle";
 import { chatPanelTests } from "./ui/chatPanels";
 import { permissionTests } from "./ui/permissions";
+import { questionTests } from "./ui/questions";
 import { restrictedModeTests } from "./ui/restrictedMode";
 import { webviewSafetyTests } from "./ui/webviewSafety";
 
@@ -39,6 +40,7 @@ describe("Manifold in code-server: one window, two folders", () => {
   restrictedModeTests(scenario);
   chatPanelTests(scenario);
   webviewSafetyTests(scenario);
+  questionTests(scenario);
   permissionTests(scenario);
   agentLifecycleTests(scenario);
 });

@@ -1,4 +1,4 @@
-// The transcript: messages, thoughts, tool cards, permission cards, notices. Untrusted text is
+// The transcript: messages, thoughts, tool cards, permission and question cards, notices. Untrusted text is
 // rendered either as plain text (JSX escapes it) or through renderMarkdown (inert HTML only).
 import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef } from "preact/hooks";
@@ -8,6 +8,7 @@ import { TEST_IDS } from "../../protocol/webviewProtocol";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
 import { post } from "../vscodeApi";
+import { QuestionCard } from "./QuestionCard";
 
 const Markdown = memo(function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
@@ -197,6 +198,8 @@ const Entry = memo(function Entry({ e, terminals }: { e: TranscriptEntry; termin
       return <ToolCard e={e} terminals={terminals} />;
     case "permission":
       return <PermissionCard e={e} />;
+    case "question":
+      return <QuestionCard e={e} />;
     case "notice":
       return (
         <div class={`notice ${e.severity}`} data-testid={TEST_IDS.notice} data-severity={e.severity} role={e.severity === "error" ? "alert" : "status"}>

@@ -9,6 +9,7 @@ import type { EditorFiles } from "../../../extension/client/fileService";
 import { FolderSession } from "../../../extension/sessions/folderSession";
 import type { PermissionEntry, TranscriptState } from "../../../extension/protocol/transcript";
 import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
+import { stateWaiters } from "./stateWaiters";
 
 const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
 
@@ -29,7 +30,7 @@ async function setup(folders: string[], caps: acp.AgentCapabilities = {}): Promi
   const fake = createFakeAgent(caps);
   const client = new AcpClient(fake.app);
   await client.initialize();
-  const waiters = new Map<FolderSession, (() => void)[]>();
+  const waiters = stateWaiters();
   const bindings = memoryBindings();
   const sessions = folders.map(
     (f) =>
@@ -37,9 +38,7 @@ async function setup(folders: string[], caps: acp.AgentCapabilities = {}): Promi
         bindings,
         editor,
         sandboxTerminals: false,
-        onDidChange: (s) => {
-          for (const w of waiters.get(s) ?? []) w();
-        },
+        onDidChange: (s) => waiters.changed(s),
       }),
   );
   for (const s of sessions) await s.attach(client, { restart: false });
@@ -47,13 +46,7 @@ async function setup(folders: string[], caps: acp.AgentCapabilities = {}): Promi
     fake,
     client,
     sessions,
-    when: (s, pred) =>
-      new Promise<void>((resolve) => {
-        if (pred(s.state)) return resolve();
-        const list = waiters.get(s) ?? [];
-        list.push(() => pred(s.state) && resolve());
-        waiters.set(s, list);
-      }),
+    when: waiters.when,
   };
 }
 

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator, Page, Request } from "playwright-core";
 import { TEST_IDS } from "../../../extension/protocol/webviewProtocol";
-import { startFakeModelServer, type FakeModelServer } from "../../support/fakeModelServer";
+import { startFakeModelServer, type FakeModelServer, type FakeRequest } from "../../support/fakeModelServer";
 import { editorTab, launchBrowser, openWorkbench, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
 import { ensureBuilt, vsixPath } from "./build";
 import { startCodeServer, type CodeServer } from "./codeServer";
@@ -140,6 +140,13 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
     },
   };
   return s;
+}
+
+/** The tool result the model got back in `req` (OpenAI format: the last `role: "tool"` message). */
+export function lastToolResult(req: FakeRequest): string {
+  const tools = (req.messages as Array<{ role?: unknown; content?: unknown }>).filter((m) => m.role === "tool");
+  const last = tools[tools.length - 1];
+  return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
 }
 
 /** Resolves with `probe()`'s first non-undefined value (polled: /proc and the DOM have no events here). */

@@ -5,16 +5,8 @@ import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import type { FakeRequest } from "../../support/fakeModelServer";
 import { editorTab, runCommand, screenshot, webviewFrame } from "../support/browser";
-import { byTestId, hidePanelBehindFile, TEST_IDS, type Scenario } from "../support/scenario";
-
-/** The tool result the model got back in `req` (OpenAI format: the last `role: "tool"` message). */
-function lastToolResult(req: FakeRequest): string {
-  const tools = (req.messages as Array<{ role?: unknown; content?: unknown }>).filter((m) => m.role === "tool");
-  const last = tools[tools.length - 1];
-  return typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
-}
+import { byTestId, hidePanelBehindFile, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
 
 export function permissionTests(scenario: () => Scenario): void {
   describe("permission requests (I-93)", () => {

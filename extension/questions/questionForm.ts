@@ -1,0 +1,256 @@
+// The form of an agent's question (ACP `elicitation/create`, form mode): the `requestedSchema` the
+// agent sent is `unknown` until `parseQuestionSchema` turns it into fields this panel can render, and
+// what the user typed is `unknown` until `coerceAnswer` turns it into typed content (numbers as
+// numbers, booleans as booleans). Pure: no `vscode`, no DOM; the host and the webview share it.
+import { z } from "zod";
+
+export interface FieldOption {
+  value: string;
+  title: string;
+  description?: string;
+}
+
+interface FieldBase {
+  name: string;
+  title: string;
+  description?: string;
+  required: boolean;
+}
+export type QuestionField =
+  | (FieldBase & { kind: "text"; minLength?: number; maxLength?: number; format?: string; default?: string })
+  | (FieldBase & { kind: "number"; integer: boolean; minimum?: number; maximum?: number; default?: number })
+  | (FieldBase & { kind: "boolean"; default?: boolean })
+  | (FieldBase & { kind: "select"; options: FieldOption[]; default?: string })
+  | (FieldBase & { kind: "multi"; options: FieldOption[]; minItems?: number; maxItems?: number; default?: string[] });
+
+export interface QuestionForm {
+  title?: string;
+  description?: string;
+  fields: QuestionField[];
+}
+
+/** What the webview posts for one field (the host validates it again). */
+export type RawValue = string | number | boolean | string[];
+/** A typed answer value (ACP `ElicitationContentValue`). */
+export type AnswerValue = string | number | boolean | string[];
+
+export const MAX_FIELDS = 20;
+export const MAX_OPTIONS = 100;
+export const MAX_TEXT = 100_000;
+
+const text = (max: number) => z.string().max(max);
+const opt = <T extends z.ZodType>(t: T) => t.nullish();
+const meta = z.record(z.string(), z.unknown()).nullish();
+const count = z.number().int().min(0).max(1_000_000);
+const finite = z.number().finite();
+
+const common = { title: opt(text(500)), description: opt(text(4000)), _meta: meta };
+const enumOption = z.object({ const: text(500), title: text(500), description: opt(text(4000)), _meta: meta }).strict();
+
+const stringProp = z
+  .object({
+    type: z.literal("string"),
+    ...common,
+    minLength: opt(count),
+    maxLength: opt(count),
+    pattern: opt(text(1000)),
+    format: opt(z.enum(["email", "uri", "date", "date-time"])),
+    default: opt(text(MAX_TEXT)),
+    enum: opt(z.array(text(500)).min(1).max(MAX_OPTIONS)),
+    oneOf: opt(z.array(enumOption).min(1).max(MAX_OPTIONS)),
+  })
+  .strict();
+const numberProp = z
+  .object({ type: z.enum(["number", "integer"]), ...common, minimum: opt(finite), maximum: opt(finite), default: opt(finite) })
+  .strict();
+const booleanProp = z.object({ type: z.literal("boolean"), ...common, default: opt(z.boolean()) }).strict();
+const multiItems = z.union([
+  z.object({ type: z.literal("string"), enum: z.array(text(500)).min(1).max(MAX_OPTIONS), _meta: meta }).strict(),
+  z.object({ anyOf: z.array(enumOption).min(1).max(MAX_OPTIONS), _meta: meta }).strict(),
+]);
+const multiProp = z
+  .object({ type: z.literal("array"), ...common, minItems: opt(count), maxItems: opt(count), items: multiItems, default: opt(z.array(text(500)).max(MAX_OPTIONS)) })
+  .strict();
+const property = z.discriminatedUnion("type", [stringProp, numberProp, booleanProp, multiProp]);
+
+const schema = z
+  .object({
+    type: z.literal("object").nullish(),
+    title: opt(text(500)),
+    description: opt(text(4000)),
+    properties: z.record(z.string().min(1).max(200), z.unknown()).nullish(),
+    required: z.array(z.string()).nullish(),
+    _meta: meta,
+  })
+  .strict();
+
+export type ParsedForm = { ok: true; form: QuestionForm } | { ok: false; reason: string };
+
+function withText<T extends object>(o: T, key: "description" | "format", v: string | null | undefined): T {
+  return v ? { ...o, [key]: v } : o;
+}
+
+function options(p: { enum?: string[] | null; oneOf?: z.infer<typeof enumOption>[] | null }): FieldOption[] | undefined {
+  if (p.oneOf) return p.oneOf.map((o) => withText({ value: o.const, title: o.title }, "description", o.description));
+  if (p.enum) return p.enum.map((v) => ({ value: v, title: v }));
+  return undefined;
+}
+
+function field(name: string, required: boolean, raw: unknown): QuestionField | string {
+  const r = property.safeParse(raw);
+  if (!r.success) return `property "${name}" is not a string, number, integer, boolean, enum or multi-select field`;
+  const p = r.data;
+  const base = withText({ name, title: p.title || name, required }, "description", p.description);
+  switch (p.type) {
+    case "string": {
+      if (p.enum && p.oneOf) return `property "${name}" has both enum and oneOf`;
+      const choices = options(p);
+      if (choices) {
+        if (p.default != null && !choices.some((c) => c.value === p.default)) return `property "${name}" has a default that is not one of its options`;
+        return { ...base, kind: "select", options: choices, ...(p.default != null ? { default: p.default } : {}) };
+      }
+      // `pattern` is not enforced here (an agent's regular expression is not run in the panel); the agent validates.
+      return withText(
+        {
+          ...base,
+          kind: "text" as const,
+          ...(p.minLength != null ? { minLength: p.minLength } : {}),
+          ...(p.maxLength != null ? { maxLength: p.maxLength } : {}),
+          ...(p.default != null ? { default: p.default } : {}),
+        },
+        "format",
+        p.format,
+      );
+    }
+    case "number":
+    case "integer":
+      return {
+        ...base,
+        kind: "number",
+        integer: p.type === "integer",
+        ...(p.minimum != null ? { minimum: p.minimum } : {}),
+        ...(p.maximum != null ? { maximum: p.maximum } : {}),
+        ...(p.default != null ? { default: p.default } : {}),
+      };
+    case "boolean":
+      return { ...base, kind: "boolean", ...(p.default != null ? { default: p.default } : {}) };
+    case "array": {
+      const items = p.items;
+      const choices = "anyOf" in items ? options({ oneOf: items.anyOf }) : options({ enum: items.enum });
+      return {
+        ...base,
+        kind: "multi",
+        options: choices ?? [],
+        ...(p.minItems != null ? { minItems: p.minItems } : {}),
+        ...(p.maxItems != null ? { maxItems: p.maxItems } : {}),
+        ...(p.default != null ? { default: p.default } : {}),
+      };
+    }
+  }
+}
+
+/** Turns an agent's `requestedSchema` into renderable fields, or says why it cannot be rendered. */
+export function parseQuestionSchema(raw: unknown): ParsedForm {
+  const r = schema.safeParse(raw);
+  if (!r.success) return { ok: false, reason: "the form is not a flat object schema" };
+  const props = Object.entries(r.data.properties ?? {});
+  if (props.length === 0) return { ok: false, reason: "the form has no fields" };
+  if (props.length > MAX_FIELDS) return { ok: false, reason: `the form has more than ${MAX_FIELDS} fields` };
+  const required = r.data.required ?? [];
+  const missing = required.find((n) => !props.some(([k]) => k === n));
+  if (missing !== undefined) return { ok: false, reason: `required field "${missing.slice(0, 100)}" is not defined` };
+  const fields: QuestionField[] = [];
+  for (const [name, p] of props) {
+    const f = field(name, required.includes(name), p);
+    if (typeof f === "string") return { ok: false, reason: f };
+    fields.push(f);
+  }
+  let form: QuestionForm = { fields };
+  if (r.data.title) form = { ...form, title: r.data.title };
+  if (r.data.description) form = { ...form, description: r.data.description };
+  return { ok: true, form };
+}
+
+export type Coerced = { ok: true; content: Record<string, AnswerValue> } | { ok: false; errors: Record<string, string> };
+
+const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
+
+function coerceField(f: QuestionField, v: unknown): AnswerValue | { error: string } {
+  switch (f.kind) {
+    case "text": {
+      if (typeof v !== "string") return { error: "Enter text." };
+      if (v.length > MAX_TEXT) return { error: "The text is too long." };
+      if (f.minLength !== undefined && v.length < f.minLength) return { error: `Enter at least ${f.minLength} characters.` };
+      if (f.maxLength !== undefined && v.length > f.maxLength) return { error: `Enter at most ${f.maxLength} characters.` };
+      return v;
+    }
+    case "number": {
+      const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v.trim()) : NaN;
+      if (!Number.isFinite(n)) return { error: "Enter a number." };
+      if (f.integer && !Number.isInteger(n)) return { error: "Enter a whole number." };
+      if (f.minimum !== undefined && n < f.minimum) return { error: `Enter a number of at least ${f.minimum}.` };
+      if (f.maximum !== undefined && n > f.maximum) return { error: `Enter a number of at most ${f.maximum}.` };
+      return n;
+    }
+    case "boolean":
+      return typeof v === "boolean" ? v : { error: "Choose yes or no." };
+    case "select":
+      return typeof v === "string" && f.options.some((o) => o.value === v) ? v : { error: "Choose one of the options." };
+    case "multi": {
+      if (!Array.isArray(v) || !v.every((x): x is string => typeof x === "string" && f.options.some((o) => o.value === x))) {
+        return { error: "Choose among the options." };
+      }
+      const picked = f.options.map((o) => o.value).filter((x) => v.includes(x)); // option order, no duplicates
+      if (f.minItems !== undefined && picked.length < f.minItems) return { error: `Choose at least ${f.minItems}.` };
+      if (f.maxItems !== undefined && picked.length > f.maxItems) return { error: `Choose at most ${f.maxItems}.` };
+      return picked;
+    }
+  }
+}
+
+/**
+ * Validates the user's values against the form. Empty optional fields are left out; a boolean field
+ * the user did not touch counts as `false` (an unchecked box is an answer).
+ */
+export function coerceAnswer(form: QuestionForm, values: unknown): Coerced {
+  const rec: Record<string, unknown> = typeof values === "object" && values !== null && !Array.isArray(values) ? (values as Record<string, unknown>) : {};
+  const content: Record<string, AnswerValue> = {};
+  const errors: Record<string, string> = {};
+  for (const f of form.fields) {
+    const raw = Object.hasOwn(rec, f.name) ? rec[f.name] : undefined;
+    const v = f.kind === "boolean" && raw === undefined ? false : raw;
+    // An empty multi-select with a minimum is "too few", not "missing".
+    if (isEmpty(v) && !(f.kind === "multi" && Array.isArray(v) && f.minItems !== undefined && f.minItems > 0)) {
+      if (f.required) errors[f.name] = "This field is required.";
+      continue;
+    }
+    const c = coerceField(f, v);
+    if (typeof c === "object" && !Array.isArray(c)) errors[f.name] = c.error;
+    else content[f.name] = c;
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, content };
+}
+
+/** The initial values of a form (defaults), as the webview holds them. */
+export function initialValues(form: QuestionForm): Record<string, RawValue> {
+  const out: Record<string, RawValue> = {};
+  for (const f of form.fields) {
+    if (f.default === undefined) continue;
+    out[f.name] = f.kind === "number" ? String(f.default) : f.default;
+  }
+  return out;
+}
+
+/** A one-line summary of an answer, for the settled card ("Answered: …"). */
+export function answerSummary(form: QuestionForm, content: Record<string, AnswerValue>): string {
+  const show = (f: QuestionField, v: AnswerValue): string => {
+    const title = (x: string) => (f.kind === "select" || f.kind === "multi" ? f.options.find((o) => o.value === x)?.title ?? x : x);
+    if (Array.isArray(v)) return v.map(title).join(", ");
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    return title(String(v));
+  };
+  const parts = form.fields.filter((f) => Object.hasOwn(content, f.name)).map((f) => ({ f, v: content[f.name] as AnswerValue }));
+  const only = parts[0];
+  const s = parts.length === 1 && only ? show(only.f, only.v) : parts.map(({ f, v }) => `${f.title}: ${show(f, v)}`).join("; ");
+  return s.length > 300 ? `${s.slice(0, 299)}…` : s;
+}
