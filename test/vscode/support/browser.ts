@@ -101,6 +101,8 @@ export async function runCommand(page: Page, title: string, timeout = 60_000): P
       await input.press("Enter");
       return;
     } catch (error) {
+      // Retries are the slow path: say so, so a slow run shows where its time went.
+      console.error(`palette: "${title}" not ready, retrying (${String(error).split("\n")[0]})`);
       await page.keyboard.press("Escape");
       if (Date.now() > deadline) throw new Error(`command "${title}" not found in the palette`, { cause: error });
     }
@@ -129,6 +131,7 @@ export async function runCommandAndPick(page: Page, title: string, label: string
       await quickItem(page, label).click({ timeout: 10_000 });
       return;
     } catch (error) {
+      console.error(`palette: no "${label}" row after "${title}", retrying (${String(error).split("\n")[0]})`);
       await page.keyboard.press("Escape");
       if (Date.now() > deadline) throw new Error(`no quick-pick item "${label}" after "${title}"`, { cause: error });
     }

@@ -41,6 +41,8 @@ export interface Scenario {
   openChat(folder: Folder): Promise<FrameLocator>;
   /** Brings the folder's panel to the front and returns its frame. */
   panel(folder: Folder): Promise<FrameLocator>;
+  /** The folder's panel in front: its tab if it is open, else "Open Chat for Folder…". */
+  reveal(folder: Folder): Promise<FrameLocator>;
   /** Types `text` into the folder's composer and sends it. */
   send(folder: Folder, text: string): Promise<FrameLocator>;
   /** Live agent-server processes of this code-server (the agent runs in its own process group). */
@@ -123,6 +125,12 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
     async panel(folder) {
       await editorTab(page, `Manifold: ${folder}`).click();
       return webviewFrame(page, `Manifold: ${folder}`);
+    },
+    async reveal(folder) {
+      if ((await editorTab(page, `Manifold: ${folder}`).count()) === 0) return s.openChat(folder);
+      const frame = await s.panel(folder);
+      await frame.locator(byTestId(TEST_IDS.composerInput)).waitFor({ state: "visible", timeout: 60_000 });
+      return frame;
     },
     async send(folder, text) {
       const frame = await s.panel(folder);

@@ -31,9 +31,9 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
       s = scenario();
       // waitForHang counts since the last reset: earlier sections' hangs must not count here.
       s.model.reset();
-      // Earlier sections may have closed a panel: Open Chat re-attaches it to its folder's session.
-      await s.openChat("alpha");
-      await s.openChat("beta");
+      // Earlier sections may have closed a panel: Open Chat for Folder… re-attaches it to its folder's session.
+      await s.reveal("alpha");
+      await s.reveal("beta");
     });
 
     it("I-95: SIGKILL mid-turn restarts the agent; each panel re-attaches to its own session with its history", () =>

@@ -1,9 +1,10 @@
-// One chat panel per folder (I-91, I-92): "Open Chat for Folder…" opens a panel titled after each folder,
-// a prompt in each panel is answered in that panel only, and both panels render in the light and dark
-// themes (screenshots). Runs first in the shared window, so each panel's conversation is exactly its own.
+// One chat panel per folder (I-91): a prompt in each folder's panel is answered in that panel only, and
+// both panels render in the light and dark themes (screenshots). The panels were opened (with "Open Chat
+// for Folder…") by the Restricted Mode section; no prompt was sent before, so each panel's conversation
+// is exactly its own.
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { editorTab, screenshot, webviewFrame } from "../support/browser";
+import { screenshot, webviewFrame } from "../support/browser";
 import { byTestId, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
 
 const REPLIES: Record<Folder, string> = {
@@ -14,21 +15,11 @@ const question = (folder: Folder): string => `[${folder}] which files are in thi
 
 export function chatPanelTests(scenario: () => Scenario): void {
   describe("one chat panel per folder", () => {
-    it("I-92: Open Chat for Folder opens a panel titled after each folder", () => {
-      const s = scenario();
-      return s.step("open-panels", async () => {
-        await s.openChat("alpha");
-        await s.openChat("beta");
-        for (const folder of ["alpha", "beta"] as const) {
-          await editorTab(s.page, `Manifold: ${folder}`).waitFor({ state: "visible" });
-        }
-      });
-    });
-
     it("I-91: a prompt in each folder's panel is answered in that panel only", () => {
       const s = scenario();
       return s.step("prompts", async () => {
         for (const folder of ["alpha", "beta"] as const) {
+          await s.reveal(folder);
           s.model.route(`[${folder}]`, { text: REPLIES[folder] });
           const frame = await s.send(folder, question(folder));
           await frame.locator(byTestId(TEST_IDS.agentMessage), { hasText: REPLIES[folder] }).waitFor({ state: "visible", timeout: 60_000 });

@@ -17,8 +17,8 @@ export function permissionTests(scenario: () => Scenario): void {
       s = scenario();
       outside = join(s.workspace.root, "outside");
       mkdirSync(outside, { recursive: true });
-      await s.openChat("alpha");
-      await s.openChat("beta");
+      await s.reveal("alpha");
+      await s.reveal("beta");
     });
 
     it("I-93: beta's request is shown only in beta's panel; Allow once runs the tool, Reject refuses it", () =>

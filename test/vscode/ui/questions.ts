@@ -21,7 +21,7 @@ export function questionTests(scenario: () => Scenario): void {
       const s = scenario();
       return s.step("question-answer", async () => {
         s.model.route("[ask]", { toolCalls: [{ name: "ask_user", args: { question: QUESTION, choices: ["blue", "green", "red"] } }] }, { text: "Green it is." });
-        await s.openChat("alpha");
+        await s.reveal("alpha");
         const alpha = await s.send("alpha", "[ask] pick a colour for the button");
         const card = alpha.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`);
         await card.waitFor({ state: "visible", timeout: 60_000 });

@@ -3,12 +3,12 @@
 // Runs first in the shared window, which opens untrusted.
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { runCommand, runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
+import { editorTab, runCommand, runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
 import { byTestId, eventually, OPEN_CHAT, TEST_IDS, type Scenario } from "../support/scenario";
 
 export function restrictedModeTests(scenario: () => Scenario): void {
   describe("an untrusted workspace (Restricted Mode)", () => {
-    it("starts no agent, even with both folders' chats open", () => {
+    it("I-92: Open Chat for Folder opens a panel titled after each folder; no agent starts while untrusted", () => {
       const s = scenario();
       return s.step("untrusted", async () => {
         await s.page.locator(".statusbar-item", { hasText: "Restricted Mode" }).first().waitFor({ state: "visible", timeout: 60_000 });
@@ -18,6 +18,7 @@ export function restrictedModeTests(scenario: () => Scenario): void {
           await frame.locator(byTestId(TEST_IDS.status), { hasText: /restricted mode/i }).first().waitFor({ state: "visible", timeout: 60_000 });
           assert.equal(await frame.locator(byTestId(TEST_IDS.send)).isDisabled(), true, `${folder}'s panel can send prompts in Restricted Mode`);
         }
+        for (const folder of ["alpha", "beta"] as const) await editorTab(s.page, `Manifold: ${folder}`).waitFor({ state: "visible" });
         await screenshot(s.page, "untrusted-workspace");
         assert.deepEqual(s.agents(), [], "an agent runs in an untrusted workspace");
         assert.equal(s.model.requests.length, 0);

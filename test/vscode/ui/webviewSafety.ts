@@ -62,7 +62,7 @@ export function webviewSafetyTests(scenario: () => Scenario): void {
           { toolCalls: [{ name: "write_file", args: { path: WRITTEN_NAME, content: WRITTEN_CONTENT } }] },
           { text: REPLY },
         );
-        await s.openChat("alpha");
+        await s.reveal("alpha");
         const cards = (await s.panel("alpha")).locator(byTestId(TEST_IDS.toolCard));
         const cardsBefore = await cards.count();
         const frame = await s.send("alpha", "[xss] show me <b>everything</b> <script>window.__pwned=11</script>");
