@@ -136,7 +136,7 @@ export function registerCommands(manager: SessionManager, view: SessionsView, co
       if (target) await target.cancel();
     }),
     reg(COMMANDS.showPendingApprovals, async () => {
-      const folder = await pickPendingApproval(manager.allSessions().map((s) => ({ folder: s.folder, folderName: s.folderName, pending: s.pending })));
+      const folder = await pickPendingApproval(manager.allSessions().map((s) => ({ folder: s.folder, folderName: s.folderName, pending: s.pending, questions: s.pendingQuestions })));
       const wf = folder ? manager.folderOf(folder) : undefined;
       if (wf) manager.openPanel(wf);
     }),

@@ -1,6 +1,7 @@
 // Surfaces a permission request whose panel is not visible: a notification offering "Show" (it
 // reveals the panel; it never answers) — the sessions view shows the badge. I-93.
 import * as vscode from "vscode";
+import type { PendingQuestion } from "../questions/questionBroker";
 import type { PendingPermission } from "./permissionBroker";
 
 export function surfaceHiddenRequest(folderName: string, p: PendingPermission, reveal: () => void): void {
@@ -14,15 +15,27 @@ export interface PendingItem extends vscode.QuickPickItem {
   folder: string;
 }
 
-/** "Show Pending Approvals": every pending request across folders; picking one reveals its panel. */
-export async function pickPendingApproval(all: { folder: string; folderName: string; pending: PendingPermission[] }[]): Promise<string | undefined> {
-  const items: PendingItem[] = all.flatMap((f) =>
-    f.pending.map((p) => ({ label: `$(shield) ${p.title}`, description: f.folderName, detail: p.options.map((o) => o.name).join(" · "), folder: f.folder })),
-  );
+/** One line of untrusted text for a quick pick (whitespace folded, long text cut). */
+export function oneLine(text: string, max = 120): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * "Show Pending Approvals": every pending permission request and agent question across folders;
+ * picking one reveals its panel (answering happens there).
+ */
+export async function pickPendingApproval(
+  all: { folder: string; folderName: string; pending: PendingPermission[]; questions: PendingQuestion[] }[],
+): Promise<string | undefined> {
+  const items: PendingItem[] = all.flatMap((f) => [
+    ...f.pending.map((p) => ({ label: `$(shield) ${oneLine(p.title)}`, description: f.folderName, detail: p.options.map((o) => o.name).join(" · "), folder: f.folder })),
+    ...f.questions.map((q) => ({ label: `$(question) ${oneLine(q.message)}`, description: f.folderName, detail: "A question from the agent", folder: f.folder })),
+  ]);
   if (items.length === 0) {
-    void vscode.window.showInformationMessage("Manifold: no approvals are pending.");
+    void vscode.window.showInformationMessage("Manifold: no approvals are pending, and no questions.");
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: "Pending approvals — pick one to open its panel" });
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: "Pending approvals and questions — pick one to open its panel" });
   return picked?.folder;
 }

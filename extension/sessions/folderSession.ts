@@ -1,14 +1,12 @@
 // One workspace folder's session: its binding, transcript model, pending permissions and questions,
 // what the client serves to the agent for it. No `vscode`: the editor, the panel and the persistence come in
 // as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
-import type { ContentBlock, SessionInfo, SessionUpdate } from "@agentclientprotocol/sdk";
-import { UnsupportedError, type AcpClient, type SessionServices } from "../agent/acpClient";
-import type { Disposable } from "../agent/router";
-import { SessionFileService, type EditorFiles } from "../client/fileService";
+import type { ContentBlock, SessionInfo } from "@agentclientprotocol/sdk";
+import { UnsupportedError, type AcpClient } from "../agent/acpClient";
+import type { EditorFiles } from "../client/fileService";
 import { PathConfinement } from "../client/pathGuard";
-import { TerminalService } from "../client/terminals";
-import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
-import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
+import type { PendingPermission } from "../permissions/permissionBroker";
+import type { PendingQuestion } from "../questions/questionBroker";
 import {
   emptyTranscript,
   pendingPermissions,
@@ -17,6 +15,7 @@ import {
   type TranscriptEvent,
   type TranscriptState,
 } from "../protocol/transcript";
+import { SessionBinding } from "./sessionBinding";
 
 export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-answer" | "error" | "detached";
 
@@ -39,13 +38,10 @@ export interface FolderSessionDeps {
 export class FolderSession {
   #state: TranscriptState;
   #client?: AcpClient;
-  #sessionId?: string;
+  /** What is served for the bound session id (none while detached). */
+  #binding?: SessionBinding;
   /** A close in flight; an attach waits for it. */
   #closing?: Promise<void>;
-  #registration?: Disposable;
-  #broker?: PermissionBroker;
-  #questions?: QuestionBroker;
-  #terminals?: TerminalService;
   #sink?: (events: TranscriptEvent[]) => void;
   #error = false;
   #attaching?: Promise<void>;
@@ -65,16 +61,16 @@ export class FolderSession {
     return this.#state;
   }
   get sessionId(): string | undefined {
-    return this.#sessionId;
+    return this.#binding?.sessionId;
   }
   get pending(): PendingPermission[] {
-    return this.#broker?.list() ?? [];
+    return this.#binding?.pendingPermissions ?? [];
   }
   get pendingQuestions(): PendingQuestion[] {
-    return this.#questions?.list() ?? [];
+    return this.#binding?.pendingQuestions ?? [];
   }
   get activity(): SessionActivity {
-    if (!this.#sessionId) return this.#error ? "error" : "detached";
+    if (!this.sessionId) return this.#error ? "error" : "detached";
     if (this.pending.length > 0) return "needs-approval";
     if (this.pendingQuestions.length > 0) return "needs-answer";
     if (this.#state.running) return "running";
@@ -155,12 +151,12 @@ export class FolderSession {
         clearHistory: true,
       });
     });
-    await this.deps.bindings.set(this.folder, this.#sessionId);
+    await this.deps.bindings.set(this.folder, this.sessionId);
     await this.#applyDefaults(client);
   }
 
   async #applyDefaults(client: AcpClient): Promise<void> {
-    const sessionId = this.#sessionId;
+    const sessionId = this.sessionId;
     if (!sessionId) return;
     for (const [configId, value] of Object.entries(this.deps.defaults?.() ?? {})) {
       const opt = this.#state.configOptions.find((o) => o.id === configId);
@@ -232,70 +228,37 @@ export class FolderSession {
 
   #register(client: AcpClient, sessionId: string): void {
     this.#unregister();
-    this.#sessionId = sessionId;
-    const broker = new PermissionBroker(sessionId, {
-      requested: (p) => {
-        this.emit({ type: "permission/requested", requestId: p.requestId, toolCallId: p.toolCallId, title: p.title, options: p.options });
-        this.deps.onPermissionRequested?.(this, p);
-      },
-      resolved: (requestId, outcome) => this.emit({ type: "permission/resolved", requestId, outcome }),
+    this.#binding = new SessionBinding(client, sessionId, this.confinement, {
+      editor: this.deps.editor,
+      sandboxTerminals: this.deps.sandboxTerminals,
+      emit: (event) => this.emit(event),
+      onPermissionRequested: (p) => this.deps.onPermissionRequested?.(this, p),
+      onQuestionRequested: (q) => this.deps.onQuestionRequested?.(this, q),
     });
-    const questions = new QuestionBroker(sessionId, transcriptListener((ev) => this.emit(ev), (q) => this.deps.onQuestionRequested?.(this, q)));
-    const files = new SessionFileService(this.confinement, this.deps.editor);
-    const terminals = new TerminalService(this.confinement, {
-      sandbox: this.deps.sandboxTerminals,
-      onOutput: (terminalId, view) => this.emit({ type: "terminal/output", terminalId, view }),
-    });
-    const services: SessionServices = {
-      requestPermission: (params, signal) => broker.request(params, signal),
-      elicit: (params, signal) => questions.request(params, signal),
-      readTextFile: (params) => files.readTextFile(params),
-      writeTextFile: (params) => files.writeTextFile(params),
-      createTerminal: (params) => terminals.create(params),
-      terminalOutput: async (params) => terminals.output(params.terminalId),
-      waitForTerminalExit: (params, signal) => terminals.waitForExit(params.terminalId, signal),
-      killTerminal: async (params) => terminals.kill(params.terminalId),
-      releaseTerminal: async (params) => terminals.release(params.terminalId),
-    };
-    const reg = client.router.register(sessionId, {
-      services,
-      applyUpdate: (update: SessionUpdate) => this.emit({ type: "acp", update }),
-    });
-    this.#broker = broker;
-    this.#questions = questions;
-    this.#terminals = terminals;
-    this.#registration = reg;
   }
 
+  /** Leaves the bound session id: its pending requests are answered (a dismissal never grants). */
   #unregister(): void {
-    // Requests of a session we leave are answered: a dismissal never grants.
-    this.#broker?.dismissAll();
-    this.#questions?.cancelAll();
-    this.#terminals?.dispose();
-    this.#registration?.dispose();
-    this.#registration = undefined;
-    this.#broker = undefined;
-    this.#questions = undefined;
-    this.#terminals = undefined;
-    this.#sessionId = undefined;
+    this.#binding?.dispose();
+    this.#binding = undefined;
   }
 
   /** Sends a prompt; resolves when the turn ends. */
   async prompt(blocks: ContentBlock[], display: { text: string; attachments: string[] }): Promise<void> {
     const client = this.#client;
-    const sessionId = this.#sessionId;
+    const sessionId = this.sessionId;
     if (!client || !sessionId) throw new Error("no session is attached to this folder");
     if (this.#state.running) throw new Error("a turn is already running in this session");
     this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments }, { type: "turn/started" });
     try {
       const stopReason = await client.prompt(sessionId, blocks);
       await client.router.drain(sessionId);
-      if (this.#sessionId === sessionId) this.emit({ type: "turn/ended", stopReason });
+      if (this.sessionId === sessionId) this.emit({ type: "turn/ended", stopReason });
     } catch (err) {
       // The connection closed under the turn (the agent died): `agentDied` shows it as interrupted (I-95).
       // The SDK resolves `closed` before it rejects pending requests, so one macrotask decides.
       const connectionGone = await Promise.race([client.closed.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
-      if (connectionGone || this.#sessionId !== sessionId || !this.#state.running) return;
+      if (connectionGone || this.sessionId !== sessionId || !this.#state.running) return;
       this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
     }
   }
@@ -303,41 +266,40 @@ export class FolderSession {
   /** `session/cancel`, then every pending permission of this session is answered `cancelled` (I-90). */
   async cancel(): Promise<void> {
     const client = this.#client;
-    const sessionId = this.#sessionId;
+    const sessionId = this.sessionId;
     if (!client || !sessionId) return;
     const sent = client.cancel(sessionId);
-    this.#broker?.cancelAll();
-    this.#questions?.cancelAll();
+    this.#binding?.cancelPending();
     this.emit({ type: "tools/cancelUnfinished" });
     await sent;
   }
 
   answerPermission(requestId: string, optionId: string): boolean {
-    return this.#broker?.answer(requestId, optionId) ?? false;
+    return this.#binding?.answerPermission(requestId, optionId) ?? false;
   }
 
   dismissPermission(requestId: string): boolean {
-    return this.#broker?.dismiss(requestId) ?? false;
+    return this.#binding?.dismissPermission(requestId) ?? false;
   }
 
   /** A question card was submitted; `values` comes from the webview and is validated by the broker. */
   answerQuestion(questionId: string, values: unknown): boolean {
-    return this.#questions?.answer(questionId, values).ok ?? false;
+    return this.#binding?.answerQuestion(questionId, values) ?? false;
   }
 
   declineQuestion(questionId: string): boolean {
-    return this.#questions?.decline(questionId) ?? false;
+    return this.#binding?.declineQuestion(questionId) ?? false;
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
-    if (!this.#client || !this.#sessionId) return;
-    const options = await this.#client.setConfigOption(this.#sessionId, configId, value);
+    if (!this.#client || !this.sessionId) return;
+    const options = await this.#client.setConfigOption(this.sessionId, configId, value);
     this.emit({ type: "config/options", configOptions: options });
   }
 
   async setMode(modeId: string): Promise<void> {
-    if (!this.#client || !this.#sessionId) return;
-    await this.#client.setMode(this.#sessionId, modeId);
+    if (!this.#client || !this.sessionId) return;
+    await this.#client.setMode(this.sessionId, modeId);
     this.emit({ type: "acp", update: { sessionUpdate: "current_mode_update", currentModeId: modeId } });
   }
 
@@ -359,7 +321,7 @@ export class FolderSession {
   async switchTo(sessionId: string): Promise<void> {
     const client = this.#client;
     if (!client) throw new Error("the agent is not running");
-    if (sessionId === this.#sessionId) return;
+    if (sessionId === this.sessionId) return;
     await this.#leave(client);
     this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
     await this.deps.bindings.set(this.folder, sessionId);
@@ -372,7 +334,7 @@ export class FolderSession {
       const client = this.#client;
       if (client) await this.#leave(client);
       // A newer attach may have bound a session meanwhile: then this close has nothing left to report.
-      if (!this.#sessionId) this.emit({ type: "session/bound", sessionId: undefined, clearHistory: false });
+      if (!this.sessionId) this.emit({ type: "session/bound", sessionId: undefined, clearHistory: false });
     };
     const p = run();
     const settled = p.catch(() => undefined);
@@ -387,7 +349,7 @@ export class FolderSession {
   async deleteSession(sessionId: string): Promise<void> {
     const client = this.#client;
     if (!client) throw new Error("the agent is not running");
-    const current = sessionId === this.#sessionId;
+    const current = sessionId === this.sessionId;
     if (current) await this.#leave(client);
     await client.deleteSession(sessionId);
     if (current) {
@@ -398,10 +360,10 @@ export class FolderSession {
   }
 
   async #leave(client: AcpClient): Promise<void> {
-    const sessionId = this.#sessionId;
+    const sessionId = this.sessionId;
     if (!sessionId) return;
     // Closing a card or panel dismisses (reject); then a running turn is cancelled.
-    this.#broker?.dismissAll();
+    this.#binding?.dismissPermissions();
     const wasRunning = this.#state.running;
     if (wasRunning) await this.cancel();
     this.#unregister();
@@ -428,7 +390,7 @@ export class FolderSession {
 
   dispose(): void {
     const client = this.#client;
-    const sessionId = this.#sessionId;
+    const sessionId = this.sessionId;
     this.#unregister();
     this.#sink = undefined;
     if (client && sessionId) void client.closeSession(sessionId).catch(() => undefined);

@@ -1,6 +1,7 @@
 // What the demo model says and does: a pure function from the conversation to one scripted step.
 // It exercises real tool calls (list, read, write inside and outside the workspace, bash) so a
-// newcomer sees tool cards, permission prompts and the sandbox work, with no network.
+// newcomer sees tool cards, permission prompts, questions (ask_user) and the sandbox work, with no network.
+import { DECLINED_OUTPUT } from "../../tools/askUser";
 import type { ChatMessage, ToolResultPart } from "../types";
 
 export type DemoStep = { text: string; toolCall?: { toolName: string; input: Record<string, unknown> } };
@@ -8,13 +9,22 @@ export type DemoStep = { text: string; toolCall?: { toolName: string; input: Rec
 export const DEMO_INTRO =
   "Hi! I am the **demo model (offline)**: a scripted stand-in, not a real AI. " +
   "I can show you how Manifold works with real tools. Try:\n\n" +
-  "- *list files*\n- *read README.md*\n- *write a note*\n- *run ls -la*\n- *write outside the workspace* (shows a permission prompt)\n\n" +
+  "- *list files*\n- *read README.md*\n- *write a note*\n- *run ls -la*\n- *write outside the workspace* (shows a permission prompt)\n" +
+  "- *ask me a question* (shows a question with choices)\n\n" +
   "To use a real model, run **Manifold: Set API Key…**, or start Ollama or LM Studio locally, " +
   "or set `MANIFOLD_MODEL_PROVIDER`, `MANIFOLD_MODEL_BASE_URL` and `MANIFOLD_MODEL`.";
 
 const NOTE_PATH = "manifold-demo-note.md";
 const OUTSIDE_PATH = "../manifold-demo-outside.txt";
 const SUMMARY_LINES = 12;
+
+const ASK_TOOL = "ask_user";
+/** "ask me", "Ask me a question", "can you ask me something?" — but not "… ask me first/before …". */
+const ASK_ME = /\bask\s+me\b(?!\s+(?:first|before)\b)/;
+export const DEMO_QUESTION = { question: "Which file should we look at first?", choices: ["README.md", "package.json", "Neither, surprise me"] };
+export const NO_ASK_TEXT =
+  "I would ask you a question with the `ask_user` tool, but this client cannot show questions " +
+  "(it did not advertise form elicitation), so that tool is not offered here. Try *list files* instead. (Demo model, offline.)";
 
 function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -31,7 +41,20 @@ function pathIn(text: string): string | undefined {
   return words.find((w, i) => i > 0 && /[./\\]/.test(w) && /[A-Za-z0-9]/.test(w));
 }
 
+/** What the user answered to the demo's question, declined, or why it could not be asked. */
+function summariseAnswer(r: ToolResultPart): string {
+  if (r.isError) return `I could not ask you: ${r.output}\n\nA real model would carry on without the answer or ask in its reply. (Demo model, offline.)`;
+  if (r.output === DECLINED_OUTPUT) {
+    return "You declined to answer, and that is fine: a real model would carry on without the answer or ask in its reply instead. (Demo model, offline.)";
+  }
+  const quoted = r.output.split("\n").map((l) => `> ${l}`).join("\n");
+  const file = DEMO_QUESTION.choices.slice(0, 2).includes(r.output) ? ` Say *read ${r.output}* and I will open it.` : "";
+  return `You answered:\n\n${quoted}\n\nA real model would now carry on with your answer.${file} (Demo model, offline.)`;
+}
+
 function summarise(results: readonly ToolResultPart[]): string {
+  const [only] = results;
+  if (results.length === 1 && only?.toolName === ASK_TOOL) return summariseAnswer(only);
   const parts = results.map((r) => {
     const lines = r.output.split("\n");
     const shown = lines.slice(0, SUMMARY_LINES).join("\n");
@@ -53,13 +76,17 @@ export function demoStep(messages: readonly ChatMessage[], toolNames: ReadonlySe
   const text = raw.toLowerCase();
   const can = (name: string): boolean => toolNames.has(name);
 
+  const run = /^\s*(?:please\s+)?run\s+(.+)$/is.exec(raw);
+  if (!run && ASK_ME.test(text)) {
+    if (!can(ASK_TOOL)) return { text: NO_ASK_TEXT };
+    return { text: "Let me ask you something. Pick an answer in the question card.", toolCall: { toolName: ASK_TOOL, input: { ...DEMO_QUESTION, choices: [...DEMO_QUESTION.choices] } } };
+  }
   if (/\boutside\b/.test(text) && can("write_file")) {
     return {
       text: "Let me try writing a file **outside** your workspace. The sandbox should stop me and ask you first.",
       toolCall: { toolName: "write_file", input: { path: OUTSIDE_PATH, content: "Written by the Manifold demo model.\n" } },
     };
   }
-  const run = /^\s*(?:please\s+)?run\s+(.+)$/is.exec(raw);
   if (run?.[1] && can("bash")) {
     const typed = run[1].trim().replace(/^`+|`+$/g, "");
     const command = /^(?:a|an|some|the|my)\s|^(?:command|something|it)$/i.test(typed) ? "ls -la" : typed;

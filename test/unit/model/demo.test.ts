@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createModelClient, DEMO_MODEL_CONFIG } from "../../../agent-server/model/index";
-import { chunkText, DEMO_INTRO } from "../../../agent-server/model/demo/script";
+import { chunkText, DEMO_INTRO, NO_ASK_TEXT } from "../../../agent-server/model/demo/script";
+import { DECLINED_OUTPUT } from "../../../agent-server/tools/askUser";
 import type { ChatMessage, ModelEvent, ToolSpec } from "../../../agent-server/model/types";
 import { collect, userSays } from "./helpers";
 
@@ -84,6 +85,79 @@ describe("demo model", () => {
     const events = await collect(demo, [userSays("list files")], { tools: [] });
     assert.equal(toolCalls(events).length, 0);
     assert.equal(text(events), DEMO_INTRO);
+  });
+
+  const ASK_TOOLS = [...TOOLS, tool("ask_user")];
+  const QUESTION = { question: "Which file should we look at first?", choices: ["README.md", "package.json", "Neither, surprise me"] };
+  for (const prompt of ["ask me a question", "Ask me something!", "ASK ME", "can you ask me which files to list?", "please ask me about the README.md"]) {
+    it(`'${prompt}' → ask_user with a question and choices`, async () => {
+      const events = await collect(demo, [userSays(prompt)], { tools: ASK_TOOLS });
+      assert.deepEqual(toolCalls(events), [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "ask_user", input: QUESTION }]);
+      const finish = events.at(-1);
+      assert.equal(finish?.type === "finish" && finish.reason, "tool-calls");
+    });
+  }
+
+  const others: Array<[string, string]> = [
+    ["list files", "list_files"],
+    ["read README.md", "read_file"],
+    ["write a note", "write_file"],
+    ["run ls -la", "bash"],
+    ["write outside the workspace", "write_file"],
+    ["run echo ask me", "bash"],
+    ["write a note but ask me first", "write_file"],
+  ];
+  for (const [prompt, toolName] of others) {
+    it(`with ask_user offered, '${prompt}' still → ${toolName}`, async () => {
+      const calls = toolCalls(await collect(demo, [userSays(prompt)], { tools: ASK_TOOLS }));
+      assert.deepEqual(calls.map((c) => c.type === "tool-call" && c.toolName), [toolName]);
+    });
+  }
+
+  const afterAsk = (output: string, isError = false): ChatMessage[] => [
+    userSays("ask me a question"),
+    { role: "assistant", content: [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "ask_user", input: QUESTION }] },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "demo-call-1", toolName: "ask_user", output, isError }] },
+  ];
+
+  it("after ask_user is answered it says what the user answered and stops", async () => {
+    const events = await collect(demo, afterAsk("README.md"), { tools: ASK_TOOLS });
+    assert.equal(toolCalls(events).length, 0);
+    assert.equal(
+      text(events),
+      "You answered:\n\n> README.md\n\nA real model would now carry on with your answer. Say *read README.md* and I will open it. (Demo model, offline.)",
+    );
+    const finish = events.at(-1);
+    assert.equal(finish?.type === "finish" && finish.reason, "stop");
+  });
+
+  it("after ask_user is answered in free text it quotes the answer", async () => {
+    const events = await collect(demo, afterAsk("the tests\nthen the docs"), { tools: ASK_TOOLS });
+    assert.equal(text(events), "You answered:\n\n> the tests\n> then the docs\n\nA real model would now carry on with your answer. (Demo model, offline.)");
+  });
+
+  it("after ask_user is declined it says plainly the user declined", async () => {
+    const events = await collect(demo, afterAsk(DECLINED_OUTPUT), { tools: ASK_TOOLS });
+    assert.equal(toolCalls(events).length, 0);
+    assert.match(text(events), /^You declined to answer/);
+    assert.doesNotMatch(text(events), /You answered/);
+  });
+
+  it("after ask_user fails (unavailable or cancelled) it says it could not ask", async () => {
+    const events = await collect(demo, afterAsk("The call was cancelled.", true), { tools: ASK_TOOLS });
+    assert.match(text(events), /^I could not ask you: The call was cancelled\./);
+    assert.doesNotMatch(text(events), /You answered/);
+  });
+
+  it("without ask_user offered, 'ask me a question' explains the client cannot show questions", async () => {
+    const events = await collect(demo, [userSays("ask me a question")], { tools: TOOLS });
+    assert.equal(toolCalls(events).length, 0);
+    assert.equal(text(events), NO_ASK_TEXT);
+    assert.match(NO_ASK_TEXT, /cannot show questions/);
+  });
+
+  it("the greeting offers 'ask me a question'", () => {
+    assert.match(DEMO_INTRO, /- \*ask me a question\* \(shows a question with choices\)\n/);
   });
 
   it("is deterministic", async () => {

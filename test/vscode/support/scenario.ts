@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator, Page, Request } from "playwright-core";
 import { TEST_IDS } from "../../../extension/protocol/webviewProtocol";
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from "../../support/fakeModelServer";
-import { editorTab, launchBrowser, openWorkbench, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
+import { editorTab, launchBrowser, openWorkbench, runCommand, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
 import { ensureBuilt, vsixPath } from "./build";
 import { startCodeServer, type CodeServer } from "./codeServer";
 import { createTwoFolderWorkspace, type TwoFolderWorkspace } from "./fixtures";
@@ -226,6 +226,21 @@ export async function hidePanelBehindFile(page: Page, folder: Folder, file: stri
     undefined,
     { timeout: 30_000 },
   );
+}
+
+/**
+ * Hides a folder's panel behind a file (hidePanelBehindFile), then waits until the extension host has
+ * seen it hidden: the answer of a Manifold command (Show Pending Approvals, with nothing pending)
+ * travels the same ordered channel after the panel's view-state change. Dismisses that answer.
+ */
+export async function hidePanelUntilSeen(page: Page, folder: Folder, file: string): Promise<void> {
+  await hidePanelBehindFile(page, folder, file);
+  await runCommand(page, "Manifold: Show Pending Approvals");
+  const none = page.locator(".notifications-toasts .notification-toast", { hasText: "no approvals are pending" }).first();
+  await none.waitFor({ state: "visible", timeout: 60_000 });
+  await none.hover();
+  await none.locator(".codicon-notifications-clear, .codicon-close").first().click();
+  await none.waitFor({ state: "hidden", timeout: 30_000 });
 }
 
 export { processesInGroup, processesMentioning };

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { editorTab, runCommand, screenshot, webviewFrame } from "../support/browser";
-import { byTestId, hidePanelBehindFile, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
+import { byTestId, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
 
 export function permissionTests(scenario: () => Scenario): void {
   describe("permission requests (I-93)", () => {
@@ -81,19 +81,7 @@ export function permissionTests(scenario: () => Scenario): void {
         const t2 = join(outside, "hidden-2.txt");
         s.model.route("[b-hidden-1]", { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t1, content: "x" } }] } }, { text: "first answered" });
         s.model.route("[b-hidden-2]", { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t2, content: "x" } }] } }, { text: "second answered" });
-        /**
-         * Hides beta's panel, then waits until the extension host has seen it hidden: a Manifold command's
-         * answer travels the same ordered channel after the panel's view-state change.
-         */
-        const hideBeta = async (): Promise<void> => {
-          await hidePanelBehindFile(page, "beta", "notes.txt");
-          await runCommand(page, "Manifold: Show Pending Approvals");
-          const none = page.locator(".notifications-toasts .notification-toast", { hasText: "no approvals are pending" }).first();
-          await none.waitFor({ state: "visible", timeout: 60_000 });
-          await none.hover();
-          await none.locator(".codicon-notifications-clear, .codicon-close").first().click();
-          await none.waitFor({ state: "hidden", timeout: 30_000 });
-        };
+        const hideBeta = (): Promise<void> => hidePanelUntilSeen(page, "beta", "notes.txt");
         /** The "waiting for your approval" notification: a toast, or (if the toast already timed out) in the center. */
         const approvalNotification = async () => {
           try {

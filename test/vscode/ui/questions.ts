@@ -5,8 +5,8 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FakeRequest } from "../../support/fakeModelServer";
-import { screenshot, webviewFrame } from "../support/browser";
-import { byTestId, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
+import { runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
+import { byTestId, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
 
 /** Requests of the turn marked `marker` that carry a tool result. */
 function afterToolResult(s: Scenario, marker: string): FakeRequest[] {
@@ -77,6 +77,36 @@ export function questionTests(scenario: () => Scenario): void {
         await alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="false"]`).waitFor({ timeout: 60_000 });
         assert.equal(await alpha.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`).count(), 0);
         assert.equal(afterToolResult(s, "[ask-cancel]").length, 0, "a cancelled question was answered");
+      });
+    });
+
+    it("I-46: a question for a hidden panel is surfaced (notification, badge, Show Pending Approvals), never answered for the user", () => {
+      const s = scenario();
+      return s.step("question-hidden", async () => {
+        const page = s.page;
+        s.model.route("[ask-hidden]", { hang: true, then: { toolCalls: [{ name: "ask_user", args: { question: "Which file first?", choices: ["README.md", "src/greet.ts"] } }] } }, { text: "Reading src/greet.ts." });
+        const n = s.model.requests.length;
+        await s.send("alpha", "[ask-hidden] ask me while I look elsewhere");
+        await s.model.waitForRequests(n + 1);
+        await hidePanelUntilSeen(page, "alpha", "README.md");
+        s.model.release();
+        const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "Manifold (alpha) has a question for you: Which file first?" }).first();
+        await toast.waitFor({ state: "visible", timeout: 60_000 });
+        const badge = page.locator('.activitybar .action-item:has([aria-label^="Manifold"]) .badge-content').first();
+        await badge.waitFor({ state: "visible", timeout: 30_000 });
+        assert.equal((await badge.innerText()).trim(), "1");
+        assert.equal(afterToolResult(s, "[ask-hidden]").length, 0, "the question was answered for the user");
+
+        // The palette's list of what waits for the user names it; picking it brings alpha's panel back.
+        await runCommandAndPick(page, "Manifold: Show Pending Approvals", "Which file first?");
+        const alpha = await webviewFrame(page, "Manifold: alpha");
+        const card = alpha.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`);
+        await card.waitFor({ state: "visible", timeout: 60_000 });
+        await card.locator('input[type="radio"][value="src/greet.ts"]').check();
+        await card.locator(byTestId(TEST_IDS.questionSubmit)).click();
+        await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "Reading src/greet.ts." }).waitFor({ state: "visible", timeout: 60_000 });
+        assert.equal(lastToolResult(afterToolResult(s, "[ask-hidden]")[0]!), "src/greet.ts");
+        await badge.waitFor({ state: "hidden", timeout: 30_000 });
       });
     });
   });

@@ -1,0 +1,109 @@
+// What one folder session serves to the agent while it is bound to one ACP session id: its pending
+// permission requests and questions, its files and terminals, and its registration with the client's
+// router. Created when the folder binds a session, disposed when it leaves it; disposing answers every
+// pending request (a dismissal never grants, a question is cancelled). No `vscode`.
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { AcpClient, SessionServices } from "../agent/acpClient";
+import type { Disposable } from "../agent/router";
+import { SessionFileService, type EditorFiles } from "../client/fileService";
+import type { PathConfinement } from "../client/pathGuard";
+import { TerminalService } from "../client/terminals";
+import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
+import type { TranscriptEvent } from "../protocol/transcript";
+import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
+
+export interface SessionBindingHooks {
+  readonly editor: EditorFiles;
+  readonly sandboxTerminals: boolean;
+  /** Into the folder's transcript. */
+  emit(event: TranscriptEvent): void;
+  onPermissionRequested(p: PendingPermission): void;
+  onQuestionRequested(q: PendingQuestion): void;
+}
+
+export class SessionBinding {
+  readonly #permissions: PermissionBroker;
+  readonly #questions: QuestionBroker;
+  readonly #terminals: TerminalService;
+  readonly #registration: Disposable;
+
+  constructor(
+    client: AcpClient,
+    readonly sessionId: string,
+    confinement: PathConfinement,
+    hooks: SessionBindingHooks,
+  ) {
+    this.#permissions = new PermissionBroker(sessionId, {
+      requested: (p) => {
+        hooks.emit({ type: "permission/requested", requestId: p.requestId, toolCallId: p.toolCallId, title: p.title, options: p.options });
+        hooks.onPermissionRequested(p);
+      },
+      resolved: (requestId, outcome) => hooks.emit({ type: "permission/resolved", requestId, outcome }),
+    });
+    this.#questions = new QuestionBroker(sessionId, transcriptListener(hooks.emit, hooks.onQuestionRequested));
+    const files = new SessionFileService(confinement, hooks.editor);
+    const terminals = new TerminalService(confinement, {
+      sandbox: hooks.sandboxTerminals,
+      onOutput: (terminalId, view) => hooks.emit({ type: "terminal/output", terminalId, view }),
+    });
+    this.#terminals = terminals;
+    const services: SessionServices = {
+      requestPermission: (params, signal) => this.#permissions.request(params, signal),
+      elicit: (params, signal) => this.#questions.request(params, signal),
+      readTextFile: (params) => files.readTextFile(params),
+      writeTextFile: (params) => files.writeTextFile(params),
+      createTerminal: (params) => terminals.create(params),
+      terminalOutput: async (params) => terminals.output(params.terminalId),
+      waitForTerminalExit: (params, signal) => terminals.waitForExit(params.terminalId, signal),
+      killTerminal: async (params) => terminals.kill(params.terminalId),
+      releaseTerminal: async (params) => terminals.release(params.terminalId),
+    };
+    this.#registration = client.router.register(sessionId, {
+      services,
+      applyUpdate: (update: SessionUpdate) => hooks.emit({ type: "acp", update }),
+    });
+  }
+
+  get pendingPermissions(): PendingPermission[] {
+    return this.#permissions.list();
+  }
+
+  get pendingQuestions(): PendingQuestion[] {
+    return this.#questions.list();
+  }
+
+  answerPermission(requestId: string, optionId: string): boolean {
+    return this.#permissions.answer(requestId, optionId);
+  }
+
+  dismissPermission(requestId: string): boolean {
+    return this.#permissions.dismiss(requestId);
+  }
+
+  /** `values` comes from the webview and is validated by the broker. */
+  answerQuestion(questionId: string, values: unknown): boolean {
+    return this.#questions.answer(questionId, values).ok;
+  }
+
+  declineQuestion(questionId: string): boolean {
+    return this.#questions.decline(questionId);
+  }
+
+  /** Rejects every pending permission request (closing a card or the panel never grants). */
+  dismissPermissions(): void {
+    this.#permissions.dismissAll();
+  }
+
+  /** The turn was cancelled: pending requests and questions are answered `cancelled`. */
+  cancelPending(): void {
+    this.#permissions.cancelAll();
+    this.#questions.cancelAll();
+  }
+
+  dispose(): void {
+    this.#permissions.dismissAll();
+    this.#questions.cancelAll();
+    this.#terminals.dispose();
+    this.#registration.dispose();
+  }
+}
