@@ -134,6 +134,8 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
     },
     async send(folder, text) {
       const frame = await s.panel(folder);
+      // A toast left by an earlier step sits over the right-hand panel's Send button until it times out.
+      await dismissToasts(page);
       await frame.locator(byTestId(TEST_IDS.composerInput)).fill(text);
       await frame.locator(byTestId(TEST_IDS.send)).click();
       return frame;
@@ -226,6 +228,17 @@ export async function hidePanelBehindFile(page: Page, folder: Folder, file: stri
     undefined,
     { timeout: 30_000 },
   );
+}
+
+/** Closes every notification toast on screen (closing one answers nothing: "Show" is never clicked). */
+export async function dismissToasts(page: Page): Promise<void> {
+  const toasts = page.locator(".notifications-toasts .notification-toast");
+  for (let n = await toasts.count(); n > 0; n = await toasts.count()) {
+    const toast = toasts.first();
+    await toast.hover();
+    await toast.locator(".codicon-notifications-clear, .codicon-close").first().click();
+    await page.waitForFunction(`document.querySelectorAll(".notifications-toasts .notification-toast").length < ${n}`, undefined, { timeout: 30_000 });
+  }
 }
 
 /**

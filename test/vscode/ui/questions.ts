@@ -5,7 +5,7 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FakeRequest } from "../../support/fakeModelServer";
-import { runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
+import { editorTab, runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
 import { byTestId, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
 
 /** Requests of the turn marked `marker` that carry a tool result. */
@@ -107,6 +107,11 @@ export function questionTests(scenario: () => Scenario): void {
         await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "Reading src/greet.ts." }).waitFor({ state: "visible", timeout: 60_000 });
         assert.equal(lastToolResult(afterToolResult(s, "[ask-hidden]")[0]!), "src/greet.ts");
         await badge.waitFor({ state: "hidden", timeout: 30_000 });
+        // Leave the window as the section found it: the file opened to hide the panel is closed again.
+        const file = editorTab(page, "README.md");
+        await file.hover();
+        await file.locator(".tab-actions .action-label").first().click();
+        await file.waitFor({ state: "detached", timeout: 30_000 });
       });
     });
   });
