@@ -4,7 +4,8 @@ import { render } from "preact";
 import { reduceTranscript, type TranscriptState } from "../protocol/transcript";
 import { assertNever, type Attachment, type HostToWebview } from "../protocol/webviewProtocol";
 import { App } from "./components/App";
-import { onHostMessage, post, rememberFolder } from "./vscodeApi";
+import { rememberFolder } from "./panelState";
+import { onHostMessage, post } from "./vscodeApi";
 
 const root = document.getElementById("root") ?? document.body;
 const folder = document.querySelector('meta[name="manifold-folder"]')?.getAttribute("content");

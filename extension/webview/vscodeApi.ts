@@ -9,19 +9,29 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
-const api: VsCodeApi =
-  typeof acquireVsCodeApi === "function"
-    ? acquireVsCodeApi()
-    : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+/** Outside a webview (unit tests) messages go nowhere and the state lives in memory. */
+function detachedApi(): VsCodeApi {
+  let state: unknown;
+  return {
+    postMessage: () => undefined,
+    getState: () => state,
+    setState: (next) => {
+      state = next;
+    },
+  };
+}
+
+const api: VsCodeApi = typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : detachedApi();
 
 export function post(msg: WebviewToHost): void {
   api.postMessage(msg);
 }
 
-/** Remembers the panel's folder so VS Code can restore the panel after a reload. */
-export function rememberFolder(folder: string): void {
-  api.setState({ folder });
-}
+/** VS Code's webview state (kept across hide/show and reloads); panelState.ts gives it its shape. */
+export const vscodeState = {
+  get: (): unknown => api.getState(),
+  set: (state: unknown): void => api.setState(state),
+};
 
 export function onHostMessage(handler: (msg: HostToWebview) => void): void {
   window.addEventListener("message", (e: MessageEvent<HostToWebview>) => {

@@ -5,6 +5,7 @@ import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { Attachment } from "../../protocol/webviewProtocol";
 import { TEST_IDS } from "../../protocol/webviewProtocol";
 import { Icon } from "../icons";
+import { savedDraft, saveDraft } from "../panelState";
 import { post } from "../vscodeApi";
 
 export interface ComposerProps {
@@ -18,9 +19,11 @@ export interface ComposerProps {
 }
 
 export function Composer(p: ComposerProps) {
-  const [text, setText] = useState("");
+  // The draft outlives the page: a hidden panel's page is rebuilt when it is shown again.
+  const [text, setText] = useState(savedDraft);
   const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => ref.current?.focus(), [p.focusSignal]);
+  useEffect(() => saveDraft(text), [text]);
 
   const slash = text.startsWith("/") && !/\s/.test(text) ? p.commands.filter((c) => c.name.startsWith(text.slice(1))) : [];
 

@@ -8,6 +8,7 @@ import type { QuestionEntry } from "../../questions/questionEntries";
 import { coerceAnswer, initialValues, type QuestionField, type RawValue } from "../../questions/questionForm";
 import { TEST_IDS } from "../../protocol/webviewProtocol";
 import { Icon } from "../icons";
+import { forgetQuestion, savedQuestionValues, saveQuestionValues } from "../panelState";
 import { post } from "../vscodeApi";
 
 /** Radio buttons up to this many options, a drop-down beyond. */
@@ -125,8 +126,13 @@ function outcomeText(e: QuestionEntry): string {
 export const QuestionCard = memo(function QuestionCard({ e }: { e: QuestionEntry }) {
   const ref = useRef<HTMLFormElement>(null);
   const pending = e.outcome.state === "pending";
-  const [values, setValues] = useState<Record<string, RawValue>>(() => initialValues(e.form));
+  // Typed values outlive the page (a hidden panel's page is rebuilt when shown) until the question settles.
+  const [values, setValues] = useState<Record<string, RawValue>>(() => savedQuestionValues(e.questionId) ?? initialValues(e.form));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (pending) saveQuestionValues(e.questionId, values);
+    else forgetQuestion(e.questionId);
+  }, [pending, values, e.questionId]);
   useEffect(() => {
     if (!pending) return;
     const composer = document.querySelector<HTMLTextAreaElement>(`[data-testid="${TEST_IDS.composerInput}"]`);

@@ -230,6 +230,14 @@ export async function hidePanelBehindFile(page: Page, folder: Folder, file: stri
   );
 }
 
+/** Closes the editor tab whose label starts with `title` (its close button, like a user). */
+export async function closeEditor(page: Page, title: string): Promise<void> {
+  const tab = editorTab(page, title);
+  await tab.hover();
+  await tab.locator(".tab-actions .action-label").first().click();
+  await tab.waitFor({ state: "detached", timeout: 30_000 });
+}
+
 /** Closes every notification toast on screen (closing one answers nothing: "Show" is never clicked). */
 export async function dismissToasts(page: Page): Promise<void> {
   const toasts = page.locator(".notifications-toasts .notification-toast");

@@ -1,11 +1,11 @@
 // One chat panel per folder (I-91): a prompt in each folder's panel is answered in that panel only, and
 // both panels render in the light and dark themes (screenshots). The panels were opened (with "Open Chat
 // for Folder…") by the Restricted Mode section; no prompt was sent before, so each panel's conversation
-// is exactly its own.
+// is exactly its own. A draft typed in the composer survives hiding the panel.
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { screenshot, webviewFrame } from "../support/browser";
-import { byTestId, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
+import { byTestId, closeEditor, hidePanelBehindFile, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
 
 const REPLIES: Record<Folder, string> = {
   alpha: "Alpha here: your folder has README.md and src/greet.ts.",
@@ -52,6 +52,21 @@ export function chatPanelTests(scenario: () => Scenario): void {
           }
           await screenshot(s.page, `chat-panels-${scheme}`);
         }
+      });
+    });
+
+    it("a draft typed in a panel survives hiding the panel (its page is rebuilt when shown)", () => {
+      const s = scenario();
+      return s.step("draft", async () => {
+        const draft = "a draft I am not done with\nsecond line";
+        const alpha = await s.reveal("alpha");
+        await alpha.locator(byTestId(TEST_IDS.composerInput)).fill(draft);
+        await hidePanelBehindFile(s.page, "alpha", "README.md");
+        const again = await s.reveal("alpha");
+        await again.locator(byTestId(TEST_IDS.composerInput)).waitFor({ state: "visible", timeout: 30_000 });
+        assert.equal(await again.locator(byTestId(TEST_IDS.composerInput)).inputValue(), draft);
+        await again.locator(byTestId(TEST_IDS.composerInput)).fill("");
+        await closeEditor(s.page, "README.md");
       });
     });
   });

@@ -5,8 +5,8 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FakeRequest } from "../../support/fakeModelServer";
-import { editorTab, runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
-import { byTestId, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
+import { runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
+import { byTestId, closeEditor, hidePanelBehindFile, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
 
 /** Requests of the turn marked `marker` that carry a tool result. */
 function afterToolResult(s: Scenario, marker: string): FakeRequest[] {
@@ -103,15 +103,18 @@ export function questionTests(scenario: () => Scenario): void {
         const card = alpha.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`);
         await card.waitFor({ state: "visible", timeout: 60_000 });
         await card.locator('input[type="radio"][value="src/greet.ts"]').check();
-        await card.locator(byTestId(TEST_IDS.questionSubmit)).click();
-        await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "Reading src/greet.ts." }).waitFor({ state: "visible", timeout: 60_000 });
+        // A choice made but not submitted survives hiding the panel again (its page is rebuilt).
+        await hidePanelBehindFile(page, "alpha", "README.md");
+        const shown = await s.reveal("alpha");
+        const same = shown.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`);
+        await same.waitFor({ state: "visible", timeout: 60_000 });
+        assert.equal(await same.locator('input[type="radio"][value="src/greet.ts"]').isChecked(), true, "the choice was lost when the panel was hidden");
+        await same.locator(byTestId(TEST_IDS.questionSubmit)).click();
+        await shown.locator(byTestId(TEST_IDS.agentMessage), { hasText: "Reading src/greet.ts." }).waitFor({ state: "visible", timeout: 60_000 });
         assert.equal(lastToolResult(afterToolResult(s, "[ask-hidden]")[0]!), "src/greet.ts");
         await badge.waitFor({ state: "hidden", timeout: 30_000 });
         // Leave the window as the section found it: the file opened to hide the panel is closed again.
-        const file = editorTab(page, "README.md");
-        await file.hover();
-        await file.locator(".tab-actions .action-label").first().click();
-        await file.waitFor({ state: "detached", timeout: 30_000 });
+        await closeEditor(page, "README.md");
       });
     });
   });
