@@ -5,28 +5,34 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { childEnv, isAllowedEnvName } from "../../../agent-server/sandbox/env";
 import { guardPath } from "../../../agent-server/sandbox/pathGuard";
-import { createTmpAreas } from "../../../agent-server/sandbox/tmpArea";
+import { ensureDir } from "../../../agent-server/sandbox/tmpArea";
+import { FileSessionStore } from "../../../agent-server/session/store";
 
 describe("per-session temp areas", () => {
-  it("I-76: one area per session, created lazily (0700), stable per session, removed on request", async () => {
+  it("I-76: one area per session, created lazily (0700), stable per session and across restarts, removed with the session", async () => {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), "mf-areas-"));
     try {
-      const areas = createTmpAreas(base);
-      const a = areas.pathFor("../../etc/x");
-      const b = areas.pathFor("b");
-      assert.equal(path.dirname(a), base, "a hostile id stays a single file name below the base");
+      const store = new FileSessionStore(path.join(base, "data"), path.join(base, "tmp"));
+      const a = store.tmpDirFor("../../etc/x");
+      const b = store.tmpDirFor("b");
+      assert.equal(path.dirname(a), path.join(base, "tmp"), "a hostile id stays a single file name below the base");
       assert.notEqual(a, b);
-      assert.equal(areas.pathFor("../../etc/x"), a);
+      assert.equal(store.tmpDirFor("../../etc/x"), a);
+      assert.equal(new FileSessionStore(path.join(base, "data"), path.join(base, "tmp")).tmpDirFor("../../etc/x"), a, "a restarted agent finds the same area");
       assert.equal(fs.existsSync(a), false, "lazy");
-      areas.ensure("../../etc/x");
+      ensureDir(a);
       assert.equal(fs.statSync(a).mode & 0o777, 0o700);
       fs.writeFileSync(path.join(a, "f"), "x");
-      await areas.remove("../../etc/x");
+      ensureDir(b);
+      await store.delete("../../etc/x");
       assert.equal(fs.existsSync(a), false);
-      assert.notEqual(areas.pathFor("../../etc/x"), a, "a new area after removal");
-      areas.ensure("b");
-      await areas.removeAll();
-      assert.deepEqual(fs.readdirSync(base), []);
+      assert.equal(fs.existsSync(b), true, "another session's area is untouched");
+      await store.delete("b");
+      assert.deepEqual(fs.readdirSync(path.join(base, "tmp")), []);
+      // The default base is outside the data dir (which the sandbox hides) and is the same for the same data dir.
+      const dflt = new FileSessionStore(path.join(base, "data"));
+      assert.equal(path.dirname(dflt.tmpBase), os.tmpdir());
+      assert.equal(dflt.tmpBase, new FileSessionStore(path.join(base, "data")).tmpBase);
     } finally {
       fs.rmSync(base, { recursive: true, force: true });
     }
