@@ -26,6 +26,12 @@ function readStat(pid: number): Stat | undefined {
   }
 }
 
+/** `pid` as a reference (with its start time), or undefined when it is not alive. */
+export function processRef(pid: number): ProcessRef | undefined {
+  const stat = readStat(pid);
+  return stat && stat.state !== "Z" ? { pid, start: stat.start } : undefined;
+}
+
 /** Every live descendant of `pid` (children, their children, …), not `pid` itself. */
 export function descendantsOf(pid: number): ProcessRef[] {
   let names: string[];

@@ -1,7 +1,7 @@
 // A UI scenario for the VS Code tier: the packaged .vsix in code-server, a two-folder workspace, the
 // fake model server as the built-in agent's model, headless Chromium on the workbench. Plus the helpers
 // the UI tests share: open a folder's panel, find the agent's process tree in /proc, hide a panel.
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator, Page, Request } from "playwright-core";
 import { TEST_IDS } from "../../../extension/protocol/webviewProtocol";
@@ -170,44 +170,6 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
   }
 }
 
-/** pid → ppid of every live process. */
-function parentMap(): Map<number, number> {
-  const map = new Map<number, number>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] !== "Z") map.set(Number(name), Number(fields[1]));
-    } catch {
-      // gone while we looked
-    }
-  }
-  return map;
-}
-
-/** `pid` and all its live descendants. */
-export function processTree(pid: number): number[] {
-  const parents = parentMap();
-  const tree = new Set<number>([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [child, parent] of parents) {
-      if (tree.has(parent) && !tree.has(child)) {
-        tree.add(child);
-        grew = true;
-      }
-    }
-  }
-  return [...tree].filter((p) => parents.has(p));
-}
-
-/** Which of `pids` are alive (not zombies). */
-export function alive(pids: number[]): number[] {
-  const parents = parentMap();
-  return pids.filter((p) => parents.has(p));
-}
-
 /**
  * Hides a folder's panel by opening a workspace file in its editor group (a click in the explorer, like
  * a user): the panel stays open as a background tab. Resolves when the panel's webview is not visible.
@@ -252,16 +214,13 @@ export async function dismissToasts(page: Page): Promise<void> {
 /**
  * Hides a folder's panel behind a file (hidePanelBehindFile), then waits until the extension host has
  * seen it hidden: the answer of a Manifold command (Show Pending Approvals, with nothing pending)
- * travels the same ordered channel after the panel's view-state change. Dismisses that answer.
+ * travels the same ordered channel after the panel's view-state change. Closes the toasts after.
  */
 export async function hidePanelUntilSeen(page: Page, folder: Folder, file: string): Promise<void> {
   await hidePanelBehindFile(page, folder, file);
   await runCommand(page, "Manifold: Show Pending Approvals");
-  const none = page.locator(".notifications-toasts .notification-toast", { hasText: "no approvals are pending" }).first();
-  await none.waitFor({ state: "visible", timeout: 60_000 });
-  await none.hover();
-  await none.locator(".codicon-notifications-clear, .codicon-close").first().click();
-  await none.waitFor({ state: "hidden", timeout: 30_000 });
+  await page.locator(".notifications-toasts .notification-toast", { hasText: "no approvals are pending" }).first().waitFor({ state: "visible", timeout: 60_000 });
+  await dismissToasts(page);
 }
 
 export { processesInGroup, processesMentioning };

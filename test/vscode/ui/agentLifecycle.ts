@@ -7,7 +7,8 @@ import { before, describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
 import type { FakeRequest } from "../../support/fakeModelServer";
 import { screenshot } from "../support/browser";
-import { alive, byTestId, eventually, processesInGroup, processTree, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
+import { descendantsOf, processRef, stillAlive, type ProcessRef } from "../../../agent-server/sandbox/procfs";
+import { byTestId, eventually, processesInGroup, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
 
 const FIRST: Record<Folder, string> = { alpha: "alpha's first turn is done", beta: "beta's first turn is done" };
 const other = (folder: Folder): Folder => (folder === "alpha" ? "beta" : "alpha");
@@ -95,24 +96,28 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
 
         const [agent] = s.agents();
         assert.ok(agent, "no agent process");
-        const tree = processTree(agent.pid);
-        const sleeper = await eventually(() => processTree(agent.pid).find((pid) => {
+        // The background task's `sleep 300` runs in the agent's tree (inside its sandbox).
+        const isSleeper = (pid: number): boolean => {
           try {
             return /\bsleep\b.*\b300\b/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" "));
           } catch {
             return false;
           }
-        }), "the background task's process");
-        const all = [...new Set([...tree, ...processTree(agent.pid), sleeper])];
-        const hosts = processesInGroup(s.server.pgid).filter((p) => /extensionHost/.test(p.command)).map((p) => p.pid);
+        };
+        await eventually(() => descendantsOf(agent.pid).find((r) => isSleeper(r.pid)), "the background task's process");
+        const tree = [processRef(agent.pid), ...descendantsOf(agent.pid)].filter((r): r is ProcessRef => r !== undefined);
+        assert.ok(tree.some((r) => isSleeper(r.pid)), "the background task is not in the agent's tree");
+        const hosts = processesInGroup(s.server.pgid)
+          .filter((p) => /extensionHost/.test(p.command))
+          .flatMap((p) => processRef(p.pid) ?? []);
         assert.ok(hosts.length > 0, "no extension host found");
 
         // Close the window: after the reconnection grace (5 s) the server ends the extension host, which deactivates.
         await s.context.close();
-        await eventually(() => (alive(hosts).length === 0 ? true : undefined), "the extension host to exit", 120_000);
+        await eventually(() => (stillAlive(hosts).length === 0 ? true : undefined), "the extension host to exit", 120_000);
         // The agent ends its tasks, then exits; the kernel reaps a sandbox's PID namespace just after its
         // leader, and /proc has no event for that. A survivor (an orphaned `sleep 300`) fails the bound.
-        const survivors = await eventually(() => (alive(all).length === 0 ? [] : undefined), "the agent tree to end", 15_000).catch(() => alive(all));
+        const survivors = await eventually(() => (stillAlive(tree).length === 0 ? [] : undefined), "the agent tree to end", 15_000).catch(() => stillAlive(tree));
         assert.deepEqual(survivors, [], "processes of the agent tree outlived the window");
       }));
   });

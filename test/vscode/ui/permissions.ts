@@ -5,8 +5,8 @@ import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { editorTab, runCommand, screenshot, webviewFrame } from "../support/browser";
-import { byTestId, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
+import { runCommand, screenshot, webviewFrame } from "../support/browser";
+import { byTestId, closeEditor, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
 
 export function permissionTests(scenario: () => Scenario): void {
   describe("permission requests (I-93)", () => {
@@ -130,10 +130,7 @@ export function permissionTests(scenario: () => Scenario): void {
         await badge.waitFor({ state: "visible", timeout: 60_000 });
         await approvalNotification();
         assert.equal(existsSync(t2), false);
-        const tab = editorTab(page, "Manifold: beta");
-        await tab.hover();
-        await tab.locator(".tab-actions .action-label").first().click();
-        await tab.waitFor({ state: "detached", timeout: 30_000 });
+        await closeEditor(page, "Manifold: beta");
         await badge.waitFor({ state: "hidden", timeout: 30_000 });
         assert.equal(existsSync(t2), false, "closing the panel granted the write");
         const after2 = s.model.requests.filter((r) => r.lastUserText.includes("[b-hidden-2]") && r.afterToolResult);
