@@ -3,6 +3,7 @@
 // the card or the panel: reject, never allow) and `cancelAll` (the turn was cancelled: `cancelled`)
 // settle a request (I-90, I-93).
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import { PendingRequests } from "./pendingRequests";
 
 export interface PendingPermission {
   requestId: string;
@@ -17,14 +18,6 @@ export interface PermissionListener {
   resolved(requestId: string, outcome: { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" }): void;
 }
 
-interface Entry {
-  pending: PendingPermission;
-  resolve: (r: RequestPermissionResponse) => void;
-}
-
-/** Request ids are unique across sessions, so an answer can never land on another session's request. */
-let globalSeq = 0;
-
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
 /** The answer a dismissal gives: the agent's `reject_once` option if it offered one, else `cancelled`. */
@@ -34,7 +27,7 @@ export function dismissalResponse(options: readonly PermissionOption[]): Request
 }
 
 export class PermissionBroker {
-  readonly #pending = new Map<string, Entry>();
+  readonly #pending = new PendingRequests<PendingPermission, RequestPermissionResponse>("perm");
 
   constructor(
     readonly sessionId: string,
@@ -46,7 +39,7 @@ export class PermissionBroker {
   }
 
   list(): PendingPermission[] {
-    return [...this.#pending.values()].map((e) => e.pending);
+    return this.#pending.list();
   }
 
   /** Called for each incoming request; resolves when the user (or a cancel) settles it. */
@@ -55,60 +48,50 @@ export class PermissionBroker {
       // Defence in depth: the router already routes by id.
       return Promise.resolve(CANCELLED);
     }
-    const requestId = `perm-${++globalSeq}`;
-    const pending: PendingPermission = {
-      requestId,
-      sessionId: this.sessionId,
-      toolCallId: params.toolCall.toolCallId,
-      title: params.toolCall.title ?? "Permission requested",
-      options: params.options,
-    };
-    return new Promise<RequestPermissionResponse>((resolve) => {
-      this.#pending.set(requestId, { pending, resolve });
-      if (signal) {
-        if (signal.aborted) {
-          this.#settle(requestId, CANCELLED);
-          return;
-        }
-        // The agent withdrew the request ($/cancel_request) or the connection closed.
-        signal.addEventListener("abort", () => this.#settle(requestId, CANCELLED), { once: true });
-      }
-      this.listener.requested(pending);
-    });
+    return this.#pending.add(
+      (requestId) => ({
+        requestId,
+        sessionId: this.sessionId,
+        toolCallId: params.toolCall.toolCallId,
+        title: params.toolCall.title ?? "Permission requested",
+        options: params.options,
+      }),
+      signal,
+      (requestId) => this.#settle(requestId, CANCELLED),
+      (pending) => this.listener.requested(pending),
+    );
   }
 
   /** The user picked an option. Unknown option ids are ignored (the card stays). */
   answer(requestId: string, optionId: string): boolean {
-    const e = this.#pending.get(requestId);
-    if (!e || !e.pending.options.some((o) => o.optionId === optionId)) return false;
+    const p = this.#pending.get(requestId);
+    if (!p || !p.options.some((o) => o.optionId === optionId)) return false;
     return this.#settle(requestId, { outcome: { outcome: "selected", optionId } });
   }
 
   /** The user dismissed the card (or closed the panel): reject, never allow. */
   dismiss(requestId: string): boolean {
-    const e = this.#pending.get(requestId);
-    if (!e) return false;
-    return this.#settle(requestId, dismissalResponse(e.pending.options));
+    const p = this.#pending.get(requestId);
+    if (!p) return false;
+    return this.#settle(requestId, dismissalResponse(p.options));
   }
 
   /** Dismisses every pending request (panel closed). */
   dismissAll(): void {
-    for (const id of [...this.#pending.keys()]) this.dismiss(id);
+    for (const id of this.#pending.ids()) this.dismiss(id);
   }
 
   /** The turn was cancelled: every pending request is answered `cancelled` (I-90). */
   cancelAll(): void {
-    for (const id of [...this.#pending.keys()]) this.#settle(id, CANCELLED);
+    for (const id of this.#pending.ids()) this.#settle(id, CANCELLED);
   }
 
   #settle(requestId: string, response: RequestPermissionResponse): boolean {
-    const e = this.#pending.get(requestId);
-    if (!e) return false;
-    this.#pending.delete(requestId);
-    e.resolve(response);
+    const p = this.#pending.settle(requestId, response);
+    if (!p) return false;
     const outcome = response.outcome;
     if (outcome.outcome === "selected") {
-      const name = e.pending.options.find((o) => o.optionId === outcome.optionId)?.name ?? outcome.optionId;
+      const name = p.options.find((o) => o.optionId === outcome.optionId)?.name ?? outcome.optionId;
       this.listener.resolved(requestId, { state: "selected", optionId: outcome.optionId, optionName: name });
     } else {
       this.listener.resolved(requestId, { state: "cancelled" });

@@ -4,6 +4,7 @@
 // session left, agent gone) and the agent withdrawing its request answer `cancel` (I-46).
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { SessionFormElicitation } from "../agent/acpClient";
+import { PendingRequests } from "../permissions/pendingRequests";
 import type { QuestionEvent } from "./questionEntries";
 import { answerSummary, coerceAnswer, parseQuestionSchema, type QuestionForm } from "./questionForm";
 
@@ -27,22 +28,12 @@ export interface QuestionListener {
 }
 
 
-interface Entry {
-  pending: PendingQuestion;
-  resolve: (r: CreateElicitationResponse) => void;
-  /** Removes the abort listener once the question is settled. */
-  detach: () => void;
-}
-
-/** Question ids are unique across sessions, so an answer can never land on another session's question. */
-let globalSeq = 0;
-
 const CANCEL: CreateElicitationResponse = { action: "cancel" };
 const DECLINE: CreateElicitationResponse = { action: "decline" };
 const MESSAGE_MAX = 20_000;
 
 export class QuestionBroker {
-  readonly #pending = new Map<string, Entry>();
+  readonly #pending = new PendingRequests<PendingQuestion, CreateElicitationResponse>("question");
 
   constructor(
     readonly sessionId: string,
@@ -54,7 +45,7 @@ export class QuestionBroker {
   }
 
   list(): PendingQuestion[] {
-    return [...this.#pending.values()].map((e) => e.pending);
+    return this.#pending.list();
   }
 
   /** Called for each incoming question; resolves when the user (or a cancel) settles it. */
@@ -68,21 +59,19 @@ export class QuestionBroker {
       this.listener.unrenderable(message, parsed.reason);
       return Promise.resolve(DECLINE);
     }
-    const questionId = `question-${++globalSeq}`;
-    const pending: PendingQuestion = {
-      questionId,
-      sessionId: this.sessionId,
-      ...(typeof params.toolCallId === "string" ? { toolCallId: params.toolCallId } : {}),
-      message,
-      form: parsed.form,
-    };
-    return new Promise<CreateElicitationResponse>((resolve) => {
+    return this.#pending.add(
+      (questionId) => ({
+        questionId,
+        sessionId: this.sessionId,
+        ...(typeof params.toolCallId === "string" ? { toolCallId: params.toolCallId } : {}),
+        message,
+        form: parsed.form,
+      }),
+      signal,
       // The agent withdrew the question ($/cancel_request: its turn was cancelled) or the connection closed.
-      const onAbort = (): void => void this.#settle(questionId, CANCEL, { state: "cancelled" });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#pending.set(questionId, { pending, resolve, detach: () => signal?.removeEventListener("abort", onAbort) });
-      this.listener.requested(pending);
-    });
+      (questionId) => void this.#settle(questionId, CANCEL, { state: "cancelled" }),
+      (pending) => this.listener.requested(pending),
+    );
   }
 
   /**
@@ -90,11 +79,11 @@ export class QuestionBroker {
    * typed against the form; invalid values answer nothing (the card stays) and the errors are returned.
    */
   answer(questionId: string, values: unknown): { ok: true } | { ok: false; errors: Record<string, string> } {
-    const e = this.#pending.get(questionId);
-    if (!e) return { ok: false, errors: {} };
-    const c = coerceAnswer(e.pending.form, values);
+    const q = this.#pending.get(questionId);
+    if (!q) return { ok: false, errors: {} };
+    const c = coerceAnswer(q.form, values);
     if (!c.ok) return c;
-    this.#settle(questionId, { action: "accept", content: c.content }, { state: "answered", summary: answerSummary(e.pending.form, c.content) });
+    this.#settle(questionId, { action: "accept", content: c.content }, { state: "answered", summary: answerSummary(q.form, c.content) });
     return { ok: true };
   }
 
@@ -104,15 +93,11 @@ export class QuestionBroker {
 
   /** Every pending question is answered `cancel` (turn cancelled, panel closed, session left, agent gone). */
   cancelAll(): void {
-    for (const id of [...this.#pending.keys()]) this.#settle(id, CANCEL, { state: "cancelled" });
+    for (const id of this.#pending.ids()) this.#settle(id, CANCEL, { state: "cancelled" });
   }
 
   #settle(questionId: string, response: CreateElicitationResponse, outcome: QuestionOutcome): boolean {
-    const e = this.#pending.get(questionId);
-    if (!e) return false;
-    this.#pending.delete(questionId);
-    e.detach();
-    e.resolve(response);
+    if (!this.#pending.settle(questionId, response)) return false;
     this.listener.resolved(questionId, outcome);
     return true;
   }
