@@ -1,8 +1,8 @@
 // One workspace folder's session: its binding, transcript model, pending permissions and questions,
 // what the client serves to the agent for it. No `vscode`: the editor, the panel and the persistence come in
 // as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
-import type { ContentBlock, SessionInfo } from "@agentclientprotocol/sdk";
-import { UnsupportedError, type AcpClient } from "../agent/acpClient";
+import type { ContentBlock, SessionConfigOption, SessionInfo, SessionModeState } from "@agentclientprotocol/sdk";
+import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
 import type { EditorFiles } from "../client/fileService";
 import { PathConfinement } from "../client/pathGuard";
 import type { PendingPermission } from "../permissions/permissionBroker";
@@ -141,15 +141,7 @@ export class FolderSession {
     const f = client.features;
     await client.newSession(this.folder, (res) => {
       this.#register(client, res.sessionId);
-      this.emit({
-        type: "session/bound",
-        sessionId: res.sessionId,
-        ...(res.configOptions ? { configOptions: res.configOptions } : {}),
-        ...(res.modes ? { modes: res.modes } : {}),
-        promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
-          sessionFeatures: { list: f.list },
-        clearHistory: true,
-      });
+      this.emit(boundEvent(res.sessionId, { clearHistory: true, answer: res, features: f }));
     });
     await this.deps.bindings.set(this.folder, this.sessionId);
     await this.#applyDefaults(client);
@@ -184,36 +176,13 @@ export class FolderSession {
     try {
       if (useResume) {
         const res = await client.resumeSession(sessionId, this.folder);
-        this.emit({
-          type: "session/bound",
-          sessionId,
-          ...(res.configOptions ? { configOptions: res.configOptions } : {}),
-          ...(res.modes ? { modes: res.modes } : {}),
-          promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
-          sessionFeatures: { list: f.list },
-          clearHistory: false,
-        });
+        this.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
         if (!haveHistory) this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
       } else {
-        this.emit(
-          {
-            type: "session/bound",
-            sessionId,
-            promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image },
-            sessionFeatures: { list: f.list },
-            clearHistory: true,
-          },
-          { type: "loading", loading: true },
-        );
+        this.emit(boundEvent(sessionId, { clearHistory: true, features: f }), { type: "loading", loading: true });
         try {
           const res = await client.loadSession(sessionId, this.folder);
-          this.emit({
-            type: "session/bound",
-            sessionId,
-            ...(res.configOptions ? { configOptions: res.configOptions } : {}),
-            ...(res.modes ? { modes: res.modes } : {}),
-            clearHistory: false,
-          });
+          this.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
         } finally {
           this.emit({ type: "loading", loading: false });
         }
@@ -395,6 +364,25 @@ export class FolderSession {
     this.#sink = undefined;
     if (client && sessionId) void client.closeSession(sessionId).catch(() => undefined);
   }
+}
+
+/**
+ * The `session/bound` event: the session's config options and modes from the agent's `answer` (to
+ * new, resume or load), and what the agent can do (`features`), when given.
+ */
+function boundEvent(
+  sessionId: string,
+  o: { clearHistory: boolean; answer?: { configOptions?: SessionConfigOption[] | null; modes?: SessionModeState | null }; features?: AgentFeatures },
+): TranscriptEvent {
+  const { answer, features: f } = o;
+  return {
+    type: "session/bound",
+    sessionId,
+    ...(answer?.configOptions ? { configOptions: answer.configOptions } : {}),
+    ...(answer?.modes ? { modes: answer.modes } : {}),
+    ...(f ? { promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image }, sessionFeatures: { list: f.list } } : {}),
+    clearHistory: o.clearHistory,
+  };
 }
 
 export function errorText(err: unknown): string {
