@@ -23,6 +23,22 @@ export default tseslint.config(
     },
   },
   {
+    // The Node security primitives both processes import: no VS Code, no ACP, nothing of either side.
+    files: ["sandbox/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "vscode", message: "sandbox/ is Node-only: both the agent-server and the extension import it." }],
+          patterns: [
+            { group: ["@agentclientprotocol/*"], message: "sandbox/ knows nothing of ACP." },
+            { group: ["**/agent-server/**", "**/extension/**"], message: "sandbox/ depends on neither side." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["extension/webview/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [

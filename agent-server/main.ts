@@ -10,7 +10,7 @@ import type { AgentServices } from "./runtime/agent";
 import { createDelegateTool } from "./runtime/delegate";
 import { AgentRegistry } from "./runtime/registry";
 import { createAgentServices } from "./runtime/services";
-import { detectSandbox } from "./sandbox";
+import { detectSandbox } from "../sandbox";
 import { resolveDataDir } from "./session/fileName";
 import { FileSessionStore } from "./session/store";
 import { createTaskRegistry, createToolRunner, type TaskRegistry, type ToolDefinition } from "./tools";

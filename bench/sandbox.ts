@@ -51,7 +51,7 @@ function bwrapRecipe(root: string, tmp: string, argv: string[]): string[] {
 
 async function moduleVariant(root: string, tmp: string): Promise<Variant | string> {
   try {
-    const mod = (await import("../agent-server/sandbox/index")) as typeof import("../agent-server/sandbox/index");
+    const mod = (await import("../sandbox/index")) as typeof import("../sandbox/index");
     const sb = await mod.detectSandbox(process.env);
     if (sb.backend === "none") return `detectSandbox() found no backend (${sb.backend})`;
     const w = sb.wrap(

@@ -1,11 +1,9 @@
 // Per-session settings that decide what a tool call may do (sandbox) and when the user is asked
 // (approval). Values are the ACP session config option values users see.
 
-export const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
-export type SandboxMode = (typeof SANDBOX_MODES)[number];
+import { APPROVAL_POLICIES, SANDBOX_MODES, type ApprovalPolicy, type SandboxMode } from "../../sandbox/types";
 
-export const APPROVAL_POLICIES = ["untrusted", "on-request", "never"] as const;
-export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
+export { APPROVAL_POLICIES, SANDBOX_MODES, type ApprovalPolicy, type SandboxMode };
 
 export const MODE_PRESETS = {
   "read-only": { sandbox: "read-only", approval: "on-request" },

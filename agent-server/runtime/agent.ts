@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { ModelClient, ModelStreamRequest, FinishReason, Usage } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
-import type { SandboxContext } from "../sandbox/types";
+import type { SandboxContext } from "../../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
 import type { ClientFs, PermissionAsk, TaskAccess, ToolContext, ToolResult, ToolRunner, UserAnswer, UserQuestion } from "../tools/types";

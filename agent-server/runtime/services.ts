@@ -1,7 +1,7 @@
 // Builds the process-wide AgentServices: model clients cached per model id (created lazily, so the
 // AI SDK stays off the start-up path), tools and background tasks from the tools layer.
 import type { ModelClient, ModelConfig } from "../model/types";
-import type { SandboxContext } from "../sandbox/types";
+import type { SandboxContext } from "../../sandbox/types";
 import type { TaskAccess, ToolRunner } from "../tools/types";
 import type { AgentServices } from "./agent";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { spawnTree } from "../sandbox/processTree";
-import type { CommandSandbox } from "../sandbox/types";
+import { spawnTree } from "../../sandbox/processTree";
+import type { CommandSandbox } from "../../sandbox/types";
 import { OutputBuffer, truncateMiddle } from "./truncate";
 import type { ToolDefinition } from "./types";
 

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { canonicalize, hasOtherHardLinks, isInside, realRoot, type GuardedPath } from "../sandbox/pathGuard";
+import { canonicalize, hasOtherHardLinks, isInside, realRoot, type GuardedPath } from "../../sandbox/pathGuard";
 import type { ToolContext } from "./types";
 
 type FsCtx = Pick<ToolContext, "clientFs" | "sandbox">;

@@ -1,5 +1,5 @@
 // Entry points of the tools layer.
-import type { CommandSandbox } from "../sandbox/types";
+import type { CommandSandbox } from "../../sandbox/types";
 import { askUserTool } from "./askUser";
 import { bashKillTool } from "./bashKill";
 import { bashOutputTool } from "./bashOutput";

@@ -1,6 +1,6 @@
 // Path helpers shared by the file tools.
 import * as path from "node:path";
-import { guardPath, PathGuardError, type GuardedPath } from "../sandbox/pathGuard";
+import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
 import type { ToolContext } from "./types";
 
 /** Resolve a read target against the session root (reads are allowed anywhere, but still canonical). */

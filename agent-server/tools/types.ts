@@ -4,7 +4,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { PermissionAnswer } from "../policy/types";
-import type { SandboxContext } from "../sandbox/types";
+import type { SandboxContext } from "../../sandbox/types";
 
 /** A request for the user's permission, shown in the owning session's panel only. */
 export interface PermissionAsk {
@@ -107,7 +107,7 @@ export interface CallPermit {
   /** Run commands outside the sandbox (danger-full-access or an approved escalation). */
   readonly unconfined: boolean;
   /** Guarded write targets approved by the policy, keyed by the raw input path. */
-  readonly writes: ReadonlyMap<string, import("../sandbox/pathGuard").GuardedPath>;
+  readonly writes: ReadonlyMap<string, import("../../sandbox/pathGuard").GuardedPath>;
   /** Writes may land outside the writable roots (approved escalation / full access). */
   readonly writeAnywhere: boolean;
 }

@@ -3,8 +3,8 @@
 // byte-identical errors (I-57/58), ids carry a random suffix (I-62), and disposing an owner kills
 // each task's whole tree and resolves only after every one has exited (I-61).
 import { randomBytes } from "node:crypto";
-import { DEFAULT_KILL_GRACE_MS, spawnTree, type RunningProcess } from "../../sandbox/processTree";
-import type { CommandSandbox, SandboxContext } from "../../sandbox/types";
+import { DEFAULT_KILL_GRACE_MS, spawnTree, type RunningProcess } from "../../../sandbox/processTree";
+import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import { OutputBuffer } from "../truncate";
 import type { TaskAccess } from "../types";
 

@@ -6,8 +6,8 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { detectSandbox } from "../../../agent-server/sandbox/detect";
-import type { CommandSandbox, SandboxContext } from "../../../agent-server/sandbox/types";
+import { detectSandbox } from "../../../sandbox/detect";
+import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import { runIn } from "./run";
 
 const linux = process.platform === "linux";

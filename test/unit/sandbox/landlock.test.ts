@@ -6,9 +6,9 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { detectSandbox, probeLandlock } from "../../../agent-server/sandbox/detect";
-import { LANDLOCK_HELPER_SOURCE } from "../../../agent-server/sandbox/landlockHelper";
-import type { CommandSandbox, SandboxContext } from "../../../agent-server/sandbox/types";
+import { detectSandbox, probeLandlock } from "../../../sandbox/detect";
+import { LANDLOCK_HELPER_SOURCE } from "../../../sandbox/landlockHelper";
+import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import { runIn } from "./run";
 
 const KEY = "sk-landlock-test-key-0123";

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { canonicalize, guardPath, hasOtherHardLinks, isInside, PathGuardError } from "../../../agent-server/sandbox/pathGuard";
+import { canonicalize, guardPath, hasOtherHardLinks, isInside, PathGuardError } from "../../../sandbox/pathGuard";
 
 // Layout (all real): <base>/w/proj (root), <base>/w/proj-evil, <base>/outside, links inside proj.
 let base: string;

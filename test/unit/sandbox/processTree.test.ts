@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { descendantsOf, stillAlive } from "../../../agent-server/sandbox/procfs";
-import { spawnTree } from "../../../agent-server/sandbox/processTree";
+import { descendantsOf, stillAlive } from "../../../sandbox/procfs";
+import { spawnTree } from "../../../sandbox/processTree";
 import { pidsMatching, pollUntil } from "../tools/procs";
 
 const linux = process.platform === "linux";

@@ -1,6 +1,6 @@
 // Test helper: run a command through a CommandSandbox and collect its output.
-import { spawnTree } from "../../../agent-server/sandbox/processTree";
-import type { CommandSandbox, SandboxContext } from "../../../agent-server/sandbox/types";
+import { spawnTree } from "../../../sandbox/processTree";
+import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 
 export async function runIn(sb: CommandSandbox, ctx: SandboxContext, command: string, unconfined = false): Promise<{ out: string; code: number | null }> {
   const wrapped = sb.wrap(command, ctx, { cwd: ctx.root, unconfined });

@@ -1,8 +1,8 @@
 // The macOS backend cannot run on the Linux CI: its generated profile and argv are checked here.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { seatbeltArgs, seatbeltProfile } from "../../../agent-server/sandbox/seatbelt";
-import type { SandboxContext } from "../../../agent-server/sandbox/types";
+import { seatbeltArgs, seatbeltProfile } from "../../../sandbox/seatbelt";
+import type { SandboxContext } from "../../../sandbox/types";
 
 const ctx = (o: Partial<SandboxContext> = {}): SandboxContext => ({
   sessionId: "s",

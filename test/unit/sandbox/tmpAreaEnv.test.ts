@@ -3,9 +3,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { childEnv, isAllowedEnvName } from "../../../agent-server/sandbox/env";
-import { guardPath } from "../../../agent-server/sandbox/pathGuard";
-import { ensureDir } from "../../../agent-server/sandbox/tmpArea";
+import { childEnv, isAllowedEnvName } from "../../../sandbox/env";
+import { guardPath } from "../../../sandbox/pathGuard";
+import { ensureDir } from "../../../sandbox/tmpArea";
 import { FileSessionStore } from "../../../agent-server/session/store";
 
 describe("per-session temp areas", () => {

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ApprovalPolicy, PermissionAnswer, SandboxMode } from "../../../agent-server/policy/types";
-import type { CommandSandbox, SandboxContext } from "../../../agent-server/sandbox/types";
+import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import type { TaskRegistry } from "../../../agent-server/tools/tasks/registry";
 import type { ClientFs, PermissionAsk, ToolCallPatch, ToolContext } from "../../../agent-server/tools/types";
 

@@ -7,7 +7,7 @@ import { before, describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
 import type { FakeRequest } from "../../support/fakeModelServer";
 import { screenshot } from "../support/browser";
-import { descendantsOf, processRef, stillAlive, type ProcessRef } from "../../../agent-server/sandbox/procfs";
+import { descendantsOf, processRef, stillAlive, type ProcessRef } from "../../../sandbox/procfs";
 import { byTestId, eventually, processesInGroup, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
 
 const FIRST: Record<Folder, string> = { alpha: "alpha's first turn is done", beta: "beta's first turn is done" };

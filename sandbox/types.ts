@@ -1,4 +1,11 @@
-import type { ApprovalPolicy, SandboxMode } from "../policy/types";
+// The sandbox's vocabulary. Node-only and free of ACP and VS Code: both the agent-server and the
+// extension import this folder, so each security primitive exists once.
+
+export const SANDBOX_MODES = ["read-only", "workspace-write", "danger-full-access"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+export const APPROVAL_POLICIES = ["untrusted", "on-request", "never"] as const;
+export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
 
 /** Everything a tool call needs to know about its confinement, computed per call from the calling session only. */
 export interface SandboxContext {
