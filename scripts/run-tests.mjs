@@ -2,8 +2,8 @@
 // Runs test tiers on node's built-in test runner (TypeScript through tsx).
 // Usage: node scripts/run-tests.mjs [unit] [agent] [vscode] [-- extra node --test args]
 // With no tier named, every tier runs. Node 20 has no glob support in `--test`, so files are found here.
-import { spawn } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -46,7 +46,27 @@ if (files.length === 0) {
   console.error(`no test files found for tiers: ${tiers.join(", ")}`);
   process.exit(1);
 }
+
+// Files that drive a real VS Code say so in a line `// needs: e2e-tools`. Their tools (Node 24,
+// code-server, chromium) are installed here, once, before any test starts: a cold install takes a few
+// minutes and its progress shows. If it fails, those files are replaced by one test that fails with
+// the installer's message (the command, the log's tail, how to retry) instead of a wall of cancelled
+// tests, and the other tiers still run.
+const env = { ...process.env };
+let runFiles = files;
+const needsTools = files.filter((f) => /^\/\/ needs: e2e-tools$/m.test(readFileSync(join(root, f), "utf8")));
+if (needsTools.length > 0) {
+  console.error(`installing the VS Code tier's tools (scripts/e2e/install-tools.sh) for ${needsTools.length} file(s)…`);
+  const install = spawnSync("bash", [join(root, "scripts/e2e/install-tools.sh")], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  process.stderr.write(install.stderr ?? "");
+  if (install.status !== 0) {
+    const tail = (install.stderr ?? String(install.error ?? "")).trim().split("\n").slice(-40).join("\n");
+    env.MANIFOLD_E2E_TOOLS_FAILURE = `${needsTools.join(", ")} did not run: the VS Code tier's tools did not install.\n${tail}`;
+    runFiles = [...files.filter((f) => !needsTools.includes(f)), "test/vscode/support/toolsUnavailable.mjs"];
+  }
+}
+
 const concurrency = process.env.MANIFOLD_TEST_CONCURRENCY ?? "2";
-const args = ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...files];
-const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit" });
+const args = ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...runFiles];
+const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

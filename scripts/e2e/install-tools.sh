@@ -5,6 +5,10 @@
 # Idempotent: a stamp file per pinned version; a warm run only checks stamps and prints the paths.
 # stdout: KEY=value lines (MANIFOLD_E2E_NODE, MANIFOLD_E2E_CODE_SERVER, MANIFOLD_E2E_CHROMIUM, …); logs go to stderr.
 # Env: MANIFOLD_E2E_TOOLS overrides the folder (default /tmp/manifold-e2e-tools).
+# Every nested tool run (npm, node-gyp through it) starts from a scrubbed environment
+# (scripts/lib/clean-env.mjs): under `npm test` or `npm start` the outer npm's config variables would
+# otherwise reach the npm that runs on Node 24, and code-server's postinstall would see Node 20.
+# A failed step prints the command, the last lines of its log and how to retry; the exit code is 1.
 set -euo pipefail
 
 NODE24_VERSION=24.22.3
@@ -28,6 +32,27 @@ CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
 CS_STAMP="$TOOLS/.stamp-code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
 
 log() { echo "install-tools: $*" >&2; }
+CLEAN_ENV="$HERE/../lib/clean-env.mjs"
+LOG="$TOOLS/install.log"
+
+# step "what" COMMAND…: runs COMMAND scrubbed, its output appended to $LOG; on failure says what
+# failed, shows the log's tail and how to retry, and exits 1.
+step() {
+  local what="$1"
+  shift
+  echo "=== $(date -u +%FT%TZ) $what: $*" >>"$LOG"
+  if ! node "$CLEAN_ENV" "$@" >>"$LOG" 2>&1; then
+    {
+      echo "install-tools: FAILED: $what"
+      echo "install-tools:   command: $*"
+      echo "install-tools:   last lines of $LOG:"
+      tail -n 25 "$LOG" | sed 's/^/    | /'
+      echo "install-tools: retry with: MANIFOLD_E2E_TOOLS=$TOOLS bash scripts/e2e/install-tools.sh"
+      echo "install-tools:   (a half-installed tool is removed and installed again on retry)"
+    } >&2
+    exit 1
+  fi
+}
 
 print_paths() {
   echo "MANIFOLD_E2E_TOOLS=$TOOLS"
@@ -65,7 +90,8 @@ if [ ! -f "$NODE_STAMP" ] || [ ! -x "$NODE_BIN" ]; then
   rm -rf "$NODE_DIR"
   mkdir -p "$NODE_DIR"
   echo '{"private":true}' >"$NODE_DIR/package.json"
-  (cd "$NODE_DIR" && npm install --no-audit --no-fund --no-save --loglevel=error "node-linux-$ARCH@$NODE24_VERSION" >&2)
+  step "installing Node $NODE24_VERSION from npm" \
+    npm --prefix "$NODE_DIR" install --no-audit --no-fund --no-save --loglevel=error "node-linux-$ARCH@$NODE24_VERSION"
   [ "$("$NODE_BIN" --version)" = "v$NODE24_VERSION" ] || { log "unexpected node version: $("$NODE_BIN" --version)"; exit 1; }
   touch "$NODE_STAMP"
   log "Node $NODE24_VERSION ready in $((SECONDS - started)) s"
@@ -77,9 +103,11 @@ if [ ! -f "$CS_STAMP" ] || [ ! -f "$CS_ENTRY" ]; then
   rm -rf "$CS_DIR"
   mkdir -p "$CS_DIR"
   echo '{"private":true,"allowScripts":{"code-server":true,"argon2":true}}' >"$CS_DIR/package.json"
-  # npm itself must run on Node 24: code-server's postinstall checks the npm user agent's node major.
-  (cd "$CS_DIR" && PATH="$NODE_HOME/bin:$PATH" npm_config_nodedir="$NODE_HOME" \
-    npm install --no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION" >&2)
+  # npm itself must run on Node 24 (code-server's postinstall checks the npm user agent's node major),
+  # and node-gyp must compile the native addons against Node 24's headers.
+  step "installing code-server@$CODE_SERVER_VERSION with Node $NODE24_VERSION" \
+    --prepend-path "$NODE_HOME/bin" npm_config_nodedir="$NODE_HOME" \
+    npm --prefix "$CS_DIR" install --no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION"
   [ -f "$CS_ENTRY" ] || { log "code-server entry missing after install: $CS_ENTRY"; exit 1; }
   touch "$CS_STAMP"
   log "code-server $CODE_SERVER_VERSION ready in $((SECONDS - started)) s"

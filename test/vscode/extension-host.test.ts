@@ -1,3 +1,4 @@
+// needs: e2e-tools
 // Counts the extension-host mocha suite (test/vscode/suite, run inside a real VS Code) in node's test
 // runner: one runTests() pipeline, whose output is printed, must exit 0. On offline machines the "VS Code"
 // is code-server through test/vscode/vscode-shim.mjs; set VSCODE_EXECUTABLE_PATH yourself to use another

@@ -2,9 +2,10 @@
 // Every instance has its own config, user data, extensions and XDG folders (nothing under $HOME), runs
 // detached in its own process group and is stopped by group, so no process outlives it.
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { cleanEnv } from "../../../scripts/lib/clean-env.mjs";
 import { processesInGroup, processesMentioning, signalGroup, stopGroup, waitUntilGone, type ProcInfo } from "./processes";
 import type { E2eTools } from "./tools";
 
@@ -75,6 +76,8 @@ export interface CodeServer {
   processes(): ReturnType<typeof processesInGroup>;
   /** The workbench's remote authority, for `vscode-remote://<authority>/abs/path` payload URIs. */
   remoteAuthority(): Promise<string>;
+  /** `[error]` lines the extension hosts logged so far (uncaught errors of any extension, ours included). */
+  extensionHostErrors(): string[];
   /**
    * SIGTERM to the group, SIGKILL after a grace period; resolves when none of the group is alive. Processes
    * outside the group that still mention the state folder (e.g. an agent the extension spawned in its own
@@ -84,21 +87,14 @@ export interface CodeServer {
   stop(): Promise<{ leftovers: ProcInfo[] }>;
 }
 
+/** Nothing of an enclosing npm, Node test runner or VS Code reaches the server or the extension host. */
 function serverEnv(options: CodeServerOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    // Nothing of an enclosing VS Code / test runner leaks into the server or the extension host.
-    if (key.startsWith("VSCODE_") || key === "ELECTRON_RUN_AS_NODE" || key === "NODE_OPTIONS" || key.startsWith("NODE_TEST")) continue;
-    env[key] = value;
-  }
-  env.XDG_DATA_HOME = join(options.stateDir, "xdg-data");
-  env.XDG_CONFIG_HOME = join(options.stateDir, "xdg-config");
-  env.XDG_CACHE_HOME = join(options.stateDir, "xdg-cache");
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
-  return env;
+  return cleanEnv(process.env, {
+    XDG_DATA_HOME: join(options.stateDir, "xdg-data"),
+    XDG_CONFIG_HOME: join(options.stateDir, "xdg-config"),
+    XDG_CACHE_HOME: join(options.stateDir, "xdg-cache"),
+    ...options.env,
+  });
 }
 
 function commonArgs(options: CodeServerOptions, userDataDir: string, extensionsDir: string): string[] {
@@ -238,9 +234,36 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       if (typeof authority !== "string") throw new Error("web configuration has no remoteAuthority");
       return authority;
     },
+    extensionHostErrors: () => extensionHostErrors(userDataDir),
     stop() {
       stopping ??= stopAll();
       return stopping;
     },
   };
+}
+
+/**
+ * The `[error]` lines of every extension-host log under `<user-data>/logs/<session>/exthost*` (code-server
+ * writes `remoteexthost.log` there): an error Manifold throws at activation or later, even one nobody
+ * sees in the UI, ends up here.
+ */
+export function extensionHostErrors(userDataDir: string): string[] {
+  const errors: string[] = [];
+  const walk = (dir: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/^(remote)?exthost\.log$/.test(e.name)) {
+        errors.push(...readFileSync(p, "utf8").split("\n").filter((line) => line.includes("[error]")));
+      }
+    }
+  };
+  walk(join(userDataDir, "logs"));
+  return errors;
 }

@@ -21,10 +21,16 @@ let cached: E2eTools | undefined;
 /** Runs install-tools.sh once per process (installs on a fresh machine, ≈2.5 min) and returns the paths. */
 export function ensureTools(): E2eTools {
   if (cached) return cached;
-  const out = execFileSync("bash", [`${repoRoot}/scripts/e2e/install-tools.sh`], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  let out: string;
+  try {
+    out = execFileSync("bash", [`${repoRoot}/scripts/e2e/install-tools.sh`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+  } catch {
+    // The installer has printed what failed, its log's tail and how to retry (stderr is inherited).
+    throw new Error("the VS Code tier's tools did not install (scripts/e2e/install-tools.sh); see its message above");
+  }
   const vars = new Map<string, string>();
   for (const line of out.split("\n")) {
     const eq = line.indexOf("=");
