@@ -110,6 +110,8 @@ export type TranscriptEvent =
   | { type: "acp"; update: SessionUpdate }
   | { type: "reset"; folderName: string; agentName: string }
   | { type: "status"; status: AgentStatus; message?: string }
+  /** The agent serving this folder is known (or changed): its name reaches the panel as an event like every other fact. */
+  | { type: "agent"; agentName: string }
   | {
       type: "session/bound";
       sessionId: string | undefined;
@@ -299,6 +301,8 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       const { statusMessage: _m, ...rest } = s;
       return ev.message !== undefined ? { ...rest, agentStatus: ev.status, statusMessage: ev.message } : { ...rest, agentStatus: ev.status };
     }
+    case "agent":
+      return { ...s, agentName: ev.agentName };
     case "session/bound": {
       const base: TranscriptState = ev.clearHistory
         ? { ...emptyTranscript(s.folderName, s.agentName), agentStatus: s.agentStatus, nextId: s.nextId }

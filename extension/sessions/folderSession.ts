@@ -104,9 +104,7 @@ export class FolderSession {
       this.#unregister();
       this.#client = client;
       this.#error = false;
-      if (this.#state.agentName !== client.agentName) {
-        this.#state = { ...this.#state, agentName: client.agentName };
-      }
+      if (this.#state.agentName !== client.agentName) this.emit({ type: "agent", agentName: client.agentName });
       const saved = this.deps.bindings.get(this.folder);
       if (saved) {
         try {

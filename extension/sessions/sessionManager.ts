@@ -16,6 +16,7 @@ import { surfaceHiddenQuestion } from "../questions/surface";
 import type { SessionAction } from "../protocol/webviewProtocol";
 import type { AgentStatus } from "../protocol/transcript";
 import { errorText, FolderSession } from "./folderSession";
+import { getOrCreate } from "./getOrCreate";
 
 const BINDINGS_KEY = "manifold.bindings";
 
@@ -86,9 +87,8 @@ export class SessionManager implements vscode.Disposable {
 
   session(folder: vscode.WorkspaceFolder): FolderSession {
     const key = folder.uri.fsPath;
-    let s = this.#sessions.get(key);
-    if (!s) {
-      s = new FolderSession(key, folder.name, {
+    const create = (): FolderSession =>
+      new FolderSession(key, folder.name, {
         bindings: {
           get: (f) => this.#bindings()[f],
           set: (f, id) => {
@@ -111,10 +111,7 @@ export class SessionManager implements vscode.Disposable {
         onDidChange: () => this.#onDidChange.fire(),
         log: (m) => this.log.info(`[${folder.name}] ${m}`),
       });
-      s.setStatus(this.#status, this.#statusMessage);
-      this.#sessions.set(key, s);
-    }
-    return s;
+    return getOrCreate(this.#sessions, key, create, (s) => s.setStatus(this.#status, this.#statusMessage));
   }
 
   folders(): vscode.WorkspaceFolder[] {

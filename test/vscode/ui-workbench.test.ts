@@ -1,3 +1,4 @@
+// needs: e2e-tools
 // UI tests in one real VS Code window: the packaged .vsix in code-server, a two-folder workspace, the
 // built-in agent on the fake model server (real HTTP + SSE), headless Chromium on the workbench.
 // Starting code-server, the workbench and the agent is most of a UI test's cost, so the sections share
@@ -30,7 +31,10 @@ describe("Manifold in code-server: one window, two folders", () => {
     if (!s) return;
     const { pgid } = s.server;
     const root = s.workspace.root;
+    const hostErrors = s.hostErrors();
     const leftovers = await s.close();
+    // Nothing failed silently in the extension host (e.g. the activation recursion once logged 27 RangeErrors).
+    assert.deepEqual(hostErrors, [], "the extension host logged errors");
     // Nothing may outlive the window: not code-server's group, nor anything started from its folders.
     assert.deepEqual(processesInGroup(pgid), []);
     assert.deepEqual(leftovers, [], "processes outlived code-server (an agent left running?)");

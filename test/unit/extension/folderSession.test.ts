@@ -195,3 +195,21 @@ test("I-95: after an agent restart a folder with history re-attaches by session/
     ids.map((id) => [`answer for ${id}`]),
   );
 });
+
+test("a panel that read its state before the agent connected learns the agent's name through an event", async () => {
+  const [a] = dirs() as [string];
+  const fake = createFakeAgent({});
+  const client = new AcpClient(fake.app);
+  await client.initialize();
+  const s = new FolderSession(a, "alpha", { bindings: memoryBindings(), editor, sandboxTerminals: false });
+  // The panel's view: the snapshot it read once, then only the events it is sent.
+  let view = s.state;
+  const { reduceTranscript } = await import("../../../extension/protocol/transcript");
+  s.setSink((events) => {
+    for (const ev of events) view = reduceTranscript(view, ev);
+  });
+  assert.equal(view.agentName, "");
+  await s.attach(client, { restart: false });
+  assert.ok(client.agentName.length > 0);
+  assert.equal(view.agentName, client.agentName);
+});

@@ -3,7 +3,7 @@
 // the UI tests share: open a folder's panel, find the agent's process tree in /proc, hide a panel.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, FrameLocator, Page, Request } from "playwright-core";
+import type { Browser, BrowserContext, ConsoleMessage, FrameLocator, Page, Request } from "playwright-core";
 import { TEST_IDS } from "../../../extension/protocol/webviewProtocol";
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from "../../support/fakeModelServer";
 import { editorTab, launchBrowser, openWorkbench, runCommand, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
@@ -35,6 +35,11 @@ export interface Scenario {
   page: Page;
   /** Every request the window made since it opened; `fromWebview` when a webview (or its service worker) made it. */
   requests: Array<{ url: string; fromWebview: boolean }>;
+  /**
+   * Errors the extension host reported so far (the workbench console's and the extension-host log's),
+   * less the window-close chatter of VS Code itself.
+   */
+  hostErrors(): string[];
   /** Runs a step; on failure saves `failure-<name>.png`, then rethrows. */
   step(name: string, body: () => Promise<void>): Promise<void>;
   /** "Open Chat for Folder…" + pick; resolves when the panel's composer is visible. */
@@ -50,6 +55,9 @@ export interface Scenario {
   /** Stops everything; returns processes that outlived code-server. */
   close(): Promise<ProcInfo[]>;
 }
+
+/** What VS Code logs while a window closes under its extensions (a closed channel, a cancelled refresh). */
+const SHUTDOWN_NOISE = /Channel has been closed|: Canceled$/;
 
 /** The model settings of the built-in agent: the fake model server, nothing from the real environment. */
 export function fakeModelEnv(model: FakeModelServer): Record<string, string | undefined> {
@@ -79,11 +87,16 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
   const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv(model), settings: THEME_SETTINGS, workspaceTrust: options.untrusted ?? false });
   const browser = await launchBrowser(tools.chromium);
   const requests: Scenario["requests"] = [];
+  const consoleErrors: string[] = [];
   const { context, page } = await openWorkbench(browser, server.url, {
     open: workspace.workspaceFile,
     colorScheme: options.colorScheme ?? "light",
     onContext: (c) =>
-      c.on("request", (r: Request) => {
+      c.on("console", (m: ConsoleMessage) => {
+        // The workbench prints the extension host's uncaught errors; Manifold's name them (built-in
+        // extensions have their own start-up chatter, e.g. "already registered").
+        if (m.type() === "error" && /manifold/i.test(m.text())) consoleErrors.push(m.text().slice(0, 500));
+      }).on("request", (r: Request) => {
         let fromWebview = false;
         try {
           fromWebview = /\/webview\/browser\/pre\//.test(r.frame().url());
@@ -108,6 +121,7 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
     context,
     page,
     requests,
+    hostErrors: () => [...consoleErrors, ...server.extensionHostErrors()].filter((line) => !SHUTDOWN_NOISE.test(line)),
     async step(name, body) {
       try {
         await body();
@@ -200,14 +214,28 @@ export async function closeEditor(page: Page, title: string): Promise<void> {
   await tab.waitFor({ state: "detached", timeout: 30_000 });
 }
 
-/** Closes every notification toast on screen (closing one answers nothing: "Show" is never clicked). */
+/**
+ * Closes every notification toast on screen (closing one answers nothing: "Show" is never clicked).
+ * Toasts come and go on their own (a new one replaces, an old one fades out), so each is held by its
+ * element, and one that vanished while being closed is simply looked for again.
+ */
 export async function dismissToasts(page: Page): Promise<void> {
-  const toasts = page.locator(".notifications-toasts .notification-toast");
-  for (let n = await toasts.count(); n > 0; n = await toasts.count()) {
-    const toast = toasts.first();
-    await toast.hover();
-    await toast.locator(".codicon-notifications-clear, .codicon-close").first().click();
-    await page.waitForFunction(`document.querySelectorAll(".notifications-toasts .notification-toast").length < ${n}`, undefined, { timeout: 30_000 });
+  const visible = page.locator(".notifications-toasts .notification-toast").filter({ visible: true });
+  const deadline = Date.now() + 60_000;
+  while ((await visible.count()) > 0) {
+    if (Date.now() > deadline) throw new Error(`${await visible.count()} notification toast(s) would not close`);
+    const toast = await visible.first().elementHandle({ timeout: 5_000 }).catch(() => null);
+    if (!toast) continue;
+    try {
+      await toast.hover({ timeout: 5_000 });
+      const close = await toast.$(".codicon-notifications-clear, .codicon-close");
+      await close?.click({ timeout: 5_000 });
+      await toast.waitForElementState("hidden", { timeout: 10_000 });
+    } catch {
+      // It went away (or was replaced) meanwhile: count again.
+    } finally {
+      await toast.dispose();
+    }
   }
 }
 
