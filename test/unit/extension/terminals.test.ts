@@ -9,8 +9,11 @@ import * as net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { PathConfinement } from "../../../extension/client/pathGuard";
-import { bubblewrapAvailable, TerminalService } from "../../../extension/client/terminals";
+import { PathConfinement } from "../../../extension/client/folderConfinement";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { TerminalService, terminalShellCommand } from "../../../extension/client/terminals";
+import { detectSandbox, type CommandSandbox } from "../../../sandbox";
+import { createNoSandbox } from "../../../sandbox/none";
 import { pidsMatching, pollUntil } from "../tools/procs";
 
 const linux = process.platform === "linux";
@@ -25,8 +28,14 @@ function workspace(): string {
   return ws;
 }
 
-async function service(ws: string): Promise<TerminalService> {
-  return new TerminalService(new PathConfinement(ws), { sandbox: bubblewrapAvailable() });
+let detected: Promise<CommandSandbox> | undefined;
+/** The extension's way: one detection (from the extension's own environment, read at call time). */
+function sandbox(): Promise<CommandSandbox> {
+  return (detected ??= detectSandbox(process.env, { log: () => undefined }));
+}
+
+async function service(ws: string, tmpDir?: string): Promise<TerminalService> {
+  return new TerminalService(new PathConfinement(ws), { sessionId: "s", sandbox, killGraceMs: 200, ...(tmpDir ? { tmpDir } : {}) });
 }
 
 async function run(terms: TerminalService, script: string): Promise<string> {
@@ -106,4 +115,53 @@ describe("I-106: terminal/* commands get the built-in agent's confinement", { sk
       await terms.dispose();
     });
   }
+});
+
+describe("terminal/* confinement details", () => {
+  it("I-106: variables the agent passes reach the command, secret-looking names never do", { skip: !linux && "bubblewrap is Linux-only" }, async () => {
+    const ws = workspace();
+    const terms = await service(ws);
+    const { terminalId } = await terms.create({
+      sessionId: "s",
+      command: "bash",
+      args: ["-c", "echo \"foo=$FOO gh=${GH_TOKEN:-none} key=${MY_API_KEY:-none}\""],
+      env: [
+        { name: "FOO", value: "it's a value" },
+        { name: "GH_TOKEN", value: "agent-token" },
+        { name: "MY_API_KEY", value: "agent-key" },
+        { name: "BAD NAME; touch pwned", value: "x" },
+      ],
+    });
+    await terms.waitForExit(terminalId);
+    assert.equal(terms.output(terminalId).output, "foo=it's a value gh=none key=none\n");
+    assert.equal(existsSync(join(ws, "pwned")), false);
+    await terms.dispose();
+  });
+
+  it("I-106: commands get the session's own /tmp, which dispose removes", { skip: !linux && "bubblewrap is Linux-only" }, async () => {
+    const ws = workspace();
+    const tmpDir = join(realpathSync(mkdtempSync(join(tmpdir(), "manifold-term-tmp-"))), "session");
+    const terms = await service(ws, tmpDir);
+    const { terminalId } = await terms.create({ sessionId: "s", command: "bash", args: ["-c", "echo kept > /tmp/note && echo $TMPDIR"] });
+    await terms.waitForExit(terminalId);
+    assert.equal(terms.output(terminalId).output, "/tmp\n");
+    assert.equal(readFileSync(join(tmpDir, "note"), "utf8"), "kept\n");
+    await terms.dispose();
+    assert.equal(existsSync(tmpDir), false, "the temp area outlived the session");
+    await assert.rejects(terms.create({ sessionId: "s", command: "true" }), RequestError);
+  });
+
+  it("I-106: with no sandbox backend terminal/create fails closed and runs nothing", async () => {
+    const ws = workspace();
+    const terms = new TerminalService(new PathConfinement(ws), { sessionId: "s", sandbox: async () => createNoSandbox(process.env, "test") });
+    await assert.rejects(terms.create({ sessionId: "s", command: "touch", args: [join(ws, "ran")] }), (err: unknown) => err instanceof RequestError && /sandbox/i.test(err.message));
+    assert.equal(existsSync(join(ws, "ran")), false);
+    await terms.dispose();
+  });
+
+  it("terminalShellCommand quotes argv word by word and keeps a whole shell line as sent", () => {
+    assert.equal(terminalShellCommand({ command: "echo", args: ["a b", "it's", "$(x)"] }), "'echo' 'a b' 'it'\\''s' '$(x)'");
+    assert.equal(terminalShellCommand({ command: "npm test -- --watch" }), "npm test -- --watch");
+    assert.equal(terminalShellCommand({ command: "ls", env: [{ name: "A", value: "x'y" }, { name: "AWS_SECRET_ACCESS_KEY", value: "s" }] }), "export A='x'\\''y'; 'ls'");
+  });
 });
