@@ -8,5 +8,5 @@ export { NO_BACKEND_MESSAGE } from "./none";
 export { childEnv, isAllowedEnvName, isSecretEnvName } from "./env";
 export { spawnTree, DEFAULT_KILL_GRACE_MS } from "./processTree";
 export type { RunningProcess } from "./processTree";
-export { descendantsOf, processRef, stillAlive } from "./procfs";
+export { descendantsOf, pidAlive, processRef, stillAlive } from "./procfs";
 export type { ProcessRef } from "./procfs";
