@@ -10,3 +10,4 @@ export { spawnTree, DEFAULT_KILL_GRACE_MS } from "./processTree";
 export type { RunningProcess } from "./processTree";
 export { descendantsOf, pidAlive, processRef, stillAlive } from "./procfs";
 export type { ProcessRef } from "./procfs";
+export { redact, redactValues } from "./redact";

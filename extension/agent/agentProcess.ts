@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { descendantsOf, stillAlive, type ProcessRef } from "../../sandbox";
+import { redactValues } from "../../sandbox/redact";
 import type { AgentSpec } from "./agentSpec";
 
 export interface AgentLog {
@@ -72,8 +73,10 @@ export class AgentProcess {
         resolve(this.exitInfo);
       });
     });
-    const secrets = spec.secretEnvNames.map((n) => spec.env[n]).filter((v): v is string => typeof v === "string" && v.length >= 4);
-    const redact = (s: string) => secrets.reduce((acc, v) => acc.split(v).join("[redacted]"), s);
+    const secrets = spec.secretEnvNames.map((n) => spec.env[n]);
+    // The keys we handed the agent, verbatim only: the agent log is full of session UUIDs that the
+    // opaque-token pattern of `redact` would hide.
+    const redact = (s: string) => redactValues(s, secrets);
     let pending = "";
     this.child.stderr?.setEncoding("utf8");
     this.child.stderr?.on("data", (chunk: string) => {
