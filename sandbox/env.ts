@@ -5,8 +5,13 @@ const ALLOWED = new Set(["PATH", "HOME", "USER", "SHELL", "LANG", "TERM"]);
 const SECRET = /(_API_KEY|_TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
+/** A name that looks like it holds a key, token or password: never passed to a command, even when a caller names it. */
+export function isSecretEnvName(name: string): boolean {
+  return SECRET.test(name);
+}
+
 export function isAllowedEnvName(name: string): boolean {
-  if (SECRET.test(name)) return false;
+  if (isSecretEnvName(name)) return false;
   return ALLOWED.has(name) || name.startsWith("LC_");
 }
 

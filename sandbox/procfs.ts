@@ -26,6 +26,21 @@ function readStat(pid: number): Stat | undefined {
   }
 }
 
+/**
+ * Whether some process holds `pid` (any platform; on Linux a zombie counts as gone). Only for pids
+ * with no recorded start time, e.g. another window's host: prefer `stillAlive` for your own refs.
+ */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  const stat = readStat(pid);
+  return stat === undefined ? process.platform !== "linux" : stat.state !== "Z";
+}
+
 /** `pid` as a reference (with its start time), or undefined when it is not alive. */
 export function processRef(pid: number): ProcessRef | undefined {
   const stat = readStat(pid);

@@ -1,5 +1,6 @@
 // Turning provider failures into `ModelError`s with messages fit for the user, and keeping keys out
 // of them. Also the AbortError helpers: aborts are never ModelErrors.
+import { redact } from "../../sandbox/redact";
 import { ModelError, type ModelErrorKind } from "./types";
 
 export function abortError(): Error {
@@ -10,22 +11,8 @@ export function isAbortError(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { name?: unknown }).name === "AbortError";
 }
 
-const KEY_PATTERNS: RegExp[] = [
-  /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{4,}/g, // OpenAI / Anthropic style (sk-…, sk-ant-…)
-  /\bBearer\s+[^\s"',}]+/gi,
-  /((?:api[_-]?key|x-api-key|authorization|access[_-]?token|secret|token)["']?\s*[:=]\s*["']?)[^\s"',}&]+/gi,
-  /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{32,}\b/g, // long opaque tokens
-];
-
-/** Removes anything key-like (and the given secrets verbatim) from a message. */
-export function redact(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join("[redacted]");
-  for (const re of KEY_PATTERNS) {
-    out = out.replace(re, (match: string, prefix?: unknown) => (typeof prefix === "string" && match.startsWith(prefix) ? `${prefix}[redacted]` : "[redacted]"));
-  }
-  return out;
-}
+// One redaction for both processes (sandbox/redact.ts); re-exported for the model layer.
+export { redact };
 
 /** The URL as safe to show: origin and path only (no query, no credentials). */
 export function displayUrl(url: string | undefined): string {

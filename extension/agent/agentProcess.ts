@@ -1,9 +1,10 @@
 // One agent child process: spawned in its own process group, stdio carries ACP, stderr goes to the
 // log. `stop()` ends the whole tree (I-96) and resolves only when it is gone. No `vscode`.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { descendantsOf, stillAlive, type ProcessRef } from "../../sandbox";
+import { redactValues } from "../../sandbox/redact";
 import type { AgentSpec } from "./agentSpec";
 
 export interface AgentLog {
@@ -18,57 +19,6 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
   /** True when we asked it to stop. */
   requested: boolean;
-}
-
-/** Every descendant pid of `pid` (Linux, from /proc); empty elsewhere. */
-export function descendants(pid: number): number[] {
-  if (process.platform !== "linux") return [];
-  const children = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(name));
-      children.set(ppid, list);
-    } catch {
-      // The process went away while we looked.
-    }
-  }
-  const out: number[] = [];
-  const todo = [pid];
-  while (todo.length > 0) {
-    const p = todo.pop() as number;
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      todo.push(c);
-    }
-  }
-  return out;
-}
-
-/** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== "linux") return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {
@@ -123,8 +73,10 @@ export class AgentProcess {
         resolve(this.exitInfo);
       });
     });
-    const secrets = spec.secretEnvNames.map((n) => spec.env[n]).filter((v): v is string => typeof v === "string" && v.length >= 4);
-    const redact = (s: string) => secrets.reduce((acc, v) => acc.split(v).join("[redacted]"), s);
+    const secrets = spec.secretEnvNames.map((n) => spec.env[n]);
+    // The keys we handed the agent, verbatim only: the agent log is full of session UUIDs that the
+    // opaque-token pattern of `redact` would hide.
+    const redact = (s: string) => redactValues(s, secrets);
     let pending = "";
     this.child.stderr?.setEncoding("utf8");
     this.child.stderr?.on("data", (chunk: string) => {
@@ -150,21 +102,22 @@ export class AgentProcess {
     const pid = this.child.pid;
     if (opts.requested) this.#stopping = true;
     if (pid === undefined) return;
-    // Record the tree before anything exits: orphans are re-parented and lose the link.
-    const tree = new Set(descendants(pid));
+    // Record the tree before anything exits: orphans are re-parented and lose the link. Each one is
+    // named by pid + start time (sandbox/procfs.ts), so a reused pid is never signalled.
+    const tree = new Map<number, ProcessRef>(descendantsOf(pid).map((r) => [r.pid, r]));
     this.child.stdin?.end();
     signal(-pid, "SIGTERM");
-    for (const p of tree) signal(p, "SIGTERM");
+    for (const p of tree.keys()) signal(p, "SIGTERM");
     const exitedInTime = await Promise.race([this.exited.then(() => true), delay(graceMs).then(() => false)]);
-    for (const p of descendants(pid)) tree.add(p);
+    for (const r of descendantsOf(pid)) if (!tree.has(r.pid)) tree.set(r.pid, r);
     if (!exitedInTime) signal(-pid, "SIGKILL");
     await this.exited;
     const deadline = Date.now() + graceMs;
     for (;;) {
-      const left = [...tree].filter(alive);
+      const left = stillAlive([...tree.values()]);
       if (left.length === 0) return;
       if (Date.now() > deadline) {
-        for (const p of left) signal(p, "SIGKILL");
+        for (const r of left) signal(r.pid, "SIGKILL");
         signal(-pid, "SIGKILL");
         if (Date.now() > deadline + graceMs) return;
       }

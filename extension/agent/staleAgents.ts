@@ -4,7 +4,7 @@
 // Records of live hosts (other windows share the folder) are never touched. No `vscode`.
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { alive, descendants } from "./agentProcess";
+import { descendantsOf, pidAlive } from "../../sandbox";
 
 interface AgentRecord {
   hostPid: number;
@@ -56,11 +56,11 @@ export async function reapStaleAgents(dir: string): Promise<number[]> {
       await rm(file, { force: true });
       continue;
     }
-    if (rec.hostPid !== process.pid && alive(rec.hostPid)) continue;
+    if (rec.hostPid !== process.pid && pidAlive(rec.hostPid)) continue;
     // Only a process that still runs the recorded command is ours (pids get reused).
     const cmd = process.platform === "linux" ? await commandLine(rec.agentPid) : rec.command;
-    if (alive(rec.agentPid) && cmd !== undefined && cmd.includes(rec.command)) {
-      for (const p of descendants(rec.agentPid)) signal(p);
+    if (pidAlive(rec.agentPid) && cmd !== undefined && cmd.includes(rec.command)) {
+      for (const r of descendantsOf(rec.agentPid)) signal(r.pid);
       signal(-rec.agentPid);
       signal(rec.agentPid);
       reaped.push(rec.agentPid);

@@ -3,7 +3,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest } from "@agentclientprotocol/sdk";
-import type { PathConfinement } from "./pathGuard";
+import type { PathConfinement } from "./folderConfinement";
 
 export interface EditorFiles {
   /** The text of an open document (with unsaved changes), or undefined if it is not open. */

@@ -1,9 +1,13 @@
-// `terminal/*` for one session: commands run in the session's folder (cwd confined to it, I-94),
-// under bubblewrap when it works (the folder is the only writable place besides a private /tmp),
-// each in its own process group so kill/release end the whole tree. No `vscode`.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+// `terminal/*` for one session (I-94, I-106): commands run confined exactly like the built-in
+// agent's bash, through the one sandbox in sandbox/: workspace-write with the session folder as root,
+// no network, allowlisted environment (no tokens or keys), `.git/hooks` and `.git/config` read-only,
+// the session's own temp area at /tmp, and kill/release/dispose end the whole tree (pid + start time).
+// Third-party agents have no per-session sandbox settings here, so the mode is fixed. Where no
+// backend works, terminal/create fails closed with the fix: never a silent unconfined run. No `vscode`.
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type {
   CreateTerminalRequest,
@@ -12,40 +16,15 @@ import type {
   TerminalOutputResponse,
   WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
-import type { PathConfinement } from "./pathGuard";
+import { DEFAULT_KILL_GRACE_MS, isSecretEnvName, NO_BACKEND_MESSAGE, spawnTree, type CommandSandbox, type RunningProcess, type SandboxContext } from "../../sandbox";
+import type { PathConfinement } from "./folderConfinement";
 
-const BWRAP = "/usr/bin/bwrap";
-/** Variables never passed to commands the agent runs (I-98). */
-const SECRET_ENV = new Set(["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]);
 const DEFAULT_LIMIT = 1024 * 1024;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-let bwrapWorks: boolean | undefined;
-/** Probes bubblewrap once per process. */
-export function bubblewrapAvailable(): boolean {
-  if (bwrapWorks === undefined) {
-    bwrapWorks =
-      process.platform === "linux" &&
-      existsSync(BWRAP) &&
-      spawnSync(BWRAP, ["--ro-bind", "/", "/", "--unshare-user", "--", "/bin/true"], { stdio: "ignore", timeout: 5000 }).status === 0;
-  }
-  return bwrapWorks;
-}
-
-/** The bubblewrap argv that runs `argv` with write access only to `root` (and a private /tmp). */
-export function bwrapArgs(root: string, cwd: string, argv: string[]): string[] {
-  return [
-    "--ro-bind", "/", "/",
-    "--dev", "/dev",
-    "--proc", "/proc",
-    // /tmp first, then the root: a root under /tmp must stay visible and writable.
-    "--tmpfs", "/tmp",
-    "--bind", root, root,
-    "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-    "--die-with-parent", "--new-session",
-    "--chdir", cwd,
-    "--",
-    ...argv,
-  ];
+/** A fresh temp area for one session's terminals, under a per-user parent the sandbox masks for the others. */
+export function terminalTmpDir(): string {
+  return join(tmpdir(), `manifold-terminals-${process.getuid?.() ?? "user"}`, randomUUID());
 }
 
 /** Keeps the last `limit` bytes of `s`, cut at a character boundary. */
@@ -57,32 +36,61 @@ export function truncateStart(s: string, limit: number): { text: string; truncat
   return { text: buf.subarray(start).toString("utf8"), truncated: true };
 }
 
-interface Term {
-  child: ChildProcess;
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The shell text for `terminal/create`: argv quoted word by word, or (no args and whitespace in the
+ * command) the command as a shell line, which some agents send. Variables the agent names are
+ * exported first, except secret-looking names (I-98) and names that are not identifiers.
+ */
+export function terminalShellCommand(params: Pick<CreateTerminalRequest, "command" | "args" | "env">): string {
+  const args = params.args ?? [];
+  const line = args.length === 0 && /\s/.test(params.command) ? params.command : [params.command, ...args].map(shellQuote).join(" ");
+  const exports = (params.env ?? []).filter((e) => ENV_NAME.test(e.name) && !isSecretEnvName(e.name)).map((e) => `export ${e.name}=${shellQuote(e.value)}; `);
+  return exports.join("") + line;
+}
+
+interface TermState {
   emitTimer?: ReturnType<typeof setTimeout>;
   output: string;
   truncated: boolean;
   limit: number;
   exit?: TerminalExitStatus;
+}
+
+interface Term extends TermState {
+  proc: RunningProcess;
   exited: Promise<TerminalExitStatus>;
 }
 
 export interface TerminalServiceOptions {
-  sandbox: boolean;
-  env?: NodeJS.ProcessEnv;
-  /** Live output for the panel (throttled by the caller if needed). */
+  sessionId: string;
+  /** The window's command sandbox, detected once (sandbox/detect.ts). */
+  sandbox: () => Promise<CommandSandbox>;
+  /** This session's temp area (bound at /tmp for its commands, removed at dispose). Default: a fresh one. */
+  tmpDir?: string;
+  /** SIGTERM → SIGKILL grace for kill/release/dispose. */
+  killGraceMs?: number;
+  /** Live output for the panel. */
   onOutput?: (terminalId: string, view: { output: string; truncated: boolean; exitCode?: number | null; signal?: string | null }) => void;
 }
 
 export class TerminalService {
   readonly #terms = new Map<string, Term>();
+  readonly #tmpDir: string;
+  #disposed?: Promise<void>;
 
   constructor(
     private readonly confinement: PathConfinement,
     private readonly opts: TerminalServiceOptions,
-  ) {}
+  ) {
+    this.#tmpDir = opts.tmpDir ?? terminalTmpDir();
+  }
 
   async create(params: CreateTerminalRequest): Promise<CreateTerminalResponse> {
+    if (this.#disposed) throw RequestError.invalidRequest(undefined, "this session's terminals are closed");
     const root = await this.confinement.realRoot();
     let cwd = root;
     if (params.cwd) {
@@ -90,53 +98,40 @@ export class TerminalService {
       if (!r.ok) throw RequestError.invalidParams({ cwd: params.cwd }, r.reason);
       cwd = r.path;
     }
-    const args = params.args ?? [];
-    // Some agents send a whole shell line as `command`.
-    const argv = args.length === 0 && /\s/.test(params.command) ? ["/bin/sh", "-c", params.command] : [params.command, ...args];
-    const env: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(this.opts.env ?? process.env)) if (!SECRET_ENV.has(k) && v !== undefined) env[k] = v;
-    delete env.ELECTRON_RUN_AS_NODE;
-    for (const e of params.env ?? []) if (!SECRET_ENV.has(e.name)) env[e.name] = e.value;
-    const [file, ...rest] = this.opts.sandbox ? [BWRAP, ...bwrapArgs(root, cwd, argv)] : argv;
-    const child = spawn(file as string, rest, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const sandbox = await this.opts.sandbox();
+    // Fail closed: the extension never runs an agent's command unconfined (it has no one to ask).
+    if (sandbox.backend === "none") throw RequestError.internalError(undefined, `${NO_BACKEND_MESSAGE} The command was not run.`);
+    const ctx: SandboxContext = { sessionId: this.opts.sessionId, mode: "workspace-write", approval: "never", root, tmpDir: this.#tmpDir, network: false };
     const terminalId = `term-${randomUUID()}`;
-    const limit = params.outputByteLimit ?? DEFAULT_LIMIT;
-    const term: Term = {
-      child,
-      output: "",
-      truncated: false,
-      limit,
-      exited: new Promise<TerminalExitStatus>((resolve) => {
-        child.once("error", (err) => {
-          term.output += `${err.message}\n`;
-          term.exit = { exitCode: 127, signal: null };
-          this.#emit(terminalId, term);
-          resolve(term.exit);
-        });
-        child.once("close", (code, signal) => {
-          term.exit ??= { exitCode: code, signal: signal ?? null };
-          this.#emit(terminalId, term);
-          resolve(term.exit);
-        });
-      }),
-    };
-    const onData = (chunk: Buffer) => {
-      const t = truncateStart(term.output + chunk.toString("utf8"), term.limit);
-      term.output = t.text;
-      term.truncated ||= t.truncated;
-      // Live output is coalesced (~10 updates/s); the exit is reported at once.
-      term.emitTimer ??= setTimeout(() => {
-        term.emitTimer = undefined;
-        this.#emit(terminalId, term);
-      }, 100);
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    this.#terms.set(terminalId, term);
+    const state: TermState = { output: "", truncated: false, limit: params.outputByteLimit ?? DEFAULT_LIMIT };
+    let proc: RunningProcess;
+    try {
+      const wrapped = sandbox.wrap(terminalShellCommand(params), ctx, { cwd, unconfined: false });
+      proc = spawnTree(wrapped, (chunk) => this.#onData(terminalId, state, chunk));
+    } catch (err) {
+      throw RequestError.internalError(undefined, `cannot run the command confined: ${(err as Error).message}`);
+    }
+    const exited = proc.exited.then((r) => {
+      state.exit = { exitCode: r.exitCode, signal: r.signal };
+      this.#emit(terminalId, state);
+      return state.exit;
+    });
+    this.#terms.set(terminalId, Object.assign(state, { proc, exited }));
     return { terminalId };
   }
 
-  #emit(id: string, t: Term): void {
+  #onData(terminalId: string, term: TermState, chunk: string): void {
+    const t = truncateStart(term.output + chunk, term.limit);
+    term.output = t.text;
+    term.truncated ||= t.truncated;
+    // Live output is coalesced (~10 updates/s); the exit is reported at once.
+    term.emitTimer ??= setTimeout(() => {
+      term.emitTimer = undefined;
+      this.#emit(terminalId, term);
+    }, 100);
+  }
+
+  #emit(id: string, t: TermState): void {
     if (t.exit && t.emitTimer) {
       clearTimeout(t.emitTimer);
       t.emitTimer = undefined;
@@ -167,27 +162,25 @@ export class TerminalService {
     return { exitCode: st.exitCode ?? null, signal: st.signal ?? null };
   }
 
-  kill(terminalId: string): void {
-    killTree(this.#get(terminalId));
+  /** Ends the command's whole tree; the terminal (and its output) stays until released. Resolves when the tree is gone. */
+  async kill(terminalId: string): Promise<void> {
+    await this.#get(terminalId).proc.kill(this.opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   }
 
-  release(terminalId: string): void {
+  async release(terminalId: string): Promise<void> {
     const t = this.#get(terminalId);
-    killTree(t);
     this.#terms.delete(terminalId);
+    await t.proc.kill(this.opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   }
 
-  dispose(): void {
-    for (const t of this.#terms.values()) killTree(t);
-    this.#terms.clear();
-  }
-}
-
-function killTree(t: Term): void {
-  if (t.exit || t.child.pid === undefined) return;
-  try {
-    process.kill(-t.child.pid, "SIGKILL");
-  } catch {
-    t.child.kill("SIGKILL");
+  /** Session closed or extension deactivating: every tree ends, then the temp area goes. Idempotent. */
+  dispose(): Promise<void> {
+    this.#disposed ??= (async () => {
+      const terms = [...this.#terms.values()];
+      this.#terms.clear();
+      await Promise.all(terms.map((t) => t.proc.kill(this.opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS)));
+      await rm(this.#tmpDir, { recursive: true, force: true });
+    })();
+    return this.#disposed;
   }
 }

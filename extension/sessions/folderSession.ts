@@ -4,9 +4,10 @@
 import type { ContentBlock, SessionConfigOption, SessionInfo, SessionModeState } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
 import type { EditorFiles } from "../client/fileService";
-import { PathConfinement } from "../client/pathGuard";
+import { PathConfinement } from "../client/folderConfinement";
 import type { PendingPermission } from "../permissions/permissionBroker";
 import type { PendingQuestion } from "../questions/questionBroker";
+import type { CommandSandbox } from "../../sandbox";
 import {
   emptyTranscript,
   pendingPermissions,
@@ -23,7 +24,8 @@ export interface FolderSessionDeps {
   /** Persisted binding folder → session id. */
   readonly bindings: { get(folder: string): string | undefined; set(folder: string, sessionId: string | undefined): Promise<void> | void };
   readonly editor: EditorFiles;
-  readonly sandboxTerminals: boolean;
+  /** The window's command sandbox for `terminal/*` (detected once, I-106). */
+  terminalSandbox(): Promise<CommandSandbox>;
   /** Config option values applied to every new session (e.g. `{mode: "read-only"}`), when offered. */
   defaults?(): Record<string, string>;
   /** A permission request arrived (the owner decides how to surface it when the panel is hidden). */
@@ -45,6 +47,8 @@ export class FolderSession {
   #sink?: (events: TranscriptEvent[]) => void;
   #error = false;
   #attaching?: Promise<void>;
+  /** Terminal trees of bindings left behind, still being killed. */
+  readonly #teardowns = new Set<Promise<void>>();
   readonly confinement: PathConfinement;
 
   constructor(
@@ -197,7 +201,7 @@ export class FolderSession {
     this.#unregister();
     this.#binding = new SessionBinding(client, sessionId, this.confinement, {
       editor: this.deps.editor,
-      sandboxTerminals: this.deps.sandboxTerminals,
+      terminalSandbox: () => this.deps.terminalSandbox(),
       emit: (event) => this.emit(event),
       onPermissionRequested: (p) => this.deps.onPermissionRequested?.(this, p),
       onQuestionRequested: (q) => this.deps.onQuestionRequested?.(this, q),
@@ -206,7 +210,11 @@ export class FolderSession {
 
   /** Leaves the bound session id: its pending requests are answered (a dismissal never grants). */
   #unregister(): void {
-    this.#binding?.dispose();
+    const gone = this.#binding?.dispose().catch((err: unknown) => this.deps.log?.(`terminal teardown failed: ${errorText(err)}`));
+    if (gone) {
+      this.#teardowns.add(gone);
+      void gone.finally(() => this.#teardowns.delete(gone));
+    }
     this.#binding = undefined;
   }
 
@@ -355,12 +363,14 @@ export class FolderSession {
     return pendingPermissions(this.#state).length > 0;
   }
 
-  dispose(): void {
+  /** Resolves when the terminals this folder served (every binding's) have ended their whole trees. */
+  dispose(): Promise<void> {
     const client = this.#client;
     const sessionId = this.sessionId;
     this.#unregister();
     this.#sink = undefined;
     if (client && sessionId) void client.closeSession(sessionId).catch(() => undefined);
+    return Promise.all(this.#teardowns).then(() => undefined);
   }
 }
 

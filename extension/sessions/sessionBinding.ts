@@ -6,15 +6,17 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpClient, SessionServices } from "../agent/acpClient";
 import type { Disposable } from "../agent/router";
 import { SessionFileService, type EditorFiles } from "../client/fileService";
-import type { PathConfinement } from "../client/pathGuard";
+import type { PathConfinement } from "../client/folderConfinement";
 import { TerminalService } from "../client/terminals";
+import type { CommandSandbox } from "../../sandbox";
 import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
 import type { TranscriptEvent } from "../protocol/transcript";
 import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
 
 export interface SessionBindingHooks {
   readonly editor: EditorFiles;
-  readonly sandboxTerminals: boolean;
+  /** The window's command sandbox for `terminal/*` (detected once, I-106). */
+  terminalSandbox(): Promise<CommandSandbox>;
   /** Into the folder's transcript. */
   emit(event: TranscriptEvent): void;
   onPermissionRequested(p: PendingPermission): void;
@@ -43,7 +45,8 @@ export class SessionBinding {
     this.#questions = new QuestionBroker(sessionId, transcriptListener(hooks.emit, hooks.onQuestionRequested));
     const files = new SessionFileService(confinement, hooks.editor);
     const terminals = new TerminalService(confinement, {
-      sandbox: hooks.sandboxTerminals,
+      sessionId,
+      sandbox: () => hooks.terminalSandbox(),
       onOutput: (terminalId, view) => hooks.emit({ type: "terminal/output", terminalId, view }),
     });
     this.#terminals = terminals;
@@ -100,10 +103,11 @@ export class SessionBinding {
     this.#questions.cancelAll();
   }
 
-  dispose(): void {
+  /** Resolves when every terminal's process tree is gone and its temp area removed. */
+  dispose(): Promise<void> {
     this.#permissions.dismissAll();
     this.#questions.cancelAll();
-    this.#terminals.dispose();
     this.#registration.dispose();
+    return this.#terminals.dispose();
   }
 }

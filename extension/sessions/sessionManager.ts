@@ -9,12 +9,12 @@ import { resolveAgentSpec } from "../agent/agentSpec";
 import { ChatPanel, CHAT_VIEW_TYPE, panelTitle, webviewOptions } from "../chat/chatPanel";
 import type { DiffContentProvider } from "../chat/diffContent";
 import { vscodeFiles } from "../client/vscodeFiles";
-import { bubblewrapAvailable } from "../client/terminals";
 import { readAgentSettings, readSecrets, sessionDefaults, traceEnabled } from "../config";
 import { surfaceHiddenRequest } from "../permissions/surface";
 import { surfaceHiddenQuestion } from "../questions/surface";
 import type { SessionAction } from "../protocol/webviewProtocol";
 import type { AgentStatus } from "../protocol/transcript";
+import { detectSandbox, type CommandSandbox } from "../../sandbox";
 import { errorText, FolderSession } from "./folderSession";
 import { getOrCreate } from "./getOrCreate";
 
@@ -77,6 +77,21 @@ export class SessionManager implements vscode.Disposable {
     );
   }
 
+  #sandbox?: Promise<CommandSandbox>;
+
+  /**
+   * The command sandbox for `terminal/*`, probed once per window like the agent-server's: the
+   * workspace folders may not hold the sandbox binary, and the agent's data dir is hidden.
+   */
+  #terminalSandbox(): Promise<CommandSandbox> {
+    this.#sandbox ??= detectSandbox(process.env, {
+      excludeDirs: this.folders().map((f) => f.uri.fsPath),
+      hide: [this.context.globalStorageUri.fsPath],
+      log: (line) => this.log.info(`terminals: ${line}`),
+    });
+    return this.#sandbox;
+  }
+
   // ---- folders and sessions ----
 
   #bindings(): Record<string, string> {
@@ -99,7 +114,7 @@ export class SessionManager implements vscode.Disposable {
           },
         },
         editor: vscodeFiles,
-        sandboxTerminals: bubblewrapAvailable(),
+        terminalSandbox: () => this.#terminalSandbox(),
         defaults: sessionDefaults,
         onPermissionRequested: (session, p) => {
           const panel = this.#panels.get(session.folder);
@@ -221,7 +236,7 @@ export class SessionManager implements vscode.Disposable {
       this.#panels.get(f.uri.fsPath)?.dispose();
       const s = this.#sessions.get(f.uri.fsPath);
       this.#sessions.delete(f.uri.fsPath);
-      s?.dispose();
+      void s?.dispose();
     }
     // New folders get their own panel (and session) when chat is in use in this window.
     if (this.#panels.size > 0) for (const f of e.added) if (f.uri.scheme === "file") this.openPanel(f, { preserveFocus: true });
@@ -287,9 +302,10 @@ export class SessionManager implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     for (const p of [...this.#panels.values()]) p.dispose();
-    for (const s of this.#sessions.values()) s.dispose();
+    // Deactivation ends every terminal tree the extension served (I-106) before it returns.
+    const terminalsGone = Promise.all([...this.#sessions.values()].map((s) => s.dispose()));
     this.#sessions.clear();
     for (const d of this.#disposables.splice(0)) d.dispose();
-    await this.agent.dispose();
+    await Promise.all([this.agent.dispose(), terminalsGone]);
   }
 }

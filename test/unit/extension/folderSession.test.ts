@@ -10,6 +10,7 @@ import { FolderSession } from "../../../extension/sessions/folderSession";
 import type { PermissionEntry, TranscriptState } from "../../../extension/protocol/transcript";
 import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
+import { createNoSandbox } from "../../../sandbox/none";
 
 const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
 
@@ -37,7 +38,7 @@ async function setup(folders: string[], caps: acp.AgentCapabilities = {}): Promi
       new FolderSession(f, f.split("/").pop() ?? f, {
         bindings,
         editor,
-        sandboxTerminals: false,
+        terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
         onDidChange: (s) => waiters.changed(s),
       }),
   );

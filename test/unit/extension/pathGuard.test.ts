@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { SessionFileService, sliceLines, type EditorFiles } from "../../../extension/client/fileService";
-import { PathConfinement, isInside } from "../../../extension/client/pathGuard";
+import { PathConfinement } from "../../../extension/client/folderConfinement";
+import { detectSandbox, isInside } from "../../../sandbox";
 import { TerminalService } from "../../../extension/client/terminals";
 
 function fixture() {
@@ -80,9 +81,9 @@ test("I-94: the path confinement refuses ../outside, absolute paths elsewhere, s
   assert.deepEqual(await guard.confine("link-in/../src/a.txt"), { ok: true, path: join(ws, "src", "a.txt") });
 });
 
-test("I-94: isInside compares whole components, not string prefixes", () => {
+test("I-94: the shared isInside (real, root) compares whole components, not string prefixes", () => {
   assert.deepEqual(
-    ["/ws", "/ws/a", "/ws-evil", "/w", "/", "/ws/../etc"].map((p) => isInside("/ws", p)),
+    ["/ws", "/ws/a", "/ws-evil", "/w", "/", "/ws/../etc"].map((p) => isInside(p, "/ws")),
     [true, true, false, false, false, false],
   );
 });
@@ -123,7 +124,8 @@ test("I-94: fs/read_text_file and fs/write_text_file served to an agent refuse p
 
 test("I-94: terminal/create refuses a cwd outside the session folder", async () => {
   const { ws, outside } = fixture();
-  const terms = new TerminalService(new PathConfinement(ws), { sandbox: false });
+  const sandbox = detectSandbox(process.env, { log: () => undefined });
+  const terms = new TerminalService(new PathConfinement(ws), { sessionId: "s", sandbox: () => sandbox });
   const outcomes: string[] = [];
   for (const cwd of [outside, join(ws, "link-out"), join(ws, "..")]) {
     try {
@@ -137,8 +139,8 @@ test("I-94: terminal/create refuses a cwd outside the session folder", async () 
   const { terminalId } = await terms.create({ sessionId: "s", command: "pwd" });
   assert.deepEqual(await terms.waitForExit(terminalId), { exitCode: 0, signal: null });
   assert.deepEqual(terms.output(terminalId), { output: `${ws}\n`, truncated: false, exitStatus: { exitCode: 0, signal: null } });
-  terms.release(terminalId);
-  terms.dispose();
+  await terms.release(terminalId);
+  await terms.dispose();
 });
 
 test("sliceLines honours 1-based line and limit", () => {

@@ -17,6 +17,7 @@ import { FolderSession } from "../../../extension/sessions/folderSession";
 import type { TranscriptState } from "../../../extension/protocol/transcript";
 import { createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
+import { createNoSandbox } from "../../../sandbox/none";
 
 const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
 
@@ -41,7 +42,7 @@ async function setup(): Promise<Harness> {
     new FolderSession(join(base, name), name, {
       bindings: { get: (f) => ids.get(f), set: (f, id) => void (id ? ids.set(f, id) : ids.delete(f)) },
       editor,
-      sandboxTerminals: false,
+      terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
       onQuestionRequested: (s, q) => surfaced.push({ folder: s.folderName, q }),
       onDidChange: (s) => waiters.changed(s),
     });
