@@ -75,7 +75,7 @@ const ready = (async () => {
   const [resolved, sandbox] = await Promise.all([resolveModels(process.env), detectSandbox(process.env, { hide: [dataDir] })]);
   models.push(...resolved.models);
   sandboxBackend = sandbox.backend;
-  const tools = createToolRunner({ sandbox, extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>] });
+  const tools = createToolRunner({ sandbox, hidden: [dataDir], extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>] });
   tasks = createTaskRegistry(sandbox);
   const taskRegistry = tasks;
   // Completion notices go to the exact live instance that started the task (I-60).

@@ -4,6 +4,7 @@
 // path.resolve/join on the raw input: they fold `link/..` lexically, the kernel does not.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { gitProtection } from "./gitMeta";
 
 export type PathGuardErrorCode = "NUL" | "ELOOP" | "EMPTY" | "INVALID" | "NOTDIR";
 
@@ -137,6 +138,11 @@ export interface GuardedPath {
   /** The first of the given roots that contains it, or null. */
   readonly within: string | null;
   readonly exists: boolean;
+  /**
+   * Why writing here is never silent (git would execute code from it: a git dir's config or
+   * hooks, or anything under a `.git` entry), or null. The policy decides what to do with it.
+   */
+  readonly protected: string | null;
 }
 
 /**
@@ -165,7 +171,7 @@ export function guardPath(input: string, base: string, roots: readonly string[])
       break;
     }
   }
-  return { input, real, within, exists: fs.existsSync(real) };
+  return { input, real, within, exists: fs.existsSync(real), protected: gitProtection(real, absolute) };
 }
 
 /** True when an existing regular file has other hard links (writing through it could alter an outside file). */

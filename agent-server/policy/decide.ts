@@ -6,8 +6,11 @@ import type { ApprovalPolicy, Decision, SandboxMode } from "./types";
 
 export type PolicyCall =
   | { tool: string; kind: "read" }
-  /** `insideRoot`: every target lies in the session root or its temp area (canonical paths). */
-  | { tool: string; kind: "write"; paths: readonly string[]; insideRoot: boolean }
+  /**
+   * `insideRoot`: every target lies in the session root or its temp area (canonical paths).
+   * `protected`: why a target is never written silently (git metadata), from the path guard.
+   */
+  | { tool: string; kind: "write"; paths: readonly string[]; insideRoot: boolean; protected?: string | null }
   /** `escalate`: the model asked to run this command outside the sandbox (network, outside writes). */
   | { tool: string; kind: "command"; command: string; escalate?: boolean };
 
@@ -36,6 +39,14 @@ export function decide(input: PolicyInput): PolicyDecision {
   if (call.kind === "read") return { kind: "allow" };
 
   if (call.kind === "write") {
+    // Git executes code from its config and hooks (core.fsmonitor on every `git status` the editor
+    // runs), outside any sandbox: such a write always asks, one call at a time, whatever the grants.
+    // danger-full-access is exempt: there bash writes the same files unconfined without asking.
+    if (call.protected && sandbox !== "danger-full-access") {
+      const where = call.insideRoot || sandbox === "read-only" ? "" : ", outside the workspace";
+      if (approval === "never") return deny(`Write refused: the target is ${call.protected}${where}, which git executes code from, and the approval policy is \`never\`.`);
+      return ask(`the target is ${call.protected}${where}: git runs code from it (hooks, core.fsmonitor), outside any sandbox`, sandbox === "read-only" || !call.insideRoot, false);
+    }
     const sandboxAllows = sandbox === "danger-full-access" || (sandbox === "workspace-write" && call.insideRoot);
     if (sandboxAllows) {
       if (approval !== "untrusted" || granted) return { kind: "allow", unconfined: sandbox === "danger-full-access" };

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { readText, writeChecked, WriteRefused } from "./fsAccess";
 import { displayPath, fsErrorMessage, shortPath } from "./paths";
 import type { ToolDefinition } from "./types";
-import { writableRoots } from "./writeRoots";
 
 const params = z.object({
   path: z.string().describe("File to edit, relative to the workspace root or absolute."),
@@ -31,14 +30,14 @@ export const editFileTool: ToolDefinition<z.infer<typeof params>> = {
     if (args.old_string === args.new_string) return { output: "old_string and new_string are identical; nothing to change.", isError: true };
     try {
       if (!target.exists) return { output: `File not found: ${args.path}. Use write_file to create a new file.`, isError: true };
-      const oldText = await readText(ctx, target.real);
+      const oldText = await readText(ctx, target.real, ctx.signal);
       const n = count(oldText, args.old_string);
       if (n === 0) return { output: `old_string was not found in ${args.path}. Read the file again and copy the exact text, including whitespace.`, isError: true };
       if (n > 1 && !args.replace_all) {
         return { output: `old_string occurs ${n} times in ${args.path}. Add surrounding lines to make it unique, or set replace_all to true.`, isError: true };
       }
       const newText = args.replace_all ? oldText.split(args.old_string).join(args.new_string) : oldText.replace(args.old_string, () => args.new_string);
-      await writeChecked(ctx, target, newText, { base: ctx.sandbox.root, roots: writableRoots(ctx.sandbox), anywhere: permit.writeAnywhere });
+      await writeChecked(ctx, target, newText);
       const line = oldText.slice(0, oldText.indexOf(args.old_string)).split("\n").length;
       return {
         output: `Edited ${shortPath(target.real, ctx.sandbox.root)}: ${n === 1 ? "1 replacement" : `${n} replacements`}.`,

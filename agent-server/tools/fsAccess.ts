@@ -1,13 +1,17 @@
 // File reads and writes after the path guard approved the target. Reads and writes go through the
-// ACP client when it offers fs (unsaved buffers, undoable edits); otherwise through the disk. A
-// write re-resolves its target at mutation time and writes through the checked path (I-70).
-import { randomBytes } from "node:crypto";
+// ACP client when it offers fs (unsaved buffers, undoable edits) for files of the session folder;
+// otherwise through the disk. Only regular files are opened, reads are capped (class 7), and disk
+// writes are atomic and race-free (sandbox/safeWrite.ts: verified dir fds, temp + rename; I-70).
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { canonicalize, hasOtherHardLinks, isInside, realRoot, type GuardedPath } from "../../sandbox/pathGuard";
+import { FileTooLargeError, NotRegularFileError, openRegular, readRegular, describeKind } from "../../sandbox/fileRead";
+import { hasOtherHardLinks, isInside, realRoot, type GuardedPath } from "../../sandbox/pathGuard";
+import { ensureParentDirs, PathChangedError, writeFileAtomic } from "../../sandbox/safeWrite";
 import type { ToolContext } from "./types";
 
 type FsCtx = Pick<ToolContext, "clientFs" | "sandbox">;
+
+/** Largest file read_file/edit_file read whole; bigger ones are paged with bash (head/sed). */
+export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 
 /**
  * The client serves files of the session's folder only (it confines what it serves, I-94); a path
@@ -17,93 +21,71 @@ function clientServes(ctx: FsCtx, real: string): boolean {
   return isInside(real, realRoot(ctx.sandbox.root));
 }
 
-export async function readText(ctx: FsCtx, real: string): Promise<string> {
-  const read = ctx.clientFs?.readTextFile;
-  if (read && clientServes(ctx, real)) return read.call(ctx.clientFs, real);
-  return fs.promises.readFile(real, "utf8");
+/** Refuse a FIFO, socket or device before anyone (we or the client) opens it, and cap the size. */
+async function checkReadable(real: string): Promise<void> {
+  const { handle, stat } = await openRegular(real);
+  await handle.close();
+  if (stat.size > MAX_TEXT_BYTES) throw new FileTooLargeError(real, stat.size, MAX_TEXT_BYTES);
 }
 
-/** Old content for a diff, or null when the file does not exist. */
-export async function readIfExists(ctx: FsCtx, real: string): Promise<string | null> {
+export async function readText(ctx: FsCtx, real: string, signal?: AbortSignal): Promise<string> {
+  const read = ctx.clientFs?.readTextFile;
+  if (read && clientServes(ctx, real)) {
+    await checkReadable(real);
+    return read.call(ctx.clientFs, real);
+  }
+  const { bytes } = await readRegular(real, MAX_TEXT_BYTES, { refuseLarger: true, signal });
+  return bytes.toString("utf8");
+}
+
+/** Old content for a diff, or null when the file does not exist. Special files are refused. */
+export async function readIfExists(ctx: FsCtx, real: string, signal?: AbortSignal): Promise<string | null> {
+  let st: fs.Stats;
   try {
-    const st = await fs.promises.stat(real);
-    if (!st.isFile()) return null;
+    st = await fs.promises.lstat(real);
   } catch {
     return null;
   }
-  return readText(ctx, real);
+  if (!st.isFile()) throw new NotRegularFileError(real, describeKind(st));
+  if (st.size > MAX_TEXT_BYTES) return `(previous content not shown: ${st.size} bytes)`;
+  return readText(ctx, real, signal);
 }
 
 export interface WriteCheck {
-  /** The session root (real) the input was resolved against. */
-  base: string;
-  /** Roots a write must stay in, unless `anywhere`. */
-  roots: readonly string[];
-  anywhere: boolean;
-  /** Test hook: runs between the re-check and the mutation. */
-  beforeMutate?: () => void;
+  /** Test hooks of the atomic write (after the directory is verified / before the rename). */
+  beforeCreate?: () => void;
+  beforeRename?: () => void;
 }
 
 export class WriteRefused extends Error {}
 
-function recheck(target: GuardedPath, check: WriteCheck): void {
-  const absolute = path.isAbsolute(target.input) ? target.input : realRoot(check.base) + path.sep + target.input;
-  const now = canonicalize(absolute);
-  if (now !== target.real) throw new WriteRefused(`The path ${target.input} changed while it was being written (it now resolves to ${now}); nothing was written.`);
-  if (!check.anywhere && !check.roots.some((r) => isInside(now, realRoot(r)))) {
-    throw new WriteRefused(`${target.input} resolves outside the workspace; nothing was written.`);
-  }
-}
-
-function fdPath(fd: number): string | null {
-  if (process.platform !== "linux") return null;
-  try {
-    return fs.readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return null;
-  }
-}
-
-/** Write through the checked real path only. */
-export async function writeChecked(ctx: FsCtx, target: GuardedPath, content: string, check: WriteCheck): Promise<void> {
+/**
+ * Write through the checked canonical path only. The disk write re-verifies every directory
+ * component with O_NOFOLLOW at mutation time, so a swap after the guard's check is refused.
+ */
+export async function writeChecked(ctx: FsCtx, target: GuardedPath, content: string, check: WriteCheck = {}): Promise<void> {
   const real = target.real;
-  await fs.promises.mkdir(path.dirname(real), { recursive: true });
-  recheck(target, check);
-  check.beforeMutate?.();
-  if (hasOtherHardLinks(real)) {
-    // Another name shares this inode (possibly outside the root): replace the name, not the inode.
-    const tmp = `${real}.manifold-${randomBytes(6).toString("hex")}.tmp`;
-    await fs.promises.writeFile(tmp, content, { flag: "wx" });
-    recheck(target, check);
-    await fs.promises.rename(tmp, real);
-    return;
-  }
-  const write = ctx.clientFs?.writeTextFile;
-  if (write && clientServes(ctx, real)) {
-    await write.call(ctx.clientFs, real, content);
-    return;
-  }
-  const existed = fs.existsSync(real);
-  const flags = fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW | (existed ? 0 : fs.constants.O_CREAT | fs.constants.O_EXCL);
-  let fd: number;
   try {
-    fd = fs.openSync(real, flags, 0o644);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" || code === "EEXIST" || code === "ENOENT" || code === "ENOTDIR") {
-      throw new WriteRefused(`The path ${target.input} changed while it was being written; nothing was written.`);
+    const write = ctx.clientFs?.writeTextFile;
+    // A hard-linked file goes to the disk: the rename replaces the name instead of writing through.
+    if (write && clientServes(ctx, real) && !hasOtherHardLinks(real)) {
+      await ensureParentDirs(real);
+      const st = await fs.promises.lstat(real).catch(() => null);
+      if (st && !st.isFile()) throw new NotRegularFileError(real, describeKind(st));
+      await write.call(ctx.clientFs, real, content);
+      return;
     }
+    await writeFileAtomic(real, content, { mkdirs: true, ...check });
+  } catch (err) {
+    if (err instanceof PathChangedError) throw new WriteRefused(`The path ${target.input} changed while it was being written; nothing was written.`);
+    if (err instanceof NotRegularFileError) throw new WriteRefused(`${target.input} is ${err.kind}, not a regular file; nothing was written.`);
     throw err;
   }
-  try {
-    const opened = fdPath(fd);
-    if (opened !== null && opened !== real) {
-      if (!existed) fs.rmSync(opened, { force: true });
-      throw new WriteRefused(`The path ${target.input} changed while it was being written; nothing was written.`);
-    }
-    fs.ftruncateSync(fd, 0);
-    fs.writeSync(fd, content, 0, "utf8");
-  } finally {
-    fs.closeSync(fd);
-  }
+}
+
+/** Model-readable message for the read-side refusals, or null. */
+export function fileRefusalMessage(err: unknown, input: string): string | null {
+  if (err instanceof NotRegularFileError) return `${input} is ${err.kind}, not a regular file; file tools only read regular files.`;
+  if (err instanceof FileTooLargeError) return `${input} is ${err.size} bytes, over the ${err.limit}-byte limit of this tool; read parts of it with bash (head, tail, sed -n).`;
+  return null;
 }

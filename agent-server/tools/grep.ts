@@ -7,6 +7,8 @@ import { globMatcher } from "./glob";
 import { displayPath, fsErrorMessage, resolveRead, shortPath } from "./paths";
 import type { ToolDefinition } from "./types";
 import { walk } from "./walk";
+import { describeKind, readRegular } from "../../sandbox/fileRead";
+import { createLineMatcher, RegexTimeoutError } from "./regexWorker";
 
 const MAX_MATCHES = 500;
 const MAX_FILE_BYTES = 2_000_000;
@@ -48,31 +50,51 @@ function ripgrep(rg: string, pattern: string, target: string, glob: string | und
   });
 }
 
-async function jsGrep(re: RegExp, target: string, isFile: boolean, glob: string | undefined, root: string, signal: AbortSignal): Promise<string[]> {
+/** Matching regex time per grep call in the worker (the main thread never runs the pattern). */
+const REGEX_BUDGET_MS = 5_000;
+
+async function jsGrep(
+  pattern: string,
+  target: string,
+  isFile: boolean,
+  glob: string | undefined,
+  root: string,
+  signal: AbortSignal,
+  refuses: ((real: string) => boolean) | undefined,
+): Promise<string[]> {
   const out: string[] = [];
   const match = glob ? globMatcher(glob) : () => true;
-  const files: string[] = [];
-  if (isFile) files.push(target);
-  else for await (const e of walk(target, signal)) if (!e.isDir && match(e.rel)) files.push(path.join(target, e.rel));
-  for (const f of files) {
-    if (signal.aborted || out.length >= MAX_MATCHES) break;
-    let text: string;
-    try {
-      const st = await fs.promises.stat(f);
-      if (!st.isFile() || st.size > MAX_FILE_BYTES) continue;
-      text = await fs.promises.readFile(f, "utf8");
-    } catch {
-      continue;
+  const matcher = createLineMatcher(pattern, "u", REGEX_BUDGET_MS, signal);
+  try {
+    const files = isFile ? oneFile(target) : regularFilesBelow(target, match, signal, refuses);
+    for await (const f of files) {
+      if (signal.aborted || out.length >= MAX_MATCHES) break;
+      let text: string;
+      try {
+        // Capped, regular files only (never a FIFO or device; a huge sparse file is skipped).
+        const r = await readRegular(f, MAX_FILE_BYTES, { signal });
+        if (r.truncated) continue;
+        text = r.bytes.toString("utf8");
+      } catch {
+        continue;
+      }
+      if (text.slice(0, 8192).includes("\0")) continue;
+      for (const [n, line] of await matcher.match(text, MAX_MATCHES - out.length)) {
+        out.push(`${shortPath(f, root)}:${n}:${line.length > 500 ? line.slice(0, 500) + "…" : line}`);
+      }
     }
-    if (text.slice(0, 8192).includes("\0")) continue;
-    const lines = text.split("\n");
-    for (let i = 0; i < lines.length && out.length < MAX_MATCHES; i++) {
-      const line = lines[i] as string;
-      re.lastIndex = 0;
-      if (re.test(line)) out.push(`${shortPath(f, root)}:${i + 1}:${line.length > 500 ? line.slice(0, 500) + "…" : line}`);
-    }
+  } finally {
+    await matcher.close();
   }
   return out;
+}
+
+async function* oneFile(f: string): AsyncGenerator<string> {
+  yield f;
+}
+
+async function* regularFilesBelow(dir: string, match: (rel: string) => boolean, signal: AbortSignal, refuses: ((real: string) => boolean) | undefined): AsyncGenerator<string> {
+  for await (const e of walk(dir, { signal, refuses })) if (e.isFile && match(e.rel)) yield path.join(dir, e.rel);
 }
 
 export const grepTool: ToolDefinition<z.infer<typeof params>> = {
@@ -83,30 +105,38 @@ export const grepTool: ToolDefinition<z.infer<typeof params>> = {
   title: (a) => `Search ${JSON.stringify(a.pattern)}${a.path ? ` in ${a.path}` : ""}${a.glob ? ` (${a.glob})` : ""}`,
   locations: (a, { cwd }) => [{ path: displayPath(a.path ?? ".", cwd) }],
   access: () => ({ kind: "read" }),
-  async run(args, ctx) {
+  async run(args, ctx, permit) {
     const input = args.path ?? ".";
     let target: string;
     let isFile: boolean;
     try {
-      target = resolveRead(input, ctx).real;
-      isFile = (await fs.promises.stat(target)).isFile();
+      target = resolveRead(input, ctx, permit.fence).real;
+      const st = await fs.promises.stat(target);
+      if (!st.isFile() && !st.isDirectory()) return { output: `${input} is ${describeKind(st)}, not a regular file; file tools only read regular files.`, isError: true };
+      isFile = st.isFile();
     } catch (err) {
       return { output: fsErrorMessage(err, input), isError: true };
     }
     let lines: string[];
-    const rg = findRg();
+    // ripgrep walks by itself: when a fenced area lies below the target, the JS walker (which skips it) searches.
+    const fenced = permit.fence !== undefined && !isFile && permit.fence.reachesBelow(target);
+    const rg = fenced ? null : findRg();
     if (rg) {
       const r = await ripgrep(rg, args.pattern, target, args.glob, ctx.sandbox.root, ctx.signal);
       if (r.error) return { output: `grep failed: ${r.error}`, isError: true };
       lines = r.lines.map((l) => (l.startsWith(ctx.sandbox.root + path.sep) ? l.slice(ctx.sandbox.root.length + 1) : l));
     } else {
-      let re: RegExp;
       try {
-        re = new RegExp(args.pattern, "u");
+        new RegExp(args.pattern, "u");
       } catch (err) {
         return { output: `Invalid regular expression: ${err instanceof Error ? err.message : String(err)}`, isError: true };
       }
-      lines = await jsGrep(re, target, isFile, args.glob, ctx.sandbox.root, ctx.signal);
+      try {
+        lines = await jsGrep(args.pattern, target, isFile, args.glob, ctx.sandbox.root, ctx.signal, permit.fence?.refuses);
+      } catch (err) {
+        if (err instanceof RegexTimeoutError) return { output: `grep stopped: ${err.message}`, isError: true };
+        throw err;
+      }
     }
     if (lines.length === 0) return { output: `No matches for ${JSON.stringify(args.pattern)} in ${input}.`, isError: false };
     const capped = lines.length >= MAX_MATCHES ? `\n\n[stopped at ${MAX_MATCHES} matches; narrow the pattern, path or glob]` : "";

@@ -20,6 +20,8 @@ export interface ToolRunnerDeps {
   sandbox: CommandSandbox;
   /** Extra tools (e.g. `delegate`, owned by the runtime), appended after the built-ins. */
   extraTools?: ReadonlyArray<ToolDefinition<never>>;
+  /** Directories refused to every file tool in every mode: the server's data dir (every session's log). */
+  hidden?: readonly string[];
 }
 
 export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<never>> {
@@ -39,5 +41,5 @@ export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<neve
 
 /** Validation, policy, permission, execution and output truncation for every built-in tool. */
 export function createToolRunner(deps: ToolRunnerDeps): ToolRunner {
-  return createRunner({ sandbox: deps.sandbox, tools: [...builtinTools(deps.sandbox), ...(deps.extraTools ?? [])] });
+  return createRunner({ sandbox: deps.sandbox, tools: [...builtinTools(deps.sandbox), ...(deps.extraTools ?? [])], hidden: deps.hidden });
 }

@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { z } from "zod";
 import { globMatcher } from "./glob";
 import { displayPath, fsErrorMessage, resolveRead } from "./paths";
@@ -20,11 +21,11 @@ export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
   title: (a) => (a.pattern ? `Find ${a.pattern}${a.path ? ` in ${a.path}` : ""}` : `List ${a.path ?? "."}`),
   locations: (a, { cwd }) => [{ path: displayPath(a.path ?? ".", cwd) }],
   access: () => ({ kind: "read" }),
-  async run(args, ctx) {
+  async run(args, ctx, permit) {
     const input = args.path ?? ".";
     let dir: string;
     try {
-      dir = resolveRead(input, ctx).real;
+      dir = resolveRead(input, ctx, permit.fence).real;
       const st = await fs.promises.stat(dir);
       if (!st.isDirectory()) return { output: `${input} is not a directory.`, isError: true };
     } catch (err) {
@@ -35,14 +36,17 @@ export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
     if (!args.pattern) {
       const entries = await fs.promises.readdir(dir, { withFileTypes: true });
       entries.sort((a, b) => a.name.localeCompare(b.name));
-      for (const e of entries) out.push(e.isDirectory() ? `${e.name}/` : e.name);
+      for (const e of entries) {
+        if (e.isDirectory() && permit.fence?.refuses(path.join(dir, e.name))) continue;
+        out.push(e.isDirectory() ? `${e.name}/` : e.name);
+      }
       if (out.length > MAX_ENTRIES) {
         out.length = MAX_ENTRIES;
         more = true;
       }
     } else {
       const match = globMatcher(args.pattern);
-      for await (const e of walk(dir, ctx.signal)) {
+      for await (const e of walk(dir, { signal: ctx.signal, refuses: permit.fence?.refuses })) {
         if (!match(e.rel)) continue;
         if (out.length >= MAX_ENTRIES) {
           more = true;

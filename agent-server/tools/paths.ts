@@ -1,11 +1,15 @@
 // Path helpers shared by the file tools.
 import * as path from "node:path";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
+import { fileRefusalMessage } from "./fsAccess";
+import { FenceError, OPEN_FENCE, type FileFence } from "./fence";
 import type { ToolContext } from "./types";
 
-/** Resolve a read target against the session root (reads are allowed anywhere, but still canonical). */
-export function resolveRead(input: string, ctx: Pick<ToolContext, "sandbox">): GuardedPath {
-  return guardPath(input, ctx.sandbox.root, [ctx.sandbox.root]);
+/** Resolve a read target against the session root (reads are allowed anywhere but the fenced areas, still canonical). */
+export function resolveRead(input: string, ctx: Pick<ToolContext, "sandbox">, fence: FileFence = OPEN_FENCE): GuardedPath {
+  const g = guardPath(input, ctx.sandbox.root, [ctx.sandbox.root]);
+  if (fence.refuses(g.real)) throw new FenceError(input);
+  return g;
 }
 
 /** Best-effort absolute path for cards (never throws). */
@@ -25,6 +29,9 @@ export function shortPath(real: string, root: string): string {
 
 export function guardMessage(err: unknown, input: string): string | null {
   if (err instanceof PathGuardError) return `Invalid path ${JSON.stringify(input)}: ${err.message}`;
+  if (err instanceof FenceError) return err.message;
+  const refusal = fileRefusalMessage(err, input);
+  if (refusal) return refusal;
   return null;
 }
 

@@ -21,14 +21,14 @@ export const readFileTool: ToolDefinition<z.infer<typeof params>> = {
   title: (a) => `Read ${a.path}${a.offset ? ` from line ${a.offset}` : ""}`,
   locations: (a, { cwd }) => [{ path: displayPath(a.path, cwd), line: a.offset ?? null }],
   access: () => ({ kind: "read" }),
-  async run(args, ctx) {
+  async run(args, ctx, permit) {
     let real: string;
     let text: string;
     try {
-      real = resolveRead(args.path, ctx).real;
+      real = resolveRead(args.path, ctx, permit.fence).real;
       const st = await fs.promises.stat(real);
       if (st.isDirectory()) return { output: `${args.path} is a directory; use list_files to see its contents.`, isError: true };
-      text = await readText(ctx, real);
+      text = await readText(ctx, real, ctx.signal);
     } catch (err) {
       return { output: fsErrorMessage(err, args.path), isError: true };
     }

@@ -6,6 +6,7 @@ import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
 import { commandGrantKey } from "../policy/commands";
 import { createGrantStore, fileGrantKey, type GrantStore } from "../policy/grants";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
+import { createFence, FenceError } from "./fence";
 import type { CommandSandbox } from "../../sandbox/types";
 import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
 import type { CallPermit, ToolCapabilities, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
@@ -15,6 +16,8 @@ export interface RunnerOptions {
   sandbox: CommandSandbox;
   tools: ReadonlyArray<ToolDefinition<never>>;
   grants?: GrantStore;
+  /** Directories refused to every file tool in every mode (the server's data dir). */
+  hidden?: readonly string[];
 }
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
@@ -51,6 +54,8 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
     let grantKey = name;
     const writes = new Map<string, GuardedPath>();
     let insideRoot = true;
+    let protectedWhy: string | null = null;
+    const fence = createFence(opts.hidden ?? [], sb);
     try {
       switch (access.kind) {
         case "none":
@@ -63,12 +68,14 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
           if (roots.includes(sb.tmpDir)) fs.mkdirSync(sb.tmpDir, { recursive: true, mode: 0o700 });
           for (const p of access.paths) {
             const g = guardPath(p, sb.root, roots);
+            if (fence.refuses(g.real)) throw new FenceError(p);
             writes.set(p, g);
             if (g.within === null) insideRoot = false;
+            protectedWhy ??= g.protected;
           }
           const reals = [...writes.values()].map((g) => g.real);
           grantKey = fileGrantKey(name, reals);
-          call = { tool: name, kind: "write", paths: reals, insideRoot };
+          call = { tool: name, kind: "write", paths: reals, insideRoot, protected: protectedWhy };
           break;
         }
         case "command":
@@ -78,6 +85,7 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
       }
     } catch (err) {
       if (err instanceof PathGuardError) return fail(`Invalid path: ${err.message}`);
+      if (err instanceof FenceError) return fail(err.message);
       return fail(`Could not check the path: ${err instanceof Error ? err.message : String(err)}`);
     }
 
@@ -111,6 +119,7 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
       unconfined: full || (access.kind === "command" && escalated),
       writes,
       writeAnywhere: full || !insideRoot,
+      fence,
     };
     let result: ToolResult;
     try {

@@ -110,6 +110,8 @@ export interface CallPermit {
   readonly writes: ReadonlyMap<string, import("../../sandbox/pathGuard").GuardedPath>;
   /** Writes may land outside the writable roots (approved escalation / full access). */
   readonly writeAnywhere: boolean;
+  /** Areas refused to every file tool (data dir, other sessions' temp areas); the runner always sets it. */
+  readonly fence?: import("./fence").FileFence;
 }
 
 export interface ToolDefinition<P = unknown> {

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { readIfExists, writeChecked, WriteRefused } from "./fsAccess";
 import { displayPath, fsErrorMessage, shortPath } from "./paths";
 import type { ToolDefinition } from "./types";
-import { writableRoots } from "./writeRoots";
 
 const params = z.object({
   path: z.string().describe("File to write, relative to the workspace root or absolute. Parent directories are created."),
@@ -21,8 +20,8 @@ export const writeFileTool: ToolDefinition<z.infer<typeof params>> = {
     const target = permit.writes.get(args.path);
     if (!target) return { output: `Internal error: ${args.path} was not checked before writing.`, isError: true };
     try {
-      const oldText = await readIfExists(ctx, target.real);
-      await writeChecked(ctx, target, args.content, { base: ctx.sandbox.root, roots: writableRoots(ctx.sandbox), anywhere: permit.writeAnywhere });
+      const oldText = await readIfExists(ctx, target.real, ctx.signal);
+      await writeChecked(ctx, target, args.content);
       const lines = args.content.split("\n").length;
       return {
         output: `${oldText === null ? "Created" : "Wrote"} ${shortPath(target.real, ctx.sandbox.root)} (${lines} lines).`,

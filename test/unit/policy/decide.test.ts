@@ -113,3 +113,18 @@ describe("policy decide: session grants (I-47, I-74)", () => {
     assert.deepEqual(d, { kind: "ask", reason: "the target is outside the workspace", escalate: true, sessionGrantable: true });
   });
 });
+
+describe("policy decide: protected targets (git metadata, issue #12 class 4)", () => {
+  const call: PolicyCall = { tool: "edit_file", kind: "write", paths: ["/w/proj/.git/config"], insideRoot: true, protected: "git metadata (a `.git` entry)" };
+  it("every mode short of danger-full-access asks (never session-grantable, grants ignored); `never` refuses; full access is unchanged", () => {
+    for (const sandbox of ["read-only", "workspace-write"] as const) {
+      for (const approval of ["untrusted", "on-request"] as const) {
+        const d = decide({ call, sandbox, approval, grants: new Set(["k"]), grantKey: "k", backendAvailable: true });
+        assert.equal(d.kind, "ask", `${sandbox}/${approval}`);
+        assert.equal(d.sessionGrantable, false);
+      }
+      assert.equal(outcome(call, sandbox, "never"), "deny");
+    }
+    assert.deepEqual(APPROVAL_POLICIES.map((a) => outcome(call, "danger-full-access", a)), ["ask", "allow:unconfined", "allow:unconfined"]);
+  });
+});

@@ -199,20 +199,21 @@ describe("file tools: escapes are refused (workspace-write)", () => {
     // Swap after the runner's check, just before the write's own re-check.
     fs.rmSync(dir, { recursive: true });
     fs.symlinkSync(outside, dir);
-    await assert.rejects(writeChecked(ctxA(), target, "x", { base: rootA, roots: [rootA], anywhere: false }), /changed while it was being written/);
+    await assert.rejects(writeChecked(ctxA(), target, "x"), /changed while it was being written/);
     assert.equal(fs.existsSync(path.join(outside, "f.txt")), false);
     fs.unlinkSync(dir);
   });
-  it("I-70: a swap between the re-check and the open is caught by O_NOFOLLOW / fd verification", async () => {
+  it("I-70: a swap after the directory was verified cannot redirect the write: it lands in the verified directory, never outside", async () => {
     const dir = path.join(rootA, "swap2");
     fs.mkdirSync(dir);
     const target = guardPath("swap2/f.txt", rootA, [rootA]);
     const hook = () => {
-      fs.rmSync(dir, { recursive: true });
+      fs.renameSync(dir, path.join(rootA, "swap2-moved"));
       fs.symlinkSync(outside, dir);
     };
-    await assert.rejects(writeChecked(ctxA(), target, "x", { base: rootA, roots: [rootA], anywhere: false, beforeMutate: hook }), /changed while it was being written/);
+    await writeChecked(ctxA(), target, "x", { beforeCreate: hook });
     assert.equal(fs.existsSync(path.join(outside, "f.txt")), false);
+    assert.equal(fs.readFileSync(path.join(rootA, "swap2-moved", "f.txt"), "utf8"), "x");
     fs.unlinkSync(dir);
   });
 });

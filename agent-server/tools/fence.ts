@@ -1,0 +1,47 @@
+// Areas no file tool may read or write, in any mode (issue #12, class 4): the server's data dir
+// (every session's log) and the other sessions' temp areas. A session whose folder is the home
+// directory would otherwise reach `~/.local/share/…/sessions/*.jsonl` with read_file or grep.
+import * as path from "node:path";
+import { canonicalize, isInside } from "../../sandbox/pathGuard";
+import type { SandboxContext } from "../../sandbox/types";
+
+export class FenceError extends Error {
+  constructor(input: string) {
+    super(`Access refused: ${input} belongs to the agent server or to another session.`);
+    this.name = "FenceError";
+  }
+}
+
+export interface FileFence {
+  /** True when `real` (canonical) lies in a refused area. */
+  refuses(real: string): boolean;
+  /** True when a refused area lies at or below the canonical directory `dir` (a walker must skip it). */
+  reachesBelow(dir: string): boolean;
+}
+
+function canonicalOrNull(p: string): string | null {
+  try {
+    return canonicalize(path.resolve(p));
+  } catch {
+    return null;
+  }
+}
+
+/** `hidden`: server-wide refused dirs (the data dir). The temp areas' parent is refused except the session's own. */
+export function createFence(hidden: readonly string[], sb: Pick<SandboxContext, "tmpDir">): FileFence {
+  const refused = hidden.map(canonicalOrNull).filter((p): p is string => p !== null);
+  const ownTmp = canonicalOrNull(sb.tmpDir);
+  const tmpParent = ownTmp === null ? null : path.dirname(ownTmp);
+  return {
+    refuses(real) {
+      if (refused.some((h) => isInside(real, h))) return true;
+      return tmpParent !== null && ownTmp !== null && isInside(real, tmpParent) && !isInside(real, ownTmp);
+    },
+    reachesBelow(dir) {
+      return [...refused, ...(tmpParent === null ? [] : [tmpParent])].some((area) => isInside(area, dir));
+    },
+  };
+}
+
+/** A fence that refuses nothing (direct tool calls outside the runner, e.g. tests of one tool). */
+export const OPEN_FENCE: FileFence = { refuses: () => false, reachesBelow: () => false };
