@@ -202,7 +202,11 @@ test("a panel that read its state before the agent connected learns the agent's 
   const fake = createFakeAgent({});
   const client = new AcpClient(fake.app);
   await client.initialize();
-  const s = new FolderSession(a, "alpha", { bindings: memoryBindings(), editor, sandboxTerminals: false });
+  const s = new FolderSession(a, "alpha", {
+    bindings: memoryBindings(),
+    editor,
+    terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
+  });
   // The panel's view: the snapshot it read once, then only the events it is sent.
   let view = s.state;
   const { reduceTranscript } = await import("../../../extension/protocol/transcript");
