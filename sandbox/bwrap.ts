@@ -18,6 +18,8 @@ export interface BwrapOptions {
   shell?: string;
   /** Host directories to hide (empty tmpfs over them), e.g. the server's data dir with every session's log. */
   hide?: readonly string[];
+  /** The bwrap supports `--disable-userns` (default true; detect probes it). */
+  disableUserns?: boolean;
 }
 
 /**
@@ -65,15 +67,33 @@ export function gitProtectionArgs(root: string): string[] {
   return args;
 }
 
-export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, shell = "/bin/bash", env: Record<string, string> = {}, hide: readonly string[] = []): string[] {
-  const args = [
-    "--new-session",
-    "--die-with-parent",
-    "--unshare-user",
-    "--unshare-pid",
-    "--unshare-ipc",
-    "--unshare-uts",
-  ];
+/**
+ * Namespaces and privileges of every confined command. `--cap-drop ALL` matters for root: bwrap
+ * run by root keeps the full capability set inside the new user namespace, and with it `mount`,
+ * `umount`, `chroot`… undo every bind below (issue #12). Unprivileged bwrap drops them itself; we
+ * ask for it in both cases. `--disable-userns` (bwrap ≥ 0.8) refuses nested user namespaces, where
+ * a command would get a fresh capability set again. bwrap always sets no_new_privs, so a setuid
+ * binary gains nothing.
+ */
+export function privilegeArgs(disableUserns: boolean): string[] {
+  const args = ["--new-session", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL"];
+  if (disableUserns) args.push("--disable-userns");
+  return args;
+}
+
+export interface BwrapArgsOptions {
+  shell?: string;
+  env?: Record<string, string>;
+  hide?: readonly string[];
+  /** Pass `--disable-userns` (the probe found the bwrap supports it). */
+  disableUserns?: boolean;
+}
+
+export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: BwrapArgsOptions = {}): string[] {
+  const shell = o.shell ?? "/bin/bash";
+  const env = o.env ?? {};
+  const hide = o.hide ?? [];
+  const args = privilegeArgs(o.disableUserns ?? true);
   if (!ctx.network) args.push("--unshare-net");
   // /tmp first, then the root: a root under /tmp must stay visible (reference §1.2).
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
@@ -101,7 +121,7 @@ export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
       if (isInside(opts.bwrapPath, ctx.root)) throw new Error(`Refusing to use ${opts.bwrapPath}: the sandbox binary lies inside the workspace.`);
       ensureDir(ctx.tmpDir);
       const env = childEnv(opts.env, "/tmp");
-      return { file: opts.bwrapPath, args: bwrapArgs(command, ctx, cwd, shell, env, opts.hide), env, cwd: ctx.root };
+      return { file: opts.bwrapPath, args: bwrapArgs(command, ctx, cwd, { shell, env, hide: opts.hide, disableUserns: opts.disableUserns }), env, cwd: ctx.root };
     },
   };
 }

@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createBwrapSandbox } from "./bwrap";
+import { createBwrapSandbox, privilegeArgs } from "./bwrap";
 import { createLandlockSandbox } from "./landlock";
 import { LANDLOCK_HELPER_SOURCE } from "./landlockHelper";
 import { createNoSandbox } from "./none";
@@ -52,17 +52,44 @@ export function bwrapCandidates(env: NodeJS.ProcessEnv, excludeDirs: readonly st
   return out;
 }
 
-function run(file: string, args: string[]): Promise<{ ok: boolean; stderr: string }> {
+function run(file: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (err, _stdout, stderr) => {
-      resolve({ ok: !err, stderr: String(stderr ?? (err ? err.message : "")) });
+    execFile(file, args, { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (err, stdout, stderr) => {
+      resolve({ ok: !err, stdout: String(stdout ?? ""), stderr: String(stderr ?? (err ? err.message : "")) });
     });
   });
 }
 
-export async function probeBwrap(bwrapPath: string): Promise<{ ok: boolean; reason: string }> {
-  const r = await run(bwrapPath, ["--ro-bind", "/", "/", "--unshare-user", "--unshare-pid", "--unshare-net", "--", "/bin/true"]);
-  return { ok: r.ok, reason: r.stderr.trim() };
+/** The capability and no_new_privs lines a confined command must show (issue #12, class 1). */
+export function privilegesDropped(status: string): boolean {
+  const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, "m").exec(status)?.[1];
+  return ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].every((c) => /^0+$/.test(field(c) ?? "x")) && field("NoNewPrivs") === "1";
+}
+
+export interface BwrapProbe {
+  ok: boolean;
+  reason: string;
+  /** The bwrap accepts `--disable-userns` (0.8+). */
+  disableUserns: boolean;
+}
+
+/**
+ * Runs bwrap with the namespaces and privilege flags every command gets and reads
+ * /proc/self/status inside: a backend whose commands would keep a capability (or lack
+ * no_new_privs) is refused rather than trusted. Tries `--disable-userns` first.
+ */
+export async function probeBwrap(bwrapPath: string): Promise<BwrapProbe> {
+  let reason = "";
+  for (const disableUserns of [true, false]) {
+    const r = await run(bwrapPath, [...privilegeArgs(disableUserns), "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "--", "/bin/cat", "/proc/self/status"]);
+    if (!r.ok) {
+      reason ||= r.stderr.trim();
+      continue;
+    }
+    if (!privilegesDropped(r.stdout)) return { ok: false, reason: "commands would keep capabilities or lack no_new_privs inside bwrap", disableUserns };
+    return { ok: true, reason: "", disableUserns };
+  }
+  return { ok: false, reason, disableUserns: false };
 }
 
 const PYTHONS = ["/usr/bin/python3", "/bin/python3", "/usr/local/bin/python3"];
@@ -87,7 +114,10 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
     if (candidates.length === 0) reasons.push("bwrap not found");
     for (const bin of candidates) {
       const probe = await probeBwrap(bin);
-      if (probe.ok) return report(createBwrapSandbox({ bwrapPath: bin, env, hide: opts.hide }), bin);
+      if (probe.ok) {
+        const note = probe.disableUserns ? bin : `${bin}; no --disable-userns (bwrap < 0.8): nested user namespaces stay possible`;
+        return report(createBwrapSandbox({ bwrapPath: bin, env, hide: opts.hide, disableUserns: probe.disableUserns }), note);
+      }
       reasons.push(`${bin}: ${probe.reason || "probe failed"}`);
     }
   }
