@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { childEnv } from "./env";
 import { isInside } from "./pathGuard";
+import { filterFile, seccompSupported, socketFilter } from "./seccomp";
 import { ensureDir } from "./tmpArea";
 import type { CommandSandbox, SandboxContext, WrappedCommand } from "./types";
 import { unconfinedCommand } from "./unconfined";
@@ -20,7 +21,13 @@ export interface BwrapOptions {
   hide?: readonly string[];
   /** The bwrap supports `--disable-userns` (default true; detect probes it). */
   disableUserns?: boolean;
+  /** Refuse unix sockets with a seccomp filter when the network is off (default: where the filter knows the arch). */
+  seccomp?: boolean;
 }
+
+const SECCOMP_FD = 3;
+/** Opens the filter file on fd 3 and execs bwrap: a WrappedCommand stays plain argv (spawnable by any caller, a terminal too). */
+const OPEN_FILTER_THEN_EXEC = 'exec 3<"$1" || exit 126; shift; exec "$@"';
 
 /**
  * Directories masked with an empty tmpfs: the given ones plus the parent of the session temp area,
@@ -87,6 +94,8 @@ export interface BwrapArgsOptions {
   hide?: readonly string[];
   /** Pass `--disable-userns` (the probe found the bwrap supports it). */
   disableUserns?: boolean;
+  /** The fd the seccomp socket filter will be on (see `createBwrapSandbox`); used when the network is off. */
+  seccompFd?: number;
 }
 
 export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: BwrapArgsOptions = {}): string[] {
@@ -94,7 +103,11 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: 
   const env = o.env ?? {};
   const hide = o.hide ?? [];
   const args = privilegeArgs(o.disableUserns ?? true);
-  if (!ctx.network) args.push("--unshare-net");
+  if (!ctx.network) {
+    args.push("--unshare-net");
+    // The netns isolates IP and abstract sockets, not path-based unix sockets (issue #12, class 2).
+    if (o.seccompFd !== undefined) args.push("--seccomp", String(o.seccompFd));
+  }
   // /tmp first, then the root: a root under /tmp must stay visible (reference §1.2).
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   for (const d of maskDirs(ctx, hide)) args.push("--tmpfs", d);
@@ -111,8 +124,11 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: 
   return args;
 }
 
+const UNIX_SOCKET_FILTER = socketFilter({ sockets: "unix" });
+
 export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
   const shell = opts.shell ?? "/bin/bash";
+  const seccomp = opts.seccomp ?? seccompSupported();
   return {
     backend: "bubblewrap",
     wrap(command, ctx, { cwd, unconfined }): WrappedCommand {
@@ -121,7 +137,12 @@ export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
       if (isInside(opts.bwrapPath, ctx.root)) throw new Error(`Refusing to use ${opts.bwrapPath}: the sandbox binary lies inside the workspace.`);
       ensureDir(ctx.tmpDir);
       const env = childEnv(opts.env, "/tmp");
-      return { file: opts.bwrapPath, args: bwrapArgs(command, ctx, cwd, { shell, env, hide: opts.hide, disableUserns: opts.disableUserns }), env, cwd: ctx.root };
+      const filtered = !ctx.network && seccomp;
+      const args = bwrapArgs(command, ctx, cwd, { shell, env, hide: opts.hide, disableUserns: opts.disableUserns, seccompFd: filtered ? SECCOMP_FD : undefined });
+      if (!filtered) return { file: opts.bwrapPath, args, env, cwd: ctx.root };
+      // The filter lives beside the session temp areas, a directory every confined command has masked.
+      const filter = filterFile(path.dirname(ctx.tmpDir), UNIX_SOCKET_FILTER);
+      return { file: "/bin/sh", args: ["-c", OPEN_FILTER_THEN_EXEC, "manifold-sandbox", filter, opts.bwrapPath, ...args], env, cwd: ctx.root };
     },
   };
 }

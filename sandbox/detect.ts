@@ -10,6 +10,7 @@ import { createBwrapSandbox, privilegeArgs } from "./bwrap";
 import { createLandlockSandbox } from "./landlock";
 import { LANDLOCK_HELPER_SOURCE } from "./landlockHelper";
 import { createNoSandbox } from "./none";
+import { seccompSupported, socketFilter } from "./seccomp";
 import { createSeatbeltSandbox, SANDBOX_EXEC } from "./seatbelt";
 import type { CommandSandbox } from "./types";
 
@@ -96,7 +97,7 @@ const PYTHONS = ["/usr/bin/python3", "/bin/python3", "/usr/local/bin/python3"];
 
 /** Runs the Landlock helper around /bin/true with a throwaway writable dir. */
 export async function probeLandlock(python: string): Promise<{ ok: boolean; reason: string }> {
-  const r = await run(python, ["-I", "-c", LANDLOCK_HELPER_SOURCE, "0", "/nonexistent-manifold-probe", "--", "/bin/true"]);
+  const r = await run(python, ["-I", "-c", LANDLOCK_HELPER_SOURCE, "0", seccompSupported() ? socketFilter({ sockets: "all" }).toString("hex") : "-", "/nonexistent-manifold-probe", "--", "/bin/true"]);
   return { ok: r.ok, reason: r.stderr.trim() };
 }
 
@@ -115,7 +116,10 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
     for (const bin of candidates) {
       const probe = await probeBwrap(bin);
       if (probe.ok) {
-        const note = probe.disableUserns ? bin : `${bin}; no --disable-userns (bwrap < 0.8): nested user namespaces stay possible`;
+        const notes = [bin];
+        if (!probe.disableUserns) notes.push("no --disable-userns (bwrap < 0.8): nested user namespaces stay possible");
+        if (!seccompSupported()) notes.push(`no seccomp filter on ${process.arch}: unix sockets stay reachable without network`);
+        const note = notes.join("; ");
         return report(createBwrapSandbox({ bwrapPath: bin, env, hide: opts.hide, disableUserns: probe.disableUserns }), note);
       }
       reasons.push(`${bin}: ${probe.reason || "probe failed"}`);
@@ -129,7 +133,7 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
       if (probe.ok) {
         return report(
           createLandlockSandbox({ python, env }),
-          `${python}; weaker than bubblewrap: no private /tmp, reads of other sessions' temp areas possible, .git/hooks not protected, only TCP blocked`,
+          `${python}; weaker than bubblewrap: no private /tmp, reads of other sessions' temp areas possible, .git/hooks not protected${seccompSupported() ? "" : `, no seccomp filter on ${process.arch}: only TCP blocked`}`,
         );
       }
       reasons.push(`landlock: ${probe.reason || "probe failed"}`);

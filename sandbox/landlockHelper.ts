@@ -3,7 +3,9 @@
 // no_new_privs, then execs the command. Landlock confines the calling process and its children
 // only, which is why it runs per command and never inside the server.
 //
-// argv: <net 0|1> <writable dir>... -- <program> <args>...
+// argv: <net 0|1> <seccomp filter as hex, or -> <writable dir>... -- <program> <args>...
+// The seccomp filter (seccomp.ts, `sockets: "all"`) is what "no network" means here: there is no
+// network namespace, so every socket() is refused, unix ones included.
 // Exit 126 with a message on stderr when Landlock is unavailable (never runs the command then).
 export const LANDLOCK_HELPER_SOURCE = String.raw`
 import ctypes, os, sys
@@ -14,7 +16,7 @@ def die(msg):
 a = sys.argv[1:]
 if "--" not in a: die("usage")
 sep = a.index("--")
-net, roots, cmd = a[0] == "1", a[1:sep], a[sep + 1:]
+net, bpf, roots, cmd = a[0] == "1", a[1], a[2:sep], a[sep + 1:]
 abi = libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
 if abi < 1: die("Landlock is not available (errno %d)" % ctypes.get_errno())
 WF, RMD, RMF, MCH, MDIR, MREG, MSOCK, MFIFO, MBLK, MSYM = [1 << i for i in (1, 4, 5, 6, 7, 8, 9, 10, 11, 12)]
@@ -48,5 +50,10 @@ for r in roots: allow(r, write)
 for dev in ("/dev/null", "/dev/zero", "/dev/tty", "/dev/full"): allow(dev, file_write)
 if libc.prctl(38, 1, 0, 0, 0) != 0: die("no_new_privs failed")
 if libc.syscall(446, ctypes.c_int(rs), ctypes.c_uint32(0)) != 0: die("restrict_self failed (errno %d)" % ctypes.get_errno())
+if bpf != "-":
+    prog = ctypes.create_string_buffer(bytes.fromhex(bpf))
+    class Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+    if libc.prctl(22, 2, ctypes.byref(Fprog(len(prog.raw) // 8, ctypes.addressof(prog))), 0, 0) != 0: die("seccomp failed (errno %d)" % ctypes.get_errno())
 os.execvp(cmd[0], cmd)
 `;

@@ -176,8 +176,13 @@ describe("bubblewrap backend", { skip: !linux && "Linux only" }, () => {
     const rootAt = a.lastIndexOf(rootA);
     assert.ok(tmpAt > 0 && rootAt > tmpAt, "session tmp is bound at /tmp before the root");
     assert.deepEqual(a.slice(-4), ["--", "/bin/bash", "-c", "true"]);
-    assert.ok(path.isAbsolute(w.file));
-    assert.equal(execFileSync(w.file, ["--version"]).toString().startsWith("bubblewrap"), true);
+    for (const flag of ["--cap-drop", "--seccomp"]) assert.ok(a.includes(flag), flag);
+    // With the network off, /bin/sh opens the seccomp filter on fd 3 and execs the absolute bwrap.
+    assert.equal(w.file, "/bin/sh");
+    const bwrap = a[4] ?? "";
+    assert.ok(path.isAbsolute(bwrap));
+    assert.equal(execFileSync(bwrap, ["--version"]).toString().startsWith("bubblewrap"), true);
+    assert.equal(a[a.indexOf("--seccomp") + 1], "3");
   });
 });
 

@@ -15,7 +15,7 @@ const KEY = "sk-landlock-test-key-0123";
 const available =
   process.platform === "linux" &&
   fs.existsSync("/usr/bin/python3") &&
-  spawnSync("/usr/bin/python3", ["-I", "-c", LANDLOCK_HELPER_SOURCE, "0", "/nonexistent", "--", "/bin/true"]).status === 0;
+  spawnSync("/usr/bin/python3", ["-I", "-c", LANDLOCK_HELPER_SOURCE, "0", "-", "/nonexistent", "--", "/bin/true"]).status === 0;
 let sb: CommandSandbox;
 let base: string;
 let rootA: string;
@@ -71,6 +71,29 @@ describe("Landlock backend", { skip: !available && "needs Linux with Landlock an
       const off = await runIn(sb, ctxFor("n", rootA), probe);
       const on = await runIn(sb, ctxFor("n", rootA, { network: true }), probe);
       assert.deepEqual([off.out, on.out], ["BLOCKED\n0\n", "host\n0\n"]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("issue #12 class 2: with the network off no socket is created, unix ones included; a stream socketpair still works", async () => {
+    const sock = path.join(base, "host.sock");
+    let connections = 0;
+    const server = net.createServer((s) => (connections++, s.end()));
+    await new Promise<void>((r) => server.listen(sock, r));
+    const py = (code: string) => `/usr/bin/python3 -c '${code}' 2>/dev/null || echo REFUSED`;
+    try {
+      const r = await runIn(
+        sb,
+        ctxFor("u", rootA),
+        [
+          py(`import socket; s=socket.socket(socket.AF_UNIX); s.connect("${sock}"); print("CONNECTED")`),
+          py(`import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", 9)); print("UDP SENT")`),
+          py(`import socket; a,b=socket.socketpair(); a.sendall(b"x"); print("pair", b.recv(1).decode())`),
+        ].join("; "),
+      );
+      assert.equal(r.out, "REFUSED\nREFUSED\npair x\n");
+      assert.equal(connections, 0);
     } finally {
       server.close();
     }
