@@ -1,9 +1,10 @@
 // bubblewrap backend (Linux). Per command: read the whole filesystem, write only the session root
-// (workspace-write) and the session temp area (bound at /tmp), `.git/hooks` and `.git/config`
-// read-only, no network unless allowed, own user/pid/ipc/uts namespaces, dies with the server.
+// (workspace-write) and the session temp area (bound at /tmp), git hooks/config read-only and the
+// git dirs pinned (gitPlan.ts), no network unless allowed, own user/pid/ipc/uts namespaces, dies with the server.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { childEnv } from "./env";
+import { gitProtectionPlan } from "./gitPlan";
 import { isInside } from "./pathGuard";
 import { filterFile, seccompSupported, socketFilter } from "./seccomp";
 import { ensureDir } from "./tmpArea";
@@ -44,33 +45,13 @@ export function maskDirs(ctx: SandboxContext, hide: readonly string[] = []): str
   return out;
 }
 
-/**
- * Protected git paths. Decision: only `hooks` and `config` are read-only (commits still work; hook
- * injection and config tricks like core.fsmonitor do not). When the repo has no hooks dir we create
- * an empty one on the host first (git init does the same), so there is always a real dir to
- * bind; a missing config is masked with /dev/null. A root with no `.git` gets nothing: a repo the
- * agent creates itself there is not protected (documented limitation).
- */
+/** bwrap binds for the git protection plan (gitPlan.ts): pins first, then read-only binds and masks. */
 export function gitProtectionArgs(root: string): string[] {
-  const git = path.join(root, ".git");
-  let st: fs.Stats;
-  try {
-    st = fs.lstatSync(git);
-  } catch {
-    return [];
-  }
-  if (!st.isDirectory()) return [];
+  const plan = gitProtectionPlan(root);
   const args: string[] = [];
-  const hooks = path.join(git, "hooks");
-  try {
-    fs.mkdirSync(hooks, { recursive: true });
-  } catch {
-    /* bound below if it exists */
-  }
-  if (fs.existsSync(hooks)) args.push("--ro-bind", hooks, hooks);
-  const config = path.join(git, "config");
-  if (fs.existsSync(config)) args.push("--ro-bind", config, config);
-  else args.push("--ro-bind", "/dev/null", config);
+  for (const d of plan.pinned) args.push("--bind", d, d);
+  for (const p of plan.readOnly) args.push("--ro-bind", p, p);
+  for (const p of plan.masked) args.push("--ro-bind", "/dev/null", p);
   return args;
 }
 

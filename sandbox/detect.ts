@@ -140,7 +140,7 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
     }
   }
   if (process.platform === "darwin" && (!forced || forced === "sandbox-exec")) {
-    if (fs.existsSync(SANDBOX_EXEC)) return report(createSeatbeltSandbox(env), SANDBOX_EXEC);
+    if (fs.existsSync(SANDBOX_EXEC)) return report(createSeatbeltSandbox(env, opts.hide), SANDBOX_EXEC);
     reasons.push(`${SANDBOX_EXEC} missing`);
   }
   if (forced && !["bubblewrap", "landlock", "sandbox-exec"].includes(forced)) reasons.push(`unknown MANIFOLD_SANDBOX value "${forced}"`);

@@ -39,6 +39,11 @@ function isGitDirAfter(dir: string, rel: string): boolean {
   return objects && refs;
 }
 
+/** Is `dir` a git dir now (HEAD plus objects+refs, or a commondir)? */
+export function isGitDir(dir: string): boolean {
+  return isGitDirAfter(dir, "");
+}
+
 /**
  * Why a write to the canonical path `real` (reached through `spelled`, the path as given, so a
  * `.git` symlink is seen) would change what git executes, or null. Walks every ancestor to `/`.

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { childEnv } from "./env";
 import { ensureDir } from "./tmpArea";
+import { gitProtectionPlan } from "./gitPlan";
 import type { CommandSandbox, SandboxContext, WrappedCommand } from "./types";
 import { unconfinedCommand } from "./unconfined";
 
@@ -26,10 +27,15 @@ function canonical(p: string): string {
   }
 }
 
-export function seatbeltProfile(ctx: SandboxContext, realpath: (p: string) => string = canonical): SeatbeltParams {
+/**
+ * `hide`: directories no command may read or write (the data dir with every session's log, the
+ * parent of the session temp areas); the session's own temp area is allowed again after them.
+ */
+export function seatbeltProfile(ctx: SandboxContext, realpath: (p: string) => string = canonical, hide: readonly string[] = []): SeatbeltParams {
   const params: Array<[string, string]> = [];
   const writable: string[] = [];
-  const addRoot = (dir: string, readOnly: string[]): void => {
+  /** `readOnly`: subtrees excluded from writes; `pinned`: paths whose own entry may not be renamed or removed. */
+  const addRoot = (dir: string, readOnly: string[], pinned: string[] = []): void => {
     const i = writable.length;
     const name = `WRITABLE_ROOT_${i}`;
     params.push([name, realpath(dir)]);
@@ -38,12 +44,29 @@ export function seatbeltProfile(ctx: SandboxContext, realpath: (p: string) => st
       params.push([roName, realpath(p)]);
       return `(require-not (subpath (param "${roName}")))`;
     });
-    writable.push(`(require-all (subpath (param "${name}")) ${ro.join(" ")})`.replace(/ \)$/, ")"));
+    const pins = pinned.map((p, j) => {
+      const pinName = `${name}_PIN_${j}`;
+      params.push([pinName, p]);
+      return `(require-not (literal (param "${pinName}")))`;
+    });
+    writable.push(`(require-all (subpath (param "${name}")) ${[...ro, ...pins].join(" ")})`.replace(/ \)$/, ")"));
   };
   if (ctx.mode === "workspace-write") {
-    addRoot(ctx.root, [path.join(ctx.root, ".git", "hooks"), path.join(ctx.root, ".git", "config")]);
+    // By name always (this also covers a repo the agent would create at the root), plus what
+    // gitPlan finds the way git does. Seatbelt checks the path itself, so `.git` may not be renamed
+    // or replaced even when it is a symlink or a `gitdir:` file.
+    const plan = gitProtectionPlan(ctx.root);
+    const dotgit = path.join(ctx.root, ".git");
+    const readOnly = [path.join(dotgit, "hooks"), path.join(dotgit, "config")];
+    for (const p of [...plan.readOnly, ...plan.masked]) if (!readOnly.includes(p)) readOnly.push(p);
+    addRoot(ctx.root, readOnly, [realpath(dotgit), ...plan.pinned.map(realpath)]);
   }
   addRoot(ctx.tmpDir, []);
+  const hidden = [...hide, path.dirname(ctx.tmpDir)].map((d, i) => {
+    params.push([`HIDDEN_${i}`, realpath(d)]);
+    return `(subpath (param "HIDDEN_${i}"))`;
+  });
+  const ownTmp = `(subpath (param "WRITABLE_ROOT_${writable.length - 1}"))`;
   const lines = [
     "(version 1)",
     "(deny default)",
@@ -59,26 +82,29 @@ export function seatbeltProfile(ctx: SandboxContext, realpath: (p: string) => st
     "(allow file-read*)",
     "(allow file-write-data (literal \"/dev/null\") (literal \"/dev/tty\") (regex #\"^/dev/ttys[0-9]+\"))",
     `(allow file-write* ${writable.join(" ")})`,
+    // Later rules win: hide the data dir and the temp areas, then give back the session's own area.
+    `(deny file-read* file-write* ${hidden.join(" ")})`,
+    `(allow file-read* file-write* ${ownTmp})`,
   ];
   if (ctx.network) lines.push("(allow network-outbound)", "(allow network-inbound)", "(allow system-socket)");
   return { params, profile: lines.join("\n") + "\n" };
 }
 
-export function seatbeltArgs(command: string, ctx: SandboxContext, shell = "/bin/bash", realpath?: (p: string) => string): string[] {
-  const { params, profile } = seatbeltProfile(ctx, realpath);
+export function seatbeltArgs(command: string, ctx: SandboxContext, shell = "/bin/bash", realpath?: (p: string) => string, hide: readonly string[] = []): string[] {
+  const { params, profile } = seatbeltProfile(ctx, realpath, hide);
   const args = ["-p", profile];
   for (const [k, v] of params) args.push(`-D${k}=${v}`);
   args.push("--", shell, "-c", command);
   return args;
 }
 
-export function createSeatbeltSandbox(env: NodeJS.ProcessEnv): CommandSandbox {
+export function createSeatbeltSandbox(env: NodeJS.ProcessEnv, hide: readonly string[] = []): CommandSandbox {
   return {
     backend: "sandbox-exec",
     wrap(command, ctx, { cwd, unconfined }): WrappedCommand {
       if (unconfined || ctx.mode === "danger-full-access") return unconfinedCommand(command, ctx, cwd, env);
       ensureDir(ctx.tmpDir);
-      return { file: SANDBOX_EXEC, args: seatbeltArgs(command, ctx), env: childEnv(env, canonical(ctx.tmpDir)), cwd };
+      return { file: SANDBOX_EXEC, args: seatbeltArgs(command, ctx, "/bin/bash", canonical, hide), env: childEnv(env, canonical(ctx.tmpDir)), cwd };
     },
   };
 }

@@ -1,5 +1,8 @@
 // The macOS backend cannot run on the Linux CI: its generated profile and argv are checked here.
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { describe, it } from "node:test";
 import { seatbeltArgs, seatbeltProfile } from "../../../sandbox/seatbelt";
 import type { SandboxContext } from "../../../sandbox/types";
@@ -23,7 +26,9 @@ describe("sandbox-exec profile (macOS)", () => {
       ["WRITABLE_ROOT_0", "/Users/me/proj"],
       ["WRITABLE_ROOT_0_RO_0", "/Users/me/proj/.git/hooks"],
       ["WRITABLE_ROOT_0_RO_1", "/Users/me/proj/.git/config"],
+      ["WRITABLE_ROOT_0_PIN_0", "/Users/me/proj/.git"],
       ["WRITABLE_ROOT_1", "/private/var/folders/xy/T/manifold-s"],
+      ["HIDDEN_0", "/private/var/folders/xy/T"],
     ]);
     const lines = profile.trim().split("\n");
     assert.equal(lines[0], "(version 1)");
@@ -31,8 +36,12 @@ describe("sandbox-exec profile (macOS)", () => {
     assert.ok(lines.includes("(allow file-read*)"));
     assert.equal(
       lines.find((l) => l.startsWith("(allow file-write* ")),
-      '(allow file-write* (require-all (subpath (param "WRITABLE_ROOT_0")) (require-not (subpath (param "WRITABLE_ROOT_0_RO_0"))) (require-not (subpath (param "WRITABLE_ROOT_0_RO_1")))) (require-all (subpath (param "WRITABLE_ROOT_1"))))',
+      '(allow file-write* (require-all (subpath (param "WRITABLE_ROOT_0")) (require-not (subpath (param "WRITABLE_ROOT_0_RO_0"))) (require-not (subpath (param "WRITABLE_ROOT_0_RO_1"))) (require-not (literal (param "WRITABLE_ROOT_0_PIN_0")))) (require-all (subpath (param "WRITABLE_ROOT_1"))))',
     );
+    // Other sessions' temp areas are hidden; the session's own area is given back after the deny.
+    const deny = lines.findIndex((l) => l === '(deny file-read* file-write* (subpath (param "HIDDEN_0")))');
+    assert.ok(deny > lines.indexOf("(allow file-read*)"));
+    assert.equal(lines[deny + 1], '(allow file-read* file-write* (subpath (param "WRITABLE_ROOT_1")))');
     assert.equal(/network/.test(profile), false);
     // Paths are parameters, never spliced into the profile text.
     assert.equal(profile.includes("/Users/me/proj"), false);
@@ -40,7 +49,10 @@ describe("sandbox-exec profile (macOS)", () => {
 
   it("read-only: only the session temp area is writable", () => {
     const { params, profile } = seatbeltProfile(ctx({ mode: "read-only" }), fakeReal);
-    assert.deepEqual(params, [["WRITABLE_ROOT_0", "/private/var/folders/xy/T/manifold-s"]]);
+    assert.deepEqual(params, [
+      ["WRITABLE_ROOT_0", "/private/var/folders/xy/T/manifold-s"],
+      ["HIDDEN_0", "/private/var/folders/xy/T"],
+    ]);
     assert.match(profile, /\(allow file-write\* \(require-all \(subpath \(param "WRITABLE_ROOT_0"\)\)\)\)/);
   });
 
@@ -56,11 +68,32 @@ describe("sandbox-exec profile (macOS)", () => {
       "-DWRITABLE_ROOT_0=/Users/me/proj",
       "-DWRITABLE_ROOT_0_RO_0=/Users/me/proj/.git/hooks",
       "-DWRITABLE_ROOT_0_RO_1=/Users/me/proj/.git/config",
+      "-DWRITABLE_ROOT_0_PIN_0=/Users/me/proj/.git",
       "-DWRITABLE_ROOT_1=/private/var/folders/xy/T/manifold-s",
+      "-DHIDDEN_0=/private/var/folders/xy/T",
       "--",
       "/bin/bash",
       "-c",
       "ls -la",
     ]);
+  });
+
+  it("issue #12: git metadata found the way git does (a gitdir: file, its git dir and parents) and the hidden data dir", () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mf-sb-")));
+    try {
+      const root = path.join(base, "ws");
+      fs.mkdirSync(path.join(root, "meta", "gd", "hooks"), { recursive: true });
+      fs.writeFileSync(path.join(root, "meta", "gd", "HEAD"), "ref: refs/heads/main\n");
+      fs.writeFileSync(path.join(root, "meta", "gd", "config"), "[core]\n");
+      fs.writeFileSync(path.join(root, ".git"), "gitdir: meta/gd\n");
+      const { params, profile } = seatbeltProfile(ctx({ root, tmpDir: path.join(base, "tmp", "s") }), (p) => p, [path.join(base, "data")]);
+      const values = (re: RegExp) => params.filter(([k]) => re.test(k)).map(([, v]) => v);
+      assert.deepEqual(values(/_RO_/), [".git/hooks", ".git/config", ".git", "meta/gd/hooks", "meta/gd/config"].map((p) => path.join(root, p)));
+      assert.deepEqual(values(/_PIN_/), [".git", "meta", "meta/gd"].map((p) => path.join(root, p)));
+      assert.deepEqual(values(/^HIDDEN_/), [path.join(base, "data"), path.join(base, "tmp")]);
+      assert.match(profile, /\(deny file-read\* file-write\* \(subpath \(param "HIDDEN_0"\)\) \(subpath \(param "HIDDEN_1"\)\)\)/);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
   });
 });
