@@ -2,6 +2,8 @@
 // exit when the connection closes; SIGTERM/SIGINT share the one memoized teardown.
 import "./stdoutGuard";
 import * as acp from "@agentclientprotocol/sdk";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { createAgentApp } from "./acp/app";
 import { createModelClient, resolveModels } from "./model";
@@ -22,7 +24,11 @@ function fail(message: string): never {
 
 let dataDir: string;
 try {
-  dataDir = resolveDataDir(process.argv.slice(2), process.env);
+  // Absolute and real from here on: the command sandbox masks the data dir by path, and a relative
+  // or symlinked path would mask nothing (issue #12, class 4).
+  const given = path.resolve(resolveDataDir(process.argv.slice(2), process.env));
+  fs.mkdirSync(given, { recursive: true, mode: 0o700 });
+  dataDir = fs.realpathSync(given);
 } catch (err) {
   fail(err instanceof Error ? err.message : String(err));
 }

@@ -91,7 +91,13 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: 
   }
   // /tmp first, then the root: a root under /tmp must stay visible (reference §1.2).
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
-  for (const d of maskDirs(ctx, hide)) args.push("--tmpfs", d);
+  // Masks go on before the root bind when they contain the root (it is re-exposed below them), and
+  // after it when the root contains them — else the root bind would re-expose the data dir to a
+  // session whose folder is, say, the home directory (issue #12, class 4). Late masks are made
+  // read-only: nothing is mounted below them, and a write should fail rather than vanish.
+  const masks = maskDirs(ctx, hide);
+  const late = masks.filter((d) => d !== ctx.root && isInside(d, ctx.root));
+  for (const d of masks) if (!late.includes(d)) args.push("--tmpfs", d);
   args.push("--bind", ctx.tmpDir, "/tmp");
   if (ctx.mode === "workspace-write") {
     args.push("--bind", ctx.root, ctx.root, ...gitProtectionArgs(ctx.root));
@@ -99,6 +105,7 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: 
     // read-only: re-expose the root (it may live under the now-private /tmp) without write access.
     args.push("--ro-bind", ctx.root, ctx.root);
   }
+  for (const d of late) args.push("--tmpfs", d, "--remount-ro", d);
   args.push("--chdir", cwd, "--clearenv");
   for (const [k, v] of Object.entries(env)) args.push("--setenv", k, v);
   args.push("--", shell, "-c", command);
