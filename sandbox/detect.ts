@@ -133,7 +133,7 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
       if (probe.ok) {
         return report(
           createLandlockSandbox({ python, env }),
-          `${python}; weaker than bubblewrap: no private /tmp, reads of other sessions' temp areas possible, .git/hooks not protected${seccompSupported() ? "" : `, no seccomp filter on ${process.arch}: only TCP blocked`}`,
+          `${python}; weaker than bubblewrap: no private /tmp, the data dir and other sessions' temp areas readable, git metadata not protected${seccompSupported() ? "" : `, no seccomp filter on ${process.arch}: only TCP blocked`}`,
         );
       }
       reasons.push(`landlock: ${probe.reason || "probe failed"}`);
