@@ -37,9 +37,16 @@ const OPEN_FILTER_THEN_EXEC = 'exec 3<"$1" || exit 126; shift; exec "$@"';
  */
 export function maskDirs(ctx: SandboxContext, hide: readonly string[] = []): string[] {
   const out: string[] = [];
-  for (const d of [...hide, path.dirname(ctx.tmpDir)]) {
-    if (!path.isAbsolute(d) || path.dirname(d) === d || out.includes(d)) continue;
-    if (!fs.existsSync(d)) continue;
+  for (const given of [...hide, path.dirname(ctx.tmpDir)]) {
+    if (!path.isAbsolute(given)) continue;
+    // Real paths: whether the root contains a mask decides its place in the argv (bwrapArgs).
+    let d: string;
+    try {
+      d = fs.realpathSync(given);
+    } catch {
+      continue;
+    }
+    if (path.dirname(d) === d || out.includes(d)) continue;
     out.push(d);
   }
   return out;

@@ -53,4 +53,12 @@ describe(`bubblewrap: the data dir stays hidden when a session root contains it 
     const r = await runIn(sb, fx.ctxFor("in", inner), `echo x > f && cat f; cat ${data}/other.jsonl 2>/dev/null || echo HIDDEN`);
     assert.equal(r.out, "x\nHIDDEN\n");
   });
+
+  it("a hide dir given through a symlink is still masked when the root contains its real path", async () => {
+    const link = path.join(fx.base, "data-link");
+    fs.symlinkSync(data, link);
+    const sb = await detect({ hide: [link] });
+    const r = await runIn(sb, fx.ctxFor("sym", home), `cat ${data}/other.jsonl 2>/dev/null || echo HIDDEN; cat ${link}/other.jsonl 2>/dev/null || echo HIDDEN-LINK`);
+    assert.equal(r.out, "HIDDEN\nHIDDEN-LINK\n");
+  });
 });
