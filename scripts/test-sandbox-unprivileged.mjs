@@ -19,7 +19,14 @@ const dash = process.argv.indexOf("--");
 const extra = dash === -1 ? [] : process.argv.slice(dash + 1);
 
 const testsIn = (dir, re) => (existsSync(join(repo, dir)) ? readdirSync(join(repo, dir)).filter((n) => re.test(n)).sort().map((n) => `${dir}/${n}`) : []);
-const files = [...testsIn("test/unit/sandbox", /\.test\.ts$/), ...testsIn("test/agent", /^sandbox-.*\.test\.ts$/), "test/unit/tools/bash.test.ts"];
+// Every attack on the sandbox: the command backends, the file tools, a hostile session against the
+// whole server, and the commands the extension serves to third-party agents.
+const files = [
+  ...testsIn("test/unit/sandbox", /\.test\.ts$/),
+  ...testsIn("test/agent", /^(sandbox-|hostile-session).*\.test\.ts$/),
+  ...["bash", "fileTools", "gitProtect", "writeRace", "specialFiles"].map((n) => `test/unit/tools/${n}.test.ts`),
+  "test/unit/extension/terminals.test.ts",
+];
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: "inherit", ...opts });
@@ -42,7 +49,7 @@ const stage = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "
 chmodSync(stage, 0o755);
 let status = 1;
 try {
-  for (const entry of ["package.json", "tsconfig.json", "sandbox", "agent-server", "test", "dist"]) {
+  for (const entry of ["package.json", "tsconfig.json", "sandbox", "agent-server", "extension", "scripts", "test", "dist"]) {
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(stage, entry), { recursive: true });
   }
   const modules = realpathSync(join(repo, "node_modules"));
