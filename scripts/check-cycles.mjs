@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Lists import cycles among the product's own modules (agent-server/, extension/, sandbox/), type-only
+// imports included: a cycle of types is still two modules that cannot be understood one at a time.
+// Every relative `import … from "./x"` / `export … from "./x"` counts. Exit 1 when a cycle exists.
+//   node scripts/check-cycles.mjs
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "agent-server", "extension", "sandbox"], { cwd: root, encoding: "utf8" })
+  .split("\n")
+  .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts") && existsSync(join(root, f)));
+const known = new Set(files);
+
+function resolve(from, spec) {
+  const base = normalize(join(dirname(from), spec));
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
+    if (known.has(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+const graph = new Map();
+for (const file of files) {
+  const source = readFileSync(join(root, file), "utf8");
+  const deps = new Set();
+  for (const m of source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+["'](\.{1,2}\/[^"']+)["']/gms)) {
+    const target = resolve(file, m[1]);
+    if (target && target !== file) deps.add(target);
+  }
+  graph.set(file, [...deps]);
+}
+
+// Tarjan's strongly connected components: each component of more than one module is a cycle.
+let counter = 0;
+const index = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+const cycles = [];
+function visit(v) {
+  index.set(v, counter);
+  low.set(v, counter++);
+  stack.push(v);
+  onStack.add(v);
+  for (const w of graph.get(v) ?? []) {
+    if (!index.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+  }
+  if (low.get(v) === index.get(v)) {
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) cycles.push(component.sort());
+  }
+}
+for (const v of graph.keys()) if (!index.has(v)) visit(v);
+
+if (cycles.length === 0) {
+  console.log(`no import cycles among ${graph.size} modules`);
+} else {
+  console.log(`${cycles.length} import cycle(s) among ${graph.size} modules:`);
+  for (const c of cycles) console.log(`  ${c.join(" ↔ ")}`);
+  process.exit(1);
+}
