@@ -17,6 +17,13 @@ export interface RunningProcess {
   kill(graceMs?: number): Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface SpawnTreeOptions {
+  /** Pipe stdin instead of ignoring it (a process spoken to over stdio, e.g. an MCP server). */
+  stdin?: boolean;
+  /** Leave stdout to the caller (read `child.stdout` as bytes); only stderr goes to `onData`. */
+  rawStdout?: boolean;
+}
+
 export const DEFAULT_KILL_GRACE_MS = 2_000;
 /** How long kill() waits for descendants that were SIGKILLed by pid (bounded: /proc has no event). */
 const DESCENDANTS_GONE_MS = 2_000;
@@ -48,16 +55,18 @@ async function killAndWait(refs: ProcessRef[]): Promise<void> {
   while (stillAlive(refs).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
 }
 
-export function spawnTree(cmd: WrappedCommand, onData: (chunk: string) => void): RunningProcess {
+export function spawnTree(cmd: WrappedCommand, onData: (chunk: string) => void, opts: SpawnTreeOptions = {}): RunningProcess {
   const child = spawn(cmd.file, cmd.args, {
     cwd: cmd.cwd,
     env: cmd.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [opts.stdin ? "pipe" : "ignore", "pipe", "pipe"],
   });
-  child.stdout?.setEncoding("utf8");
+  if (!opts.rawStdout) {
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", onData);
+  }
   child.stderr?.setEncoding("utf8");
-  child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
   let done = false;
   const exited = new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>((resolve) => {

@@ -12,7 +12,9 @@ export type PolicyCall =
    */
   | { tool: string; kind: "write"; paths: readonly string[]; insideRoot: boolean; protected?: string | null }
   /** `escalate`: the model asked to run this command outside the sandbox (network, outside writes). */
-  | { tool: string; kind: "command"; command: string; escalate?: boolean };
+  | { tool: string; kind: "command"; command: string; escalate?: boolean }
+  /** An MCP tool call: an opaque side effect the sandbox cannot confine. */
+  | { tool: string; kind: "mcp" };
 
 export interface PolicyInput {
   call: PolicyCall;
@@ -37,6 +39,16 @@ export function decide(input: PolicyInput): PolicyDecision {
   const granted = grants.has(grantKey);
 
   if (call.kind === "read") return { kind: "allow" };
+
+  if (call.kind === "mcp") {
+    // Like a command outside the sandbox; a server's annotations (readOnlyHint …) never count (I-100).
+    if (sandbox === "read-only") {
+      if (approval === "never") return deny("MCP call refused: the session is read-only, an MCP tool's effects cannot be confined, and the approval policy is `never`.");
+      return ask("the session is read-only and an MCP tool's effects cannot be confined", false, false);
+    }
+    if (approval === "never" || granted) return { kind: "allow" };
+    return ask("MCP tools run outside the sandbox: their effects cannot be confined", false, true);
+  }
 
   if (call.kind === "write") {
     // Git executes code from its config and hooks (core.fsmonitor on every `git status` the editor

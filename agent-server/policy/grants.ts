@@ -23,3 +23,8 @@ export function createGrantStore(): GrantStore {
 export function fileGrantKey(tool: string, realPaths: readonly string[]): string {
   return `${tool}:${realPaths.join("\n")}`;
 }
+
+/** Key for an MCP call: server + the server's own tool name ("Allow for this session" covers that tool only). */
+export function mcpGrantKey(server: string, tool: string): string {
+  return `mcp:${JSON.stringify([server, tool])}`;
+}

@@ -249,10 +249,14 @@ export class Agent {
       // I-54: the model is read once, at the start of the step.
       const modelId = this.settingsValue.model;
       const model = await raceAbort(this.services.modelFor(modelId), signal);
+      const tools = this.services.tools;
+      // This session's own tools (its MCP servers) are known before the request is built (bounded).
+      if (tools.sessionReady) await raceAbort(tools.sessionReady(this.sessionId, signal), signal);
+      const notes = tools.sessionNotes?.(this.sessionId) ?? [];
       const request: ModelStreamRequest = {
-        system: this.services.systemPrompt(this.cwd),
+        system: [this.services.systemPrompt(this.cwd), ...notes].join("\n"),
         messages: buildMessages(this.session.entries),
-        tools: this.services.tools.specs({ askUser: this.hooks.canAskUser?.(this) ?? false }),
+        tools: tools.specs({ askUser: this.hooks.canAskUser?.(this) ?? false, sessionId: this.sessionId }),
         signal,
       };
       // What happened so far is in the file before the request leaves (a crash mid-step loses nothing before it).
@@ -301,7 +305,7 @@ export class Agent {
     const tools = this.services.tools;
     let described: ReturnType<ToolRunner["describe"]>;
     try {
-      described = tools.describe(name, input, this.cwd);
+      described = tools.describe(name, input, this.cwd, this.sessionId);
     } catch {
       described = { title: name, kind: "other", locations: [] };
     }

@@ -9,10 +9,10 @@ import { grepTool } from "./grep";
 import { listFilesTool } from "./listFiles";
 import { readFileTool } from "./readFile";
 import { createRunner } from "./runner";
-import type { ToolDefinition, ToolRunner } from "./types";
+import type { SessionToolSource, ToolDefinition, ToolRunner } from "./types";
 import { writeFileTool } from "./writeFile";
 
-export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, PermissionAsk, ToolCapabilities, UserQuestion, UserAnswer } from "./types";
+export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, PermissionAsk, ToolCapabilities, UserQuestion, UserAnswer, SessionToolSource } from "./types";
 export { createTaskRegistry, TaskNotFoundError } from "./tasks/registry";
 export type { TaskRegistry, TaskExit, TaskRegistryOptions } from "./tasks/registry";
 
@@ -22,6 +22,8 @@ export interface ToolRunnerDeps {
   extraTools?: ReadonlyArray<ToolDefinition<never>>;
   /** Directories refused to every file tool in every mode: the server's data dir (every session's log). */
   hidden?: readonly string[];
+  /** Tools of one session only (its MCP servers'). */
+  sessionTools?: SessionToolSource;
 }
 
 export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<never>> {
@@ -41,5 +43,10 @@ export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<neve
 
 /** Validation, policy, permission, execution and output truncation for every built-in tool. */
 export function createToolRunner(deps: ToolRunnerDeps): ToolRunner {
-  return createRunner({ sandbox: deps.sandbox, tools: [...builtinTools(deps.sandbox), ...(deps.extraTools ?? [])], hidden: deps.hidden });
+  return createRunner({
+    sandbox: deps.sandbox,
+    tools: [...builtinTools(deps.sandbox), ...(deps.extraTools ?? [])],
+    hidden: deps.hidden,
+    ...(deps.sessionTools ? { sessionTools: deps.sessionTools } : {}),
+  });
 }

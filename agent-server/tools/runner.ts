@@ -4,12 +4,12 @@ import * as fs from "node:fs";
 import { z } from "zod";
 import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
 import { commandGrantKey } from "../policy/commands";
-import { createGrantStore, fileGrantKey, type GrantStore } from "../policy/grants";
+import { createGrantStore, fileGrantKey, mcpGrantKey, type GrantStore } from "../policy/grants";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
 import { createFence, FenceError } from "./fence";
 import type { CommandSandbox } from "../../sandbox/types";
 import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
-import type { CallPermit, ToolCapabilities, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
+import type { CallPermit, SessionToolSource, ToolCapabilities, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
 import { writableRoots } from "./writeRoots";
 
 export interface RunnerOptions {
@@ -18,6 +18,8 @@ export interface RunnerOptions {
   grants?: GrantStore;
   /** Directories refused to every file tool in every mode (the server's data dir). */
   hidden?: readonly string[];
+  /** Per-session tools (MCP), found by the caller's session id only. */
+  sessionTools?: SessionToolSource;
 }
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
@@ -33,17 +35,26 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
   const grants = opts.grants ?? createGrantStore();
   const backendAvailable = opts.sandbox.backend !== "none";
 
-  const allSpecs = [...tools.values()].map((t) => {
+  const specOf = (t: ToolDefinition<unknown>): ReturnType<ToolRunner["specs"]>[number] => {
+    if (t.inputSchema) return { name: t.name, description: t.description, inputSchema: t.inputSchema };
     const schema = z.toJSONSchema(t.parameters) as Record<string, unknown>;
     delete schema.$schema;
-    return { tool: t, spec: { name: t.name, description: t.description, inputSchema: schema } };
-  });
+    return { name: t.name, description: t.description, inputSchema: schema };
+  };
+  const allSpecs = [...tools.values()].map((t) => ({ tool: t, spec: specOf(t) }));
   const noCaps: ToolCapabilities = { askUser: false };
-  const specs = (caps: ToolCapabilities = noCaps): ReturnType<ToolRunner["specs"]> => allSpecs.filter((s) => s.tool.available?.(caps) ?? true).map((s) => s.spec);
+  const sessionToolsOf = (sessionId: string | undefined): ReadonlyArray<ToolDefinition<unknown>> =>
+    sessionId !== undefined && opts.sessionTools ? (opts.sessionTools.tools(sessionId) as ReadonlyArray<ToolDefinition<unknown>>) : [];
+  const specs = (caps: ToolCapabilities = noCaps): ReturnType<ToolRunner["specs"]> => [
+    ...allSpecs.filter((s) => s.tool.available?.(caps) ?? true).map((s) => s.spec),
+    ...sessionToolsOf(caps.sessionId).map(specOf),
+  ];
+  /** Built-ins first; a session tool only for its own session (their `mcp__` names never shadow a built-in). */
+  const lookup = (name: string, sessionId: string | undefined): ToolDefinition<unknown> | undefined => tools.get(name) ?? sessionToolsOf(sessionId).find((t) => t.name === name);
 
   async function run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const tool = tools.get(name);
-    if (!tool) return fail(`Unknown tool "${name}". Available tools: ${specs({ askUser: ctx.askUser !== undefined }).map((s) => s.name).join(", ")}.`);
+    const tool = lookup(name, ctx.sessionId);
+    if (!tool) return fail(`Unknown tool "${name}". Available tools: ${specs({ askUser: ctx.askUser !== undefined, sessionId: ctx.sessionId }).map((s) => s.name).join(", ")}.`);
     const parsed = tool.parameters.safeParse(rawInput);
     if (!parsed.success) return fail(zodMessage(name, parsed.error));
     const args = parsed.data;
@@ -81,6 +92,10 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
         case "command":
           grantKey = commandGrantKey(access.command);
           call = { tool: name, kind: "command", command: access.command, escalate: access.escalate };
+          break;
+        case "mcp":
+          grantKey = mcpGrantKey(access.server, access.tool);
+          call = { tool: name, kind: "mcp" };
           break;
       }
     } catch (err) {
@@ -134,8 +149,8 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
 
   return {
     specs,
-    describe(name, rawInput, cwd) {
-      const tool = tools.get(name);
+    describe(name, rawInput, cwd, sessionId) {
+      const tool = lookup(name, sessionId);
       if (!tool) return { title: name, kind: "other", locations: [] };
       const parsed = tool.parameters.safeParse(rawInput);
       if (!parsed.success) return { title: name, kind: tool.kind, locations: [] };
@@ -146,6 +161,8 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
       }
     },
     run,
+    sessionReady: (id, signal) => opts.sessionTools?.ready(id, signal) ?? Promise.resolve(),
+    sessionNotes: (id) => opts.sessionTools?.notes(id) ?? [],
     forgetSession: (id) => grants.forget(id),
   };
 }

@@ -41,6 +41,8 @@ export type UserAnswer = { outcome: "answered"; answer: string } | { outcome: "d
 export interface ToolCapabilities {
   /** The client advertised `elicitation.form` and owns the session. */
   askUser: boolean;
+  /** The asking session: its own tools (MCP) are offered to it and to no other session (I-99). */
+  sessionId?: string;
 }
 
 /** Read/write through the ACP client (so the editor sees unsaved buffers and edits can be undone). */
@@ -100,7 +102,9 @@ export type ToolAccess =
   | { kind: "write"; paths: string[] }
   | { kind: "command"; command: string; escalate?: boolean }
   /** Touches nothing the sandbox guards (e.g. the caller's own background tasks). */
-  | { kind: "none" };
+  | { kind: "none" }
+  /** An MCP tool call: an opaque side effect outside the sandbox, granted per server + tool. */
+  | { kind: "mcp"; server: string; tool: string };
 
 /** What the runner decided for this call, handed to the tool. */
 export interface CallPermit {
@@ -118,6 +122,8 @@ export interface ToolDefinition<P = unknown> {
   readonly name: string;
   readonly description: string;
   readonly parameters: z.ZodType<P>;
+  /** The JSON Schema the model sees, when it is not derived from `parameters` (MCP tools pass theirs through). */
+  readonly inputSchema?: Record<string, unknown>;
   readonly kind: ToolKind;
   /** Card title from the (validated) arguments. */
   title(args: P, ctx: { cwd: string }): string;
@@ -130,12 +136,28 @@ export interface ToolDefinition<P = unknown> {
   run(args: P, ctx: ToolContext, permit: CallPermit): Promise<ToolResult>;
 }
 
+/**
+ * Tools that exist for one session only (its MCP servers' tools). Looked up by the caller's
+ * session id, so one session's tools are never offered to or callable by another (I-99).
+ */
+export interface SessionToolSource {
+  /** Resolves (never rejects) once the session's tool set is known: started servers, re-lists in flight. */
+  ready(sessionId: string, signal: AbortSignal): Promise<void>;
+  tools(sessionId: string): ReadonlyArray<ToolDefinition<never>>;
+  /** Lines for the model about this session's tools (e.g. a server that is unavailable, and why). */
+  notes(sessionId: string): string[];
+}
+
 /** What the loop calls: validation, policy, permission, execution and truncation in one place. */
 export interface ToolRunner {
   /** Specs for the model (JSON Schema from zod), only the tools available with `caps` (default: none of the optional ones). */
   specs(caps?: ToolCapabilities): Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
   /** Title, kind and locations for the announcement, from raw model input (never throws). */
-  describe(name: string, rawInput: unknown, cwd: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] };
+  describe(name: string, rawInput: unknown, cwd: string, sessionId?: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] };
+  /** Waits (bounded, never rejects) until the session's own tools are known; before each model step. */
+  sessionReady?(sessionId: string, signal: AbortSignal): Promise<void>;
+  /** Notes for the model about the session's own tools (appended to the system prompt). */
+  sessionNotes?(sessionId: string): string[];
   run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** Drop the session's "Allow for this session" grants (call when the session is disposed/deleted). */
   forgetSession(sessionId: string): void;
