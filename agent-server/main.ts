@@ -16,6 +16,7 @@ import { detectSandbox } from "../sandbox";
 import { resolveDataDir } from "./session/fileName";
 import { FileSessionStore } from "./session/store";
 import { createTaskRegistry, createToolRunner, type TaskRegistry, type ToolDefinition } from "./tools";
+import { McpSessions, mcpLimitsFrom } from "./mcp";
 
 function fail(message: string): never {
   console.error(`[agent-server] ${message}`);
@@ -60,11 +61,14 @@ function need(): AgentServices {
   return services;
 }
 
+// Each session's MCP servers: started by the bridge, stopped with the session's agent.
+const mcp = new McpSessions(process.env, mcpLimitsFrom(process.env));
+
 const registry = new AgentRegistry(
   store,
   lateServices,
   async (sessionId) => {
-    await tasks?.disposeOwner(sessionId);
+    await Promise.all([tasks?.disposeOwner(sessionId), mcp.stop(sessionId)]);
     services?.tools.forgetSession(sessionId);
   },
   async (sessionId) => {
@@ -81,7 +85,7 @@ const ready = (async () => {
   const [resolved, sandbox] = await Promise.all([resolveModels(process.env), detectSandbox(process.env, { hide: [dataDir] })]);
   models.push(...resolved.models);
   sandboxBackend = sandbox.backend;
-  const tools = createToolRunner({ sandbox, hidden: [dataDir], extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>] });
+  const tools = createToolRunner({ sandbox, hidden: [dataDir], extraTools: [createDelegateTool(registry, registry.subagents) as ToolDefinition<never>], sessionTools: mcp });
   tasks = createTaskRegistry(sandbox);
   const taskRegistry = tasks;
   // Completion notices go to the exact live instance that started the task (I-60).
@@ -101,7 +105,7 @@ const ready = (async () => {
 // A bad model configuration keeps the process serving: every session request answers with the reason.
 ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${err instanceof Error ? err.message : String(err)}`));
 
-const { app, bridge } = createAgentApp({ registry, models, ready, sandboxBackend: () => sandboxBackend });
+const { app, bridge } = createAgentApp({ registry, models, ready, sandboxBackend: () => sandboxBackend, mcp });
 const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
 const connection = app.connect(stream);
 
@@ -119,7 +123,7 @@ async function shutdown(why: string, code: number): Promise<void> {
     console.error(`[agent-server] ${err instanceof Error ? err.message : String(err)}`);
     code = code || 1;
   }
-  await tasks?.disposeAll().catch(() => undefined);
+  await Promise.all([tasks?.disposeAll().catch(() => undefined), mcp.stopAll()]);
   process.exit(code);
 }
 

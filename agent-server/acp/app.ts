@@ -1,6 +1,7 @@
 // The ACP agent app for one connection: capabilities and the request/notification handlers,
 // each a thin adapter onto the Bridge.
 import * as acp from "@agentclientprotocol/sdk";
+import { MCP_CAPABILITIES, type McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
 import type { AgentRegistry } from "../runtime/registry";
 import { Bridge } from "./bridge";
@@ -12,7 +13,7 @@ export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: 
 export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
   loadSession: true,
   promptCapabilities: { image: true, audio: false, embeddedContext: true },
-  mcpCapabilities: { http: false, sse: false },
+  mcpCapabilities: { ...MCP_CAPABILITIES },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
 };
 
@@ -22,12 +23,14 @@ export interface AgentAppDeps {
   models: readonly ModelConfig[];
   /** The command sandbox backend in use, once detected. */
   sandboxBackend?: () => string | undefined;
+  /** Every session's MCP servers (absent: non-empty `mcpServers` are refused). */
+  mcp?: McpSessions;
   /** Lifecycle requests wait for this (models and sandbox resolved); initialize does not. */
   ready?: Promise<void>;
 }
 
 export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge: Bridge } {
-  const bridge = new Bridge({ registry: deps.registry, models: deps.models, sandboxBackend: deps.sandboxBackend });
+  const bridge = new Bridge({ registry: deps.registry, models: deps.models, sandboxBackend: deps.sandboxBackend, ...(deps.mcp ? { mcp: deps.mcp } : {}) });
   const ready = deps.ready ?? Promise.resolve();
   const app = acp
     .agent({ name: AGENT_INFO.name })
@@ -38,7 +41,9 @@ export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge:
     })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       bridge.clientCapabilities = params.clientCapabilities ?? undefined;
-      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: AGENT_CAPABILITIES, agentInfo: AGENT_INFO, authMethods: [] };
+      // Honest: without an MCP layer no transport is offered (stdio is still refused with a clear error).
+      const agentCapabilities = deps.mcp ? AGENT_CAPABILITIES : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
+      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities, agentInfo: AGENT_INFO, authMethods: [] };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       await ready;

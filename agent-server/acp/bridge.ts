@@ -2,6 +2,7 @@
 // loading-id set, prompt slots, targeted cancel, config switches, memoized teardown.
 import { randomUUID } from "node:crypto";
 import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
+import type { McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
 import type { Agent } from "../runtime/agent";
@@ -19,6 +20,8 @@ export interface BridgeDeps {
   models: readonly ModelConfig[];
   /** The command sandbox backend in use, once detected (shown on the `sandbox` config option). */
   sandboxBackend?: () => string | undefined;
+  /** Every session's MCP servers (absent: non-empty `mcpServers` are refused). */
+  mcp?: McpSessions;
 }
 
 export class TeardownError extends Error {

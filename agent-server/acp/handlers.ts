@@ -10,17 +10,33 @@ import type { Bridge } from "./bridge";
 import { configOptions, effectiveSettings, modeState } from "./config";
 import type { SessionRecord } from "./record";
 import { replayUpdates } from "./updates";
+import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 
 const PAGE_SIZE = 50;
 
 /** I-64: what we do not support is refused, never ignored. */
-export function rejectUnsupported(params: { additionalDirectories?: string[] | null; mcpServers?: unknown[] | null }): void {
+export function rejectUnsupported(params: { additionalDirectories?: string[] | null }): void {
   if (params.additionalDirectories && params.additionalDirectories.length > 0) {
     throw RequestError.invalidParams(undefined, "additionalDirectories is not supported by this agent (it is not advertised); use one session per folder");
   }
-  if (params.mcpServers && params.mcpServers.length > 0) {
-    throw RequestError.invalidParams(undefined, "MCP servers are not supported by this agent yet; send mcpServers: []");
+}
+
+/** The session's MCP servers, validated before anything is built (unsupported transports are refused). */
+function mcpSpecsOrThrow(bridge: Bridge, raw: unknown): McpServerSpec[] {
+  let specs: McpServerSpec[];
+  try {
+    specs = parseMcpServers(raw);
+  } catch (err) {
+    if (err instanceof McpConfigError) throw RequestError.invalidParams(undefined, err.message);
+    throw err;
   }
+  if (specs.length > 0 && !bridge.deps.mcp) throw RequestError.invalidParams(undefined, "MCP servers are not available in this agent; send mcpServers: []");
+  return specs;
+}
+
+/** Starts (or replaces) the session's own MCP servers; they stop when its agent is disposed. */
+async function useMcpServers(bridge: Bridge, rec: SessionRecord, specs: readonly McpServerSpec[]): Promise<void> {
+  await bridge.deps.mcp?.replace(rec.sessionId, specs, { root: rec.agent.root, tmpDir: rec.agent.tmpDir });
 }
 
 async function cwdOrThrow(cwd: unknown): Promise<string> {
@@ -36,6 +52,7 @@ export function mapLifecycleError(err: unknown, sessionId: string): unknown {
   if (err instanceof RequestError) return err;
   if (err instanceof SessionNotFoundError) return RequestError.sessionNotFound(sessionId);
   if (err instanceof AlreadyLiveError) return RequestError.invalidParams(undefined, err.message);
+  if (err instanceof McpConfigError) return RequestError.invalidParams(undefined, err.message);
   if (err instanceof CorruptSessionError || err instanceof UnsupportedVersionError) return RequestError.internalError(undefined, err.message);
   if (err instanceof CwdError) return RequestError.invalidParams(undefined, err.message);
   if (err instanceof AbortedError) return RequestError.internalError(undefined, "the agent is shutting down");
@@ -50,6 +67,7 @@ export function sessionState(bridge: Bridge, rec: SessionRecord): { configOption
 export async function newSession(bridge: Bridge, params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[] }): Promise<NewSessionResponse> {
   bridge.requireOpen();
   rejectUnsupported(params);
+  const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
   const cwd = await cwdOrThrow(params.cwd);
   let agent;
   try {
@@ -62,6 +80,7 @@ export async function newSession(bridge: Bridge, params: { cwd: string; addition
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
   const rec = bridge.adopt(agent);
+  await useMcpServers(bridge, rec, specs);
   return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
 }
 
@@ -73,11 +92,11 @@ export async function attachSession(
 ): Promise<LoadSessionResponse> {
   bridge.requireOpen();
   rejectUnsupported(params);
+  const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
   const id = params.sessionId;
-  const live = bridge.records.get(id);
-  if (live && !replay) return sessionState(bridge, live); // resume of a live session: nothing to restore
-  if (live) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loaded`);
   if (bridge.loading.has(id)) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loading`);
+  const live = bridge.records.get(id);
+  if (live) return reattach(bridge, live, params, specs, replay);
   bridge.loading.add(id); // synchronous reservation (I-16)
   try {
     const cwd = await cwdOrThrow(params.cwd);
@@ -110,9 +129,45 @@ export async function attachSession(
       for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
       await rec.lastSend;
     }
+    await useMcpServers(bridge, rec, specs);
     return sessionState(bridge, rec);
   } finally {
     bridge.loading.delete(id); // I-18
+  }
+}
+
+/**
+ * load/resume of a session already open on this connection. An idle one re-syncs the client: load
+ * replays its history (the same agent, nothing rebuilt) and the servers passed replace its set;
+ * resume restores nothing and keeps the set unless servers are passed. A session with a prompt
+ * running is refused: its history is still being written.
+ */
+async function reattach(
+  bridge: Bridge,
+  rec: SessionRecord,
+  params: { cwd: string; mcpServers?: unknown[] | null },
+  specs: McpServerSpec[],
+  replay: boolean,
+): Promise<LoadSessionResponse> {
+  const id = rec.sessionId;
+  if (!replay) {
+    if (params.mcpServers !== undefined && params.mcpServers !== null) await useMcpServers(bridge, rec, specs);
+    return sessionState(bridge, rec);
+  }
+  if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
+  const cwd = await cwdOrThrow(params.cwd);
+  if (cwd !== rec.agent.root) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${rec.agent.cwd}, not ${params.cwd}`);
+  if (bridge.loading.has(id)) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loading`);
+  bridge.loading.add(id); // a racing load of this id is refused as today (I-16)
+  try {
+    if (bridge.records.get(id) !== rec) throw RequestError.sessionNotFound(id); // closed meanwhile
+    if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
+    for (const u of replayUpdates(rec.agent.session.entries)) bridge.send(rec, u); // I-25: before the response
+    await rec.lastSend;
+    await useMcpServers(bridge, rec, specs);
+    return sessionState(bridge, rec);
+  } finally {
+    bridge.loading.delete(id);
   }
 }
 

@@ -1,0 +1,128 @@
+// The MCP servers of every session, keyed by session id: a session's set starts with its
+// new/load/resume, is replaced by a later load/resume of the open session, and stops (whole
+// process trees) with its close, delete or the agent's exit. Tools are looked up by the caller's
+// session id only (I-99). Process-wide; holds no other session state.
+import { raceAbort } from "../runtime/abortable";
+import type { SessionToolSource, ToolDefinition } from "../tools/types";
+import type { McpServerSpec } from "./config";
+import type { McpConnection, McpLimits, SessionPlace } from "./connection";
+import { exposedToolNames } from "./names";
+import { mcpToolDefinition } from "./tools";
+
+export const DEFAULT_MCP_LIMITS: McpLimits = { startTimeoutMs: 30_000, callTimeoutMs: 120_000 };
+
+/** Limits from the environment (tests shorten them), else the defaults. */
+export function mcpLimitsFrom(env: NodeJS.ProcessEnv): McpLimits {
+  const num = (v: string | undefined, d: number): number => {
+    const n = Number(v);
+    return v !== undefined && Number.isInteger(n) && n > 0 ? n : d;
+  };
+  return {
+    startTimeoutMs: num(env.MANIFOLD_MCP_START_TIMEOUT_MS, DEFAULT_MCP_LIMITS.startTimeoutMs),
+    callTimeoutMs: num(env.MANIFOLD_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_LIMITS.callTimeoutMs),
+  };
+}
+
+class SessionSet {
+  private cache: Array<ToolDefinition<never>> | null = null;
+  constructor(
+    readonly key: string,
+    readonly conns: McpConnection[],
+  ) {
+    for (const c of conns) c.onChange = () => (this.cache = null);
+  }
+
+  tools(): ReadonlyArray<ToolDefinition<never>> {
+    if (this.cache) return this.cache;
+    const pairs = this.conns.flatMap((c) => (c.state === "ready" ? c.tools.map((t) => ({ conn: c, info: t, server: c.name, tool: t.name })) : []));
+    const names = exposedToolNames(pairs);
+    this.cache = pairs.map((p, i) => mcpToolDefinition(names[i]!, p.conn, p.info) as unknown as ToolDefinition<never>);
+    return this.cache;
+  }
+}
+
+export class McpSessions implements SessionToolSource {
+  private readonly sets = new Map<string, SessionSet>();
+  /** Per session: the last replace/stop in flight, so they apply in order. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private stopped = false;
+
+  constructor(
+    private readonly envSource: NodeJS.ProcessEnv,
+    private readonly limits: McpLimits = DEFAULT_MCP_LIMITS,
+  ) {}
+
+  /**
+   * Gives the session exactly `specs` (an identical set keeps running). Returns once the previous
+   * set is gone; the new servers start in the background (the next model step waits for them).
+   */
+  replace(sessionId: string, specs: readonly McpServerSpec[], place: SessionPlace): Promise<void> {
+    return this.chain(sessionId, async () => {
+      const key = JSON.stringify([place, specs]);
+      const current = this.sets.get(sessionId);
+      if (current?.key === key) return;
+      if (current) {
+        this.sets.delete(sessionId);
+        await closeAll(current);
+      }
+      if (specs.length === 0 || this.stopped) return;
+      // Loaded at the first session with servers: the MCP SDK stays off the agent's start-up path.
+      const { McpConnection } = await import("./connection");
+      if (this.stopped) return;
+      this.sets.set(sessionId, new SessionSet(key, specs.map((s) => new McpConnection(s, place, this.envSource, this.limits))));
+    });
+  }
+
+  /** Stops the session's servers; resolves when every process tree of theirs is gone. */
+  stop(sessionId: string): Promise<void> {
+    return this.chain(sessionId, async () => {
+      const current = this.sets.get(sessionId);
+      if (!current) return;
+      this.sets.delete(sessionId);
+      await closeAll(current);
+    });
+  }
+
+  /** The agent is exiting: no new server starts, every running one stops. */
+  async stopAll(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...new Set([...this.sets.keys(), ...this.chains.keys()])].map((id) => this.stop(id)));
+  }
+
+  async ready(sessionId: string, signal: AbortSignal): Promise<void> {
+    await this.chains.get(sessionId);
+    const set = this.sets.get(sessionId);
+    if (!set) return;
+    await raceAbort(Promise.all(set.conns.map((c) => c.settled())), signal).catch(() => undefined);
+  }
+
+  tools(sessionId: string): ReadonlyArray<ToolDefinition<never>> {
+    return this.sets.get(sessionId)?.tools() ?? [];
+  }
+
+  notes(sessionId: string): string[] {
+    const set = this.sets.get(sessionId);
+    if (!set) return [];
+    return set.conns.flatMap((c) => (c.state === "failed" ? [`The MCP server "${c.name}" is unavailable: ${c.error ?? "it failed"}. Its tools cannot be used; tell the user if they need them.`] : []));
+  }
+
+  /** Session ids with a running set (for tests and logs). */
+  get sessionIds(): string[] {
+    return [...this.sets.keys()];
+  }
+
+  private chain(sessionId: string, work: () => Promise<void>): Promise<void> {
+    const prev = this.chains.get(sessionId) ?? Promise.resolve();
+    const next = prev.then(work, work);
+    const tail = next.catch(() => undefined);
+    this.chains.set(sessionId, tail);
+    void tail.then(() => {
+      if (this.chains.get(sessionId) === tail) this.chains.delete(sessionId);
+    });
+    return next;
+  }
+}
+
+async function closeAll(set: SessionSet): Promise<void> {
+  await Promise.allSettled(set.conns.map((c) => c.close()));
+}

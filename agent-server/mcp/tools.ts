@@ -1,0 +1,27 @@
+// A session's MCP tool as a ToolDefinition: named for the model with its server (names.ts), its
+// JSON Schema passed through as-is, policy access `mcp` (annotations never count, I-100), the call
+// routed to that session's own connection (I-99), the result converted for model and card.
+import { z } from "zod";
+import type { ToolDefinition } from "../tools/types";
+import type { McpConnection, McpToolInfo } from "./connection";
+import { convertResult } from "./result";
+
+const args = z.record(z.string(), z.unknown());
+
+export function mcpToolDefinition(exposed: string, conn: McpConnection, info: McpToolInfo): ToolDefinition<Record<string, unknown>> {
+  const server = conn.name;
+  return {
+    name: exposed,
+    description: `[MCP server "${server}", tool "${info.name}"] ${info.description}`.trim(),
+    parameters: args,
+    inputSchema: info.inputSchema,
+    kind: "other",
+    title: () => `MCP ${server}: ${info.name}`,
+    locations: () => [],
+    access: () => ({ kind: "mcp", server, tool: info.name }),
+    async run(a, ctx) {
+      const res = await conn.call(info.name, a, ctx.signal);
+      return convertResult(server, info.name, res);
+    },
+  };
+}
