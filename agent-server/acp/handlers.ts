@@ -155,11 +155,10 @@ async function reattach(
     return sessionState(bridge, rec);
   }
   if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
-  const cwd = await cwdOrThrow(params.cwd);
-  if (cwd !== rec.agent.root) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${rec.agent.cwd}, not ${params.cwd}`);
-  if (bridge.loading.has(id)) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loading`);
-  bridge.loading.add(id); // a racing load of this id is refused as today (I-16)
+  bridge.loading.add(id); // synchronous, before the first await: a racing load of this id is refused as today (I-16)
   try {
+    const cwd = await cwdOrThrow(params.cwd);
+    if (cwd !== rec.agent.root) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${rec.agent.cwd}, not ${params.cwd}`);
     if (bridge.records.get(id) !== rec) throw RequestError.sessionNotFound(id); // closed meanwhile
     if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
     for (const u of replayUpdates(rec.agent.session.entries)) bridge.send(rec, u); // I-25: before the response

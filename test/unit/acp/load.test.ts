@@ -152,17 +152,75 @@ describe("session/load (in-process)", () => {
     assert.equal(live.filter((u) => u.sessionUpdate === "tool_call").length, 1);
   });
 
-  it("I-64: non-empty additionalDirectories and mcpServers are rejected with a clear error", async () => {
+  it("I-64: non-empty additionalDirectories, SSE and malformed mcpServers are rejected with a clear error", async () => {
     const c = await h.connect();
-    await assert.rejects(
-      c.agent.request(acp.methods.agent.session.new, { cwd: h.ws[0]!, additionalDirectories: [h.ws[1]!], mcpServers: [] }),
-      (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /additionalDirectories/.test(e.message),
-    );
-    await assert.rejects(
-      c.agent.request(acp.methods.agent.session.new, { cwd: h.ws[0]!, mcpServers: [{ name: "x", command: "/bin/true", args: [], env: [] }] }),
-      (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /MCP/.test(e.message),
-    );
+    const refused = (params: Record<string, unknown>, re: RegExp) =>
+      assert.rejects(
+        c.agent.request(acp.methods.agent.session.new, { cwd: h.ws[0]!, mcpServers: [], ...params } as acp.NewSessionRequest),
+        (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && re.test(e.message),
+      );
+    await refused({ additionalDirectories: [h.ws[1]!] }, /additionalDirectories/);
+    await refused({ mcpServers: [{ type: "sse", name: "s", url: "http://127.0.0.1:1/sse", headers: [] }] }, /SSE MCP servers are not supported/);
+    await refused({ mcpServers: [{ name: "x", args: [], env: [] }] }, /Invalid params|command/); // the SDK's schema may refuse it first
+    await refused({ mcpServers: [{ name: "", command: "/bin/true", args: [], env: [] }] }, /non-empty name/);
+    await refused({ mcpServers: [{ type: "http", name: "h", url: "file:///etc/passwd", headers: [] }] }, /http:\/\/ or https:\/\//);
+    const stdio = { name: "same", command: "/bin/true", args: [], env: [] };
+    await refused({ mcpServers: [stdio, stdio] }, /used twice/);
+    // This harness has no MCP layer: a valid entry is refused, never ignored, and not advertised.
+    await refused({ mcpServers: [stdio] }, /not available/);
+    const init = await c.agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+    assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: false, sse: false });
     assert.equal(h.registry.agents.size, 0);
+  });
+
+  it("I-16: load of a session already open and idle replays its history again and succeeds (the same agent)", async () => {
+    const c = await h.connect();
+    const id = await c.newSession(h.ws[0]!);
+    h.model.enqueue([text("answer one"), finish()]);
+    await c.prompt(id, "question one");
+    const agent = h.registry.get(id);
+    const live = [...(c.updates.get(id) ?? [])];
+    await load(c, id, h.ws[0]!);
+    const replay = (c.updates.get(id) ?? []).slice(live.length);
+    assert.deepEqual(
+      replay.map((u) => u.sessionUpdate),
+      ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update"],
+    );
+    assert.equal(h.registry.get(id), agent);
+    assert.equal(h.store.calls.open, 0);
+    // A load that names another folder is still refused (I-19), and the session keeps serving.
+    await assert.rejects(load(c, id, h.ws[1]!), isCode(-32602));
+    h.model.enqueue([text("answer two"), finish()]);
+    assert.deepEqual(await c.prompt(id, "question two"), { stopReason: "end_turn" });
+  });
+
+  it("I-16: pipelined loads of an open idle session: one replay, one 'already loading' error", async () => {
+    const c = await h.connect();
+    const id = await c.newSession(h.ws[0]!);
+    h.model.enqueue([text("x"), finish()]);
+    await c.prompt(id, "hello");
+    const before = (c.updates.get(id) ?? []).length;
+    const [r1, r2] = await Promise.allSettled([load(c, id, h.ws[0]!), load(c, id, h.ws[0]!)]);
+    assert.equal(r1.status, "fulfilled");
+    assert.equal(r2.status, "rejected");
+    assert.match(String((r2 as PromiseRejectedResult).reason.message), /already loading/);
+    const replayed = (c.updates.get(id) ?? []).slice(before);
+    assert.equal(replayed.filter((u) => u.sessionUpdate === "user_message_chunk").length, 1);
+  });
+
+  it("I-16: load of an open session with a prompt running fails clearly and leaves the prompt alone", async () => {
+    const c = await h.connect();
+    const id = await c.newSession(h.ws[0]!);
+    const g = gate();
+    h.model.enqueue([text("part one "), { type: "wait", gate: g }, text("part two"), finish()]);
+    const running = c.prompt(id, "long");
+    await h.model.waitForRequests(1);
+    const before = (c.updates.get(id) ?? []).length;
+    await assert.rejects(load(c, id, h.ws[0]!), (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /prompt running/.test(e.message));
+    assert.equal((c.updates.get(id) ?? []).filter((u, i) => i >= before && u.sessionUpdate === "user_message_chunk").length, 0, "nothing replayed");
+    g.open();
+    assert.deepEqual(await running, { stopReason: "end_turn" });
+    assert.equal(c.textOf(id), "part one part two");
   });
 
   it("session/resume restores without replay; list filters by cwd with paging; delete removes the log quietly", async () => {

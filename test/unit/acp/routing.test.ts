@@ -99,8 +99,9 @@ describe("ACP routing and prompts (in-process)", () => {
     const before = snapshot();
     await assert.rejects(c.prompt("nope", "x"), isCode(-32002));
     await assert.rejects(c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: "nope", configId: "mode", value: "read-only" }), isCode(-32002));
-    await assert.rejects(c.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: h.ws[0]!, mcpServers: [] }), isCode(-32602));
     await assert.rejects(c.agent.request(acp.methods.agent.session.load, { sessionId: "nope", cwd: h.ws[0]!, mcpServers: [] }), isCode(-32002));
+    // A load of the live id in another folder fails as invalid params (an idle load in its own folder re-syncs, I-16).
+    await assert.rejects(c.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: h.ws[1]!, mcpServers: [] }), isCode(-32602));
     assert.deepEqual(snapshot(), before);
   });
 
