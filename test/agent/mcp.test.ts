@@ -183,6 +183,32 @@ describe("MCP servers of a session (spawned)", () => {
     assert.equal(agent.child.exitCode, null);
   });
 
+  it("I-99: load and resume accept stdio servers; a load of the open idle session replaces its set (the old tree is gone)", async () => {
+    const a = await newSession(wsA.path, [mcpStdioEntry(cfg("v1", [{ name: "echo", behaviour: "echo" }], { grandchild: true }))]);
+    server.route("[v1]", { text: "one" });
+    await agent.prompt(a.sessionId, "[v1]");
+    assert.ok(server.requests.find((r) => r.lastUserText === "[v1]")!.toolNames.includes("mcp__v1__echo"));
+    const v1 = readLog(logOf("v1")).flatMap((e) => (e.event === "start" || e.event === "grandchild" ? [Number(e.pid)] : []));
+    assert.equal(v1.length, 2);
+    for (const pid of v1) assert.ok(alive(pid));
+    // Load of the open session: history replayed again, servers replaced.
+    const before = agent.updatesOf(a.sessionId).length;
+    await agent.agent.request(acp.methods.agent.session.load, { sessionId: a.sessionId, cwd: wsA.path, mcpServers: [mcpStdioEntry(cfg("v2", [{ name: "echo", behaviour: "echo" }]))] });
+    assert.ok(agent.updatesOf(a.sessionId).slice(before).some((u) => u.sessionUpdate === "user_message_chunk"), "replayed");
+    for (const pid of v1) assert.ok(!alive(pid), `v1 process ${pid} gone after the load replaced the set`);
+    server.route("[v2]", { text: "two" });
+    await agent.prompt(a.sessionId, "[v2]");
+    const names = server.requests.find((r) => r.lastUserText === "[v2]")!.toolNames;
+    assert.ok(names.includes("mcp__v2__echo") && !names.includes("mcp__v1__echo"), names.join(","));
+    // Closed, then resumed with another server: it starts with the resumed session.
+    await agent.agent.request(acp.methods.agent.session.close, { sessionId: a.sessionId });
+    await agent.agent.request(acp.methods.agent.session.resume, { sessionId: a.sessionId, cwd: wsA.path, mcpServers: [mcpStdioEntry(cfg("v3", [{ name: "echo", behaviour: "echo" }]))] });
+    server.route("[v3]", { text: "three" });
+    await agent.prompt(a.sessionId, "[v3]");
+    const names3 = server.requests.find((r) => r.lastUserText === "[v3]")!.toolNames;
+    assert.ok(names3.includes("mcp__v3__echo") && !names3.includes("mcp__v2__echo"), names3.join(","));
+  });
+
   it("I-99: server processes and a setsid'd grandchild are gone after close, delete and the agent's exit", async () => {
     const own = spawnAgent({ env: modelEnv(server.url) });
     try {
