@@ -26,6 +26,9 @@ export const NO_ASK_TEXT =
   "I would ask you a question with the `ask_user` tool, but this client cannot show questions " +
   "(it did not advertise form elicitation), so that tool is not offered here. Try *list files* instead. (Demo model, offline.)";
 
+export const NO_MCP_TEXT =
+  "This session has no MCP tools: the client passed no MCP servers (or they failed to start). Add one in your client's MCP settings and open a new session. (Demo model, offline.)";
+
 function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
@@ -80,6 +83,12 @@ export function demoStep(messages: readonly ChatMessage[], toolNames: ReadonlySe
   if (!run && ASK_ME.test(text)) {
     if (!can(ASK_TOOL)) return { text: NO_ASK_TEXT };
     return { text: "Let me ask you something. Pick an answer in the question card.", toolCall: { toolName: ASK_TOOL, input: { ...DEMO_QUESTION, choices: [...DEMO_QUESTION.choices] } } };
+  }
+  if (!run && /\bmcp\b/.test(text)) {
+    // The session's own MCP tools (named mcp__<server>__<tool>); called with no arguments.
+    const mcp = [...toolNames].find((n) => n.startsWith("mcp__"));
+    if (!mcp) return { text: NO_MCP_TEXT };
+    return { text: `Calling the MCP tool \`${mcp}\`. MCP calls run outside the sandbox, so you are asked first.`, toolCall: { toolName: mcp, input: {} } };
   }
   if (/\boutside\b/.test(text) && can("write_file")) {
     return {
