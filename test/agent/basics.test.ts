@@ -29,7 +29,7 @@ describe("agent-server basics (spawned)", () => {
     assert.deepEqual(res.agentCapabilities, {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: false }, // stdio is the baseline; streamable HTTP too
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
     });
     assert.equal(res.agentInfo?.name, "manifold-agent");
