@@ -149,6 +149,7 @@ describe("MCP servers of a session (spawned)", () => {
       ),
       mcpStdioEntry(cfg("dead", [{ name: "x", behaviour: "echo" }], { startup: "exit" })),
       mcpStdioEntry(cfg("mute", [{ name: "x", behaviour: "echo" }], { startup: "silent" })),
+      { name: "ghost", command: "/nonexistent/mcp-server", args: [], env: [] },
     ]);
     const b = await newSession(wsB.path, []);
     await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a.sessionId, configId: "mode", value: "full-access" });
@@ -177,8 +178,9 @@ describe("MCP servers of a session (spawned)", () => {
     const req = server.requests.filter((r) => r.lastUserText === "[after]").pop()!;
     assert.ok(!req.toolNames.some((n) => n.startsWith("mcp__")), req.toolNames.join(","));
     const system = JSON.stringify(req.body.messages);
-    for (const name of ["bad", "dead", "mute"]) assert.match(system, new RegExp(`MCP server \\\\"${name}\\\\" is unavailable`));
+    for (const name of ["bad", "dead", "mute", "ghost"]) assert.match(system, new RegExp(`MCP server \\\\"${name}\\\\" is unavailable`));
     assert.match(system, /refusing to start/);
+    assert.match(system, /ENOENT/);
     assert.equal(agent.textOf(b.sessionId), "B fine");
     assert.equal(agent.child.exitCode, null);
   });
