@@ -37,7 +37,7 @@ describe("MCP servers of a session (spawned)", () => {
 
   before(async () => {
     server = await startFakeModelServer();
-    agent = spawnAgent({ env: { ...modelEnv(server.url), MANIFOLD_MCP_START_TIMEOUT_MS: "4000", MANIFOLD_MCP_CALL_TIMEOUT_MS: "1500" } });
+    agent = spawnAgent({ env: { ...modelEnv(server.url), MANIFOLD_MCP_START_TIMEOUT_MS: "8000", MANIFOLD_MCP_CALL_TIMEOUT_MS: "1500" } });
     const init = await agent.initialize();
     assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: true, sse: false });
   });

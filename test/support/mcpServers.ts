@@ -4,19 +4,35 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type * as acp from "@agentclientprotocol/sdk";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, resolve } from "node:path";
+import { buildSync } from "esbuild";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { buildFakeMcpServer, FAKE_MCP_ENV, type FakeMcpConfig } from "./mcpFake";
 
-// tsx's `--import` entry (package export "." for import), by absolute path: the server's cwd is the session folder.
-const TSX_LOADER = resolve(dirname(require.resolve("tsx/package.json")), "dist/loader.mjs");
 const ENTRY = resolve(__dirname, "mcpStdioServer.ts");
+let bundled: string | null = null;
+
+/**
+ * The fake stdio server bundled once per test process into plain JS (esbuild): it starts in a
+ * fraction of the time tsx needs, so a loaded CI machine does not turn start-up into a timeout.
+ */
+function serverScript(): string {
+  if (bundled) return bundled;
+  const dir = mkdtempSync(join(tmpdir(), "manifold-fake-mcp-"));
+  const out = join(dir, "mcpStdioServer.cjs");
+  buildSync({ entryPoints: [ENTRY], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: out, logLevel: "error" });
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  bundled = out;
+  return out;
+}
 
 /** An ACP stdio McpServer entry running the fake server with `config` (plus extra env, as a client would pass). */
 export function mcpStdioEntry(config: FakeMcpConfig, extraEnv: Array<{ name: string; value: string }> = []): acp.McpServer {
   return {
     name: config.name,
     command: process.execPath,
-    args: ["--import", TSX_LOADER, ENTRY],
+    args: [serverScript()],
     env: [{ name: FAKE_MCP_ENV, value: JSON.stringify(config) }, ...extraEnv],
   };
 }
