@@ -32,6 +32,19 @@ const providersApart = {
   },
 };
 
+// Likewise the MCP client (the MCP SDK, ajv): dist/agent-server-mcp.js, required when the first
+// session with MCP servers starts them (the one dynamic `import("./connection")` in mcp/sessions.ts).
+const MCP_FILE = "agent-server-mcp.js";
+/** @type {esbuild.Plugin} */
+const mcpApart = {
+  name: "mcp-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/connection$/ }, (args) =>
+      args.importer.endsWith(join("mcp", "sessions.ts")) && args.kind === "dynamic-import" ? { path: `./${MCP_FILE}`, external: true } : undefined,
+    );
+  },
+};
+
 // zod's namespace object re-exports all ~60 error-message locales (~0.37 MB) and `import { z }`
 // materializes it, so every locale would be parsed and evaluated at start-up; the agent-server
 // only ever uses the default English messages, so its builds keep `locales.en` alone.
@@ -65,7 +78,16 @@ const builds = [
     target: "node20",
     format: "cjs",
     banner: { js: "#!/usr/bin/env node" },
-    plugins: [providersApart, zodEnglishOnly],
+    plugins: [providersApart, mcpApart, zodEnglishOnly],
+  },
+  {
+    ...common,
+    entryPoints: { [MCP_FILE.replace(/\.js$/, "")]: join(root, "agent-server/mcp/connection.ts") },
+    outdir: join(root, "dist"),
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    plugins: [zodEnglishOnly],
   },
   {
     ...common,

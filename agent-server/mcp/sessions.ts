@@ -66,7 +66,8 @@ export class McpSessions implements SessionToolSource {
         await closeAll(current);
       }
       if (specs.length === 0 || this.stopped) return;
-      // Loaded at the first session with servers: the MCP SDK stays off the agent's start-up path.
+      // Loaded at the first session with servers: the build keeps it a runtime load of
+      // dist/agent-server-mcp.js, so the MCP SDK stays off the agent's start-up path.
       const { McpConnection } = await import("./connection");
       if (this.stopped) return;
       this.sets.set(sessionId, new SessionSet(key, specs.map((s) => new McpConnection(s, place, this.envSource, this.limits))));
