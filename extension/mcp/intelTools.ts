@@ -1,0 +1,137 @@
+// Manifold's own MCP server for one folder session (I-103): read-only tools over what the editor
+// knows, confined to the folder. Every path an agent gives is checked with the shared path guard
+// before the editor is asked; every path in an answer is checked again, and results outside the
+// folder are left out (other folders' files, libraries), so nothing outside the folder is described.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { relative } from "node:path";
+import { z } from "zod";
+import type { PathConfinement } from "../client/folderConfinement";
+import type { LanguageIntelligence, Location, Position } from "./intelligence";
+
+const MAX_ITEMS = 200;
+
+const pathArg = z.string().min(1).max(4_096).describe("File path, relative to the workspace folder or absolute inside it");
+const posArgs = {
+  path: pathArg,
+  line: z.number().int().min(1).max(10_000_000).describe("1-based line"),
+  character: z.number().int().min(1).max(100_000).describe("1-based column"),
+};
+
+function text(t: string): CallToolResult {
+  return { content: [{ type: "text", text: t }] };
+}
+function refused(t: string): CallToolResult {
+  return { content: [{ type: "text", text: t }], isError: true };
+}
+
+export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelligence): McpServer {
+  const server = new McpServer({ name: "manifold", version: "0.1.0" }, { capabilities: { tools: {} } });
+  let rootCache: string | undefined;
+  const root = async () => (rootCache ??= await folder.realRoot());
+  const show = async (p: string) => relative(await root(), p) || ".";
+  const fmtPos = (p: Position) => `${p.line}:${p.character}`;
+
+  /** Only results inside the folder; how many were left out is said, never what they were. */
+  async function inside<T extends { path: string }>(items: readonly T[]): Promise<{ kept: T[]; omitted: number }> {
+    const kept: T[] = [];
+    for (const it of items) {
+      const c = await folder.confine(it.path);
+      if (c.ok) kept.push({ ...it, path: c.path });
+    }
+    return { kept: kept.slice(0, MAX_ITEMS), omitted: items.length - kept.length };
+  }
+  const omittedNote = (n: number) => (n > 0 ? `\n(${n} result(s) outside this workspace folder left out)` : "");
+
+  async function withPath(input: string, run: (real: string) => Promise<CallToolResult>): Promise<CallToolResult> {
+    const c = await folder.confine(input);
+    if (!c.ok) return refused(`Refused: ${c.reason}. This server only answers about files inside the workspace folder.`);
+    try {
+      return await run(c.path);
+    } catch (err) {
+      return refused(`The editor could not answer: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  const locations = async (locs: Location[], what: string): Promise<CallToolResult> => {
+    const { kept, omitted } = await inside(locs);
+    if (kept.length === 0) return text(`No ${what} found in this folder.${omittedNote(omitted)}`);
+    const lines = await Promise.all(kept.map(async (l) => `${await show(l.path)}:${fmtPos(l.range.start)}-${fmtPos(l.range.end)}`));
+    return text(lines.join("\n") + omittedNote(omitted));
+  };
+  const ro = { readOnlyHint: true, openWorldHint: false } as const;
+
+  server.registerTool(
+    "diagnostics",
+    {
+      description: "Problems (errors, warnings) the editor reports for a file, or for the whole workspace folder when no path is given. Use after editing files to see what the edits broke.",
+      inputSchema: { path: pathArg.optional() },
+      annotations: ro,
+    },
+    async ({ path }) => {
+      const list = async (real?: string) => {
+        const { kept } = await inside(await intel.diagnostics(real));
+        if (kept.length === 0) return text(`No problems reported${real ? ` for ${await show(real)}` : " in this folder"}.`);
+        const lines = await Promise.all(
+          kept.map(async (d) => `${await show(d.path)}:${fmtPos(d.range.start)} ${d.severity}${d.source ? ` [${d.source}${d.code ? ` ${d.code}` : ""}]` : ""}: ${d.message}`),
+        );
+        return text(lines.join("\n"));
+      };
+      if (path === undefined) return list();
+      return withPath(path, (real) => list(real));
+    },
+  );
+  server.registerTool(
+    "definition",
+    { description: "Where the symbol at a position is defined.", inputSchema: posArgs, annotations: ro },
+    ({ path, line, character }) => withPath(path, async (real) => locations(await intel.definitions(real, { line, character }), "definition")),
+  );
+  server.registerTool(
+    "references",
+    { description: "Every reference to the symbol at a position.", inputSchema: posArgs, annotations: ro },
+    ({ path, line, character }) => withPath(path, async (real) => locations(await intel.references(real, { line, character }), "reference")),
+  );
+  server.registerTool(
+    "hover",
+    { description: "Type and documentation of the symbol at a position (what the editor shows on hover).", inputSchema: posArgs, annotations: ro },
+    ({ path, line, character }) =>
+      withPath(path, async (real) => {
+        const parts = await intel.hover(real, { line, character });
+        return text(parts.length ? parts.join("\n\n") : "Nothing to show at this position.");
+      }),
+  );
+  server.registerTool(
+    "document_symbols",
+    { description: "The symbols (classes, functions, variables…) declared in a file.", inputSchema: { path: pathArg }, annotations: ro },
+    ({ path }) =>
+      withPath(path, async (real) => {
+        const syms = (await intel.documentSymbols(real)).slice(0, MAX_ITEMS);
+        if (syms.length === 0) return text("No symbols found.");
+        return text(syms.map((s) => `${s.kind} ${s.container ? `${s.container}.` : ""}${s.name} ${fmtPos(s.range.start)}`).join("\n"));
+      }),
+  );
+  server.registerTool(
+    "workspace_symbols",
+    { description: "Symbols matching a query across this workspace folder.", inputSchema: { query: z.string().max(500) }, annotations: ro },
+    async ({ query }) => {
+      // Other folders' matches are left out without a count: even that would describe them.
+      const { kept } = await inside(await intel.workspaceSymbols(query));
+      if (kept.length === 0) return text("No symbols match in this folder.");
+      const lines = await Promise.all(kept.map(async (s) => `${s.kind} ${s.name} ${await show(s.path)}:${fmtPos(s.range.start)}`));
+      return text(lines.join("\n"));
+    },
+  );
+  server.registerTool("open_editors", { description: "Files open in the editor (in this folder), and which is active.", inputSchema: {}, annotations: ro }, async () => {
+    const { kept } = await inside(await intel.openEditors());
+    if (kept.length === 0) return text("No file of this folder is open.");
+    const lines = await Promise.all(kept.map(async (e) => `${await show(e.path)} (${e.languageId}${e.active ? ", active" : ""}${e.dirty ? ", unsaved changes" : ""})`));
+    return text(lines.join("\n"));
+  });
+  server.registerTool("selection", { description: "The current selection in the active editor, if it is a file of this folder.", inputSchema: {}, annotations: ro }, async () => {
+    const sel = await intel.selection();
+    const c = sel ? await folder.confine(sel.path) : undefined;
+    if (!sel || !c?.ok) return text("No selection in a file of this folder.");
+    return text(`${await show(c.path)}:${fmtPos(sel.range.start)}-${fmtPos(sel.range.end)}\n${sel.text}`);
+  });
+  return server;
+}
