@@ -1,7 +1,7 @@
 // The ACP agent app for one connection: capabilities and the request/notification handlers,
 // each a thin adapter onto the Bridge.
 import * as acp from "@agentclientprotocol/sdk";
-import { MCP_CAPABILITIES, type McpSessions } from "../mcp";
+import { MCP_CAPABILITIES, MCP_META, MCP_RESTART_METHOD, MCP_STATUS_METHOD, mcpRestartParams, type McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
 import type { AgentRegistry } from "../runtime/registry";
 import { Bridge } from "./bridge";
@@ -36,13 +36,14 @@ export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge:
     .agent({ name: AGENT_INFO.name })
     .onConnect((conn) => {
       bridge.attach(conn.client);
+      if (deps.mcp) deps.mcp.onStatus = (sessionId, servers) => void conn.client.notify(MCP_STATUS_METHOD, { sessionId, servers }).catch(() => undefined);
       // Closing the connection tears this connection's sessions down (and only them, I-84).
       void conn.closed.then(() => bridge.teardown()).catch((err: unknown) => console.error(`[acp] ${err instanceof Error ? err.message : String(err)}`));
     })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       bridge.clientCapabilities = params.clientCapabilities ?? undefined;
       // Honest: without an MCP layer no transport is offered (stdio is still refused with a clear error).
-      const agentCapabilities = deps.mcp ? AGENT_CAPABILITIES : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
+      const agentCapabilities = deps.mcp ? { ...AGENT_CAPABILITIES, _meta: MCP_META } : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
       return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities, agentInfo: AGENT_INFO, authMethods: [] };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
@@ -89,6 +90,12 @@ export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge:
       const result = await slot.promise;
       if ("error" in result) throw acp.RequestError.internalError(undefined, result.error); // I-30
       return { stopReason: result.stopReason };
+    })
+    .onRequest(MCP_RESTART_METHOD, mcpRestartParams, async ({ params }) => {
+      bridge.requireOpen();
+      bridge.requireRecord(params.sessionId);
+      if (!(await deps.mcp?.restart(params.sessionId, params.name))) throw acp.RequestError.invalidParams(undefined, `the session has no MCP server named ${JSON.stringify(params.name)}`);
+      return {};
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       bridge.cancel(params.sessionId);

@@ -81,7 +81,7 @@ export class McpConnection {
 
   constructor(
     readonly spec: McpServerSpec,
-    private readonly place: SessionPlace,
+    readonly place: SessionPlace,
     private readonly envSource: NodeJS.ProcessEnv,
     private readonly limits: McpLimits,
   ) {

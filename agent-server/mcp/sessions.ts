@@ -23,13 +23,43 @@ export function mcpLimitsFrom(env: NodeJS.ProcessEnv): McpLimits {
   };
 }
 
+/** One server's state as reported to the client (`_manifold/mcp_status`). */
+export interface McpServerState {
+  name: string;
+  state: "starting" | "ready" | "failed";
+  tools?: number;
+  error?: string;
+}
+
 class SessionSet {
   private cache: Array<ToolDefinition<never>> | null = null;
   constructor(
     readonly key: string,
     readonly conns: McpConnection[],
+    private readonly report: () => void,
   ) {
-    for (const c of conns) c.onChange = () => (this.cache = null);
+    for (const c of conns) this.watch(c);
+  }
+
+  watch(c: McpConnection): void {
+    c.onChange = () => {
+      this.cache = null;
+      this.report();
+    };
+  }
+
+  /** Swaps in a fresh connection for the server `name` (the old one is closed by the caller). */
+  swap(old: McpConnection, fresh: McpConnection): void {
+    this.conns[this.conns.indexOf(old)] = fresh;
+    this.watch(fresh);
+    this.cache = null;
+    this.report();
+  }
+
+  states(): McpServerState[] {
+    return this.conns.flatMap((c): McpServerState[] =>
+      c.state === "closed" ? [] : [{ name: c.name, state: c.state, ...(c.state === "ready" ? { tools: c.tools.length } : {}), ...(c.error ? { error: c.error } : {}) }],
+    );
   }
 
   tools(): ReadonlyArray<ToolDefinition<never>> {
@@ -46,6 +76,8 @@ export class McpSessions implements SessionToolSource {
   /** Per session: the last replace/stop in flight, so they apply in order. */
   private readonly chains = new Map<string, Promise<void>>();
   private stopped = false;
+  /** Every change of a session's server states (the agent app forwards it to the client). */
+  onStatus: (sessionId: string, servers: McpServerState[]) => void = () => undefined;
 
   constructor(
     private readonly envSource: NodeJS.ProcessEnv,
@@ -70,8 +102,26 @@ export class McpSessions implements SessionToolSource {
       // dist/agent-server-mcp.js, so the MCP SDK stays off the agent's start-up path.
       const { McpConnection } = await import("./connection");
       if (this.stopped) return;
-      this.sets.set(sessionId, new SessionSet(key, specs.map((s) => new McpConnection(s, place, this.envSource, this.limits))));
+      const set: SessionSet = new SessionSet(key, specs.map((s) => new McpConnection(s, place, this.envSource, this.limits)), () => {
+        if (this.sets.get(sessionId) === set) this.onStatus(sessionId, set.states());
+      });
+      this.sets.set(sessionId, set);
+      this.onStatus(sessionId, set.states());
     });
+  }
+
+  /** Stops and starts again the server `name` of the session (same spec); false if it has none. */
+  restart(sessionId: string, name: string): Promise<boolean> {
+    let found = false;
+    return this.chain(sessionId, async () => {
+      const set = this.sets.get(sessionId);
+      const old = set?.conns.find((c) => c.name === name);
+      if (!set || !old || this.stopped) return;
+      found = true;
+      const { McpConnection } = await import("./connection");
+      await old.close();
+      set.swap(old, new McpConnection(old.spec, old.place, this.envSource, this.limits));
+    }).then(() => found);
   }
 
   /** Stops the session's servers; resolves when every process tree of theirs is gone. */
