@@ -12,6 +12,7 @@ import type {
   CreateTerminalResponse,
   InitializeResponse,
   KillTerminalRequest,
+  McpServer,
   ListSessionsResponse,
   LoadSessionResponse,
   NewSessionResponse,
@@ -30,7 +31,28 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import type { McpServerStatus } from "../mcp/rows";
 import { SessionRouter } from "./router";
+
+/** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */
+export const MCP_STATUS_METHOD = "_manifold/mcp_status";
+/** Manifold's extension method: restart one MCP server of a session (built-in agent). */
+export const MCP_RESTART_METHOD = "_manifold/mcp_restart";
+
+const mcpStatusParams = z.object({
+  sessionId: z.string(),
+  servers: z
+    .array(
+      z.object({
+        name: z.string().max(200),
+        state: z.enum(["starting", "ready", "failed"]),
+        tools: z.number().int().min(0).optional(),
+        error: z.string().max(2_000).optional(),
+      }),
+    )
+    .max(100),
+});
 
 /** A session-scoped, form-mode `elicitation/create` (the only kind routed to a session). */
 export type SessionFormElicitation = Extract<CreateElicitationRequest, { sessionId: string }> & { mode: "form" };
@@ -61,6 +83,11 @@ export interface AgentFeatures {
   additionalDirectories: boolean;
   embeddedContext: boolean;
   image: boolean;
+  /** MCP transports the agent accepts besides stdio (`mcpCapabilities`). */
+  mcp: { http: boolean; sse: boolean };
+  /** The agent reports MCP server states / restarts one (advertised in `agentCapabilities._meta.manifold`). */
+  mcpStatus: boolean;
+  mcpRestart: boolean;
 }
 
 export function agentFeatures(caps: AgentCapabilities | undefined | null): AgentFeatures {
@@ -75,7 +102,15 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null): Agent
     additionalDirectories: on(sc?.additionalDirectories),
     embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
     image: caps?.promptCapabilities?.image === true,
+    mcp: { http: caps?.mcpCapabilities?.http === true, sse: caps?.mcpCapabilities?.sse === true },
+    mcpStatus: manifoldMeta(caps)?.mcpStatus === true,
+    mcpRestart: manifoldMeta(caps)?.mcpRestart === true,
   };
+}
+
+function manifoldMeta(caps: AgentCapabilities | undefined | null): Record<string, unknown> | undefined {
+  const m = caps?._meta?.manifold;
+  return typeof m === "object" && m !== null ? (m as Record<string, unknown>) : undefined;
 }
 
 export class UnsupportedError extends Error {}
@@ -105,6 +140,9 @@ export class AcpClient {
   readonly #conn: acp.ClientConnection;
   #features: AgentFeatures = agentFeatures(undefined);
   #info?: InitializeResponse;
+  readonly #mcpStatus = new Map<string, McpServerStatus[]>();
+  /** Receives `_manifold/mcp_status` reports (validated). */
+  onMcpStatus: (sessionId: string, servers: McpServerStatus[]) => void = () => undefined;
 
   constructor(transport: Transport, onRouteError: (sessionId: string, err: unknown) => void = () => {}) {
     this.router = new SessionRouter<SessionServices>(onRouteError);
@@ -117,6 +155,11 @@ export class AcpClient {
     const app = acp
       .client({ name: CLIENT_INFO.name })
       .onNotification(acp.methods.client.session.update, ({ params }) => router.dispatch(params))
+      .onNotification(MCP_STATUS_METHOD, mcpStatusParams, ({ params }) => {
+        // Kept per session: a report may arrive before the session/new answer that names the session.
+        this.#mcpStatus.set(params.sessionId, params.servers);
+        this.onMcpStatus(params.sessionId, params.servers);
+      })
       .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
         const s = router.services(params.sessionId);
         // Unknown session: fail closed.
@@ -179,10 +222,10 @@ export class AcpClient {
    * `session/new` for one folder; `additionalDirectories` is never sent (I-92). `register` runs as soon
    * as the id is known, before any update held during creation is delivered.
    */
-  async newSession(cwd: string, register: (res: NewSessionResponse) => void): Promise<NewSessionResponse> {
+  async newSession(cwd: string, register: (res: NewSessionResponse) => void, mcpServers: McpServer[] = []): Promise<NewSessionResponse> {
     const done = this.router.beginCreate();
     try {
-      const res = await this.#conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      const res = await this.#conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
       register(res);
       return res;
     } finally {
@@ -190,16 +233,27 @@ export class AcpClient {
     }
   }
 
-  async loadSession(sessionId: string, cwd: string): Promise<LoadSessionResponse> {
+  async loadSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<LoadSessionResponse> {
     if (!this.#features.load) throw new UnsupportedError("this agent cannot load sessions");
-    const res = await this.#conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    const res = await this.#conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
     await this.router.drain(sessionId);
     return res ?? {};
   }
 
-  async resumeSession(sessionId: string, cwd: string): Promise<ResumeSessionResponse> {
+  async resumeSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<ResumeSessionResponse> {
     if (!this.#features.resume) throw new UnsupportedError("this agent cannot resume sessions");
-    return this.#conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers: [] });
+    return this.#conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers });
+  }
+
+  /** The last MCP status report for a session. */
+  mcpStatusOf(sessionId: string): McpServerStatus[] | undefined {
+    return this.#mcpStatus.get(sessionId);
+  }
+
+  /** Restarts one MCP server of a session (only for agents advertising it). */
+  async restartMcpServer(sessionId: string, name: string): Promise<void> {
+    if (!this.#features.mcpRestart) throw new UnsupportedError("this agent cannot restart one MCP server");
+    await this.#conn.agent.request(MCP_RESTART_METHOD, { sessionId, name });
   }
 
   /** Every session the agent knows for `cwd` (all pages). */

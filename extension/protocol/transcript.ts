@@ -2,6 +2,7 @@
 // The extension host folds every event into its copy (so a panel that is shown again, or restored after
 // a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
 // same function. One reducer on both sides keeps the two copies equal by construction.
+import { applyStatus, type McpRow, type McpServerStatus } from "../mcp/rows";
 import type {
   AvailableCommand,
   ContentBlock,
@@ -102,6 +103,8 @@ export interface TranscriptState {
   promptCapabilities: { embeddedContext: boolean; image: boolean };
   /** Session management the agent supports (unsupported actions are hidden in the panel). */
   sessionFeatures: { list: boolean };
+  /** The session's MCP servers: passed, not passed (and why), and their state when the agent reports it. */
+  mcpServers: McpRow[];
   /** Next id for entries made by this reducer (deterministic on both sides). */
   nextId: number;
 }
@@ -130,6 +133,8 @@ export type TranscriptEvent =
   | { type: "tools/cancelUnfinished" }
   | { type: "terminal/output"; terminalId: string; view: TerminalView }
   | { type: "config/options"; configOptions: SessionConfigOption[] }
+  | { type: "mcp/servers"; servers: McpRow[] }
+  | { type: "mcp/status"; servers: McpServerStatus[] }
   | QuestionEvent
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string };
 
@@ -151,6 +156,7 @@ export function emptyTranscript(folderName: string, agentName: string): Transcri
     terminals: {},
     promptCapabilities: { embeddedContext: false, image: false },
     sessionFeatures: { list: false },
+    mcpServers: [],
     nextId: 1,
   };
 }
@@ -373,6 +379,10 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       return { ...s, terminals: { ...s.terminals, [ev.terminalId]: ev.view } };
     case "config/options":
       return { ...s, configOptions: ev.configOptions };
+    case "mcp/servers":
+      return { ...s, mcpServers: ev.servers };
+    case "mcp/status":
+      return { ...s, mcpServers: applyStatus(s.mcpServers, ev.servers) };
     case "notice":
       return withNotice(s, ev.severity, ev.text);
     default:

@@ -1,10 +1,11 @@
 // One workspace folder's session: its binding, transcript model, pending permissions and questions,
 // what the client serves to the agent for it. No `vscode`: the editor, the panel and the persistence come in
 // as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
-import type { ContentBlock, SessionConfigOption, SessionInfo, SessionModeState } from "@agentclientprotocol/sdk";
+import type { ContentBlock, McpServer, SessionConfigOption, SessionInfo, SessionModeState } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
 import type { EditorFiles } from "../client/fileService";
 import { PathConfinement } from "../client/folderConfinement";
+import type { SessionServers } from "../mcp/sessionServers";
 import type { PendingPermission } from "../permissions/permissionBroker";
 import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
@@ -16,6 +17,7 @@ import {
   type TranscriptEvent,
   type TranscriptState,
 } from "../protocol/transcript";
+import type { McpRow, McpServerStatus } from "../mcp/rows";
 import { SessionBinding } from "./sessionBinding";
 
 export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-answer" | "error" | "detached";
@@ -32,6 +34,8 @@ export interface FolderSessionDeps {
   onPermissionRequested?(session: FolderSession, p: PendingPermission): void;
   /** An agent question arrived (surfaced like a permission request when the panel is hidden). */
   onQuestionRequested?(session: FolderSession, q: PendingQuestion): void;
+  /** The MCP servers for a new, loaded or resumed session of this folder (I-102), with the panel's rows. */
+  mcpServers?(features: AgentFeatures): Promise<SessionServers>;
   /** Activity changed (sessions view, badges). */
   onDidChange?(session: FolderSession): void;
   log?(message: string): void;
@@ -50,6 +54,8 @@ export class FolderSession {
   /** Terminal trees of bindings left behind, still being killed. */
   readonly #teardowns = new Set<Promise<void>>();
   readonly confinement: PathConfinement;
+  /** The MCP rows of the session being (re)opened, shown once it is bound. */
+  #mcpRows: McpRow[] = [];
 
   constructor(
     /** Absolute path of the workspace folder (the session's cwd). */
@@ -139,12 +145,57 @@ export class FolderSession {
     await this.#attaching?.catch(() => undefined);
   }
 
+  /** The servers to send; their rows reach the panel first (states the agent reports apply to them). */
+  async #mcp(client: AcpClient): Promise<McpServer[]> {
+    const f = client.features;
+    const got = (await this.deps.mcpServers?.(f)) ?? { servers: [], rows: [] };
+    // An agent that reports states shows "starting" until it does; others show "passed".
+    const rows = f.mcpStatus ? got.rows.map((r) => (r.state === "passed" ? { ...r, state: "starting" as const } : r)) : got.rows;
+    this.#mcpRows = rows;
+    return got.servers;
+  }
+
+  #showMcp(client: AcpClient, sessionId: string): void {
+    this.emit({ type: "mcp/servers", servers: this.#mcpRows });
+    const status = client.mcpStatusOf(sessionId);
+    if (status) this.emit({ type: "mcp/status", servers: status });
+  }
+
+  /** A `_manifold/mcp_status` report for this folder's session. */
+  mcpStatus(sessionId: string, servers: McpServerStatus[]): void {
+    if (sessionId === this.sessionId) this.emit({ type: "mcp/status", servers });
+  }
+
+  /**
+   * Restarts one MCP server: with the agent's restart method when it has one and the server was
+   * passed; otherwise the session is resumed (or loaded) again with its servers computed afresh.
+   */
+  async restartMcpServer(name: string): Promise<void> {
+    const client = this.#client;
+    const sessionId = this.sessionId;
+    if (!client || !sessionId) throw new Error("no session is attached to this folder");
+    const row = this.#state.mcpServers.find((r) => r.name === name);
+    const wasPassed = row !== undefined && ["starting", "ready", "failed", "passed"].includes(row.state);
+    if (wasPassed && client.features.mcpRestart) {
+      await client.restartMcpServer(sessionId, name);
+      return;
+    }
+    if (this.#state.running) throw new Error("wait for the running turn to end");
+    await this.#reopen(client, sessionId, false);
+  }
+
   async #create(client: AcpClient): Promise<void> {
     const f = client.features;
-    await client.newSession(this.folder, (res) => {
-      this.#register(client, res.sessionId);
-      this.emit(boundEvent(res.sessionId, { clearHistory: true, answer: res, features: f }));
-    });
+    const mcpServers = await this.#mcp(client);
+    await client.newSession(
+      this.folder,
+      (res) => {
+        this.#register(client, res.sessionId);
+        this.emit(boundEvent(res.sessionId, { clearHistory: true, answer: res, features: f }));
+        this.#showMcp(client, res.sessionId);
+      },
+      mcpServers,
+    );
     await this.deps.bindings.set(this.folder, this.sessionId);
     await this.#applyDefaults(client);
   }
@@ -174,17 +225,20 @@ export class FolderSession {
     // With history on screen, resume (no replay). Without it, load (replays history) if possible.
     const useResume = f.resume && (haveHistory || !f.load);
     if (!useResume && !f.load) throw new UnsupportedError("this agent can neither resume nor load sessions");
+    const mcpServers = await this.#mcp(client);
     this.#register(client, sessionId);
     try {
       if (useResume) {
-        const res = await client.resumeSession(sessionId, this.folder);
+        const res = await client.resumeSession(sessionId, this.folder, mcpServers);
         this.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
+        this.#showMcp(client, sessionId);
         if (!haveHistory) this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
       } else {
         this.emit(boundEvent(sessionId, { clearHistory: true, features: f }), { type: "loading", loading: true });
         try {
-          const res = await client.loadSession(sessionId, this.folder);
+          const res = await client.loadSession(sessionId, this.folder, mcpServers);
           this.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
+          this.#showMcp(client, sessionId);
         } finally {
           this.emit({ type: "loading", loading: false });
         }
