@@ -48,4 +48,5 @@ export const COMMANDS = {
   setApiKey: "manifold.setApiKey",
   restartAgent: "manifold.restartAgent",
   showLog: "manifold.showLog",
+  restartMcpServer: "manifold.restartMcpServer",
 } as const;

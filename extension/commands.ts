@@ -177,6 +177,7 @@ export function registerCommands(manager: SessionManager, view: SessionsView, co
     }),
     reg(COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent())),
     reg(COMMANDS.showLog, () => manager.log.show(true)),
+    reg(COMMANDS.restartMcpServer, () => withErrors("Restart MCP Server", () => restartMcpServer(manager))),
   ];
 }
 
@@ -192,4 +193,20 @@ export function runSessionAction(action: SessionAction, s: FolderSession): void 
     selectAgent: COMMANDS.selectAgent,
   }[action];
   void vscode.commands.executeCommand(id, folder);
+}
+
+/** Manifold: Restart MCP Server…: one server of one open session; a declined one is asked about again. */
+async function restartMcpServer(manager: SessionManager): Promise<void> {
+  const items = manager.allSessions().flatMap((s) =>
+    s.sessionId ? s.state.mcpServers.filter((r) => r.source !== "manifold" || r.state !== "not-passed").map((r) => ({ label: r.name, description: `${s.folderName} · ${r.source}`, detail: `${r.state}${r.detail ? `: ${r.detail}` : ""}`, s, row: r })) : [],
+  );
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage("Manifold: no open session has MCP servers.");
+    return;
+  }
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: "Restart which MCP server?", matchOnDescription: true });
+  if (!pick) return;
+  const folder = manager.folderOf(pick.s.folder);
+  if (folder && pick.row.state === "declined") await manager.mcp.forgetDenial(folder, pick.row.name);
+  await pick.s.restartMcpServer(pick.row.name);
 }

@@ -14,6 +14,7 @@ export const SETTINGS = {
   defaultApproval: "defaultApproval",
   logLevel: "logLevel",
   trace: "trace",
+  mcpServers: "mcpServers",
 } as const;
 
 export const SECRET_KEYS = {
@@ -74,6 +75,15 @@ export function sessionDefaults(): Record<string, string> {
   if (sandbox) out.sandbox = sandbox;
   if (approval) out.approval = approval;
   return out;
+}
+
+/**
+ * `manifold.mcpServers` from user/machine settings only (VS Code's mcp.json shape; validated by
+ * extension/mcp). A workspace value is ignored, as for `manifold.agents`: it would start commands.
+ */
+export function mcpServersSetting(): unknown {
+  const i = section().inspect<unknown>(SETTINGS.mcpServers);
+  return i?.globalValue ?? i?.defaultValue;
 }
 
 export function traceEnabled(): boolean {

@@ -10,6 +10,7 @@ import { ChatPanel, CHAT_VIEW_TYPE, panelTitle, webviewOptions } from "../chat/c
 import type { DiffContentProvider } from "../chat/diffContent";
 import { vscodeFiles } from "../client/vscodeFiles";
 import { readAgentSettings, readSecrets, sessionDefaults, traceEnabled } from "../config";
+import { McpHost } from "../mcp/mcpHost";
 import { surfaceHiddenRequest } from "../permissions/surface";
 import { surfaceHiddenQuestion } from "../questions/surface";
 import type { SessionAction } from "../protocol/webviewProtocol";
@@ -27,6 +28,7 @@ export class SessionManager implements vscode.Disposable {
   readonly #onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this.#onDidChange.event;
   readonly agent: AgentHost;
+  readonly mcp: McpHost;
   #status: AgentStatus = "idle";
   #statusMessage: string | undefined;
 
@@ -36,6 +38,7 @@ export class SessionManager implements vscode.Disposable {
     private readonly diffs: DiffContentProvider,
     private readonly runAction: (action: SessionAction, session: FolderSession) => void,
   ) {
+    this.mcp = new McpHost(context, (m) => log.info(m));
     const agentLog: AgentLog = {
       info: (m) => log.info(m),
       warn: (m) => log.warn(m),
@@ -116,6 +119,7 @@ export class SessionManager implements vscode.Disposable {
         editor: vscodeFiles,
         terminalSandbox: () => this.#terminalSandbox(),
         defaults: sessionDefaults,
+        mcpServers: (features) => this.mcp.serversFor(folder, features),
         onPermissionRequested: (session, p) => {
           const panel = this.#panels.get(session.folder);
           if (!panel?.visible) surfaceHiddenRequest(session.folderName, p, () => this.openPanel(folder));
@@ -159,6 +163,9 @@ export class SessionManager implements vscode.Disposable {
   }
 
   async #onAgentStarted(client: AcpClient, restart: boolean): Promise<void> {
+    client.onMcpStatus = (sessionId, servers) => {
+      for (const s of this.#sessions.values()) s.mcpStatus(sessionId, servers);
+    };
     await Promise.all(
       this.#openSessions().map((s) =>
         s.attach(client, { restart }).catch((err: unknown) => this.log.error(`[${s.folderName}] attach failed: ${errorText(err)}`)),
@@ -236,6 +243,7 @@ export class SessionManager implements vscode.Disposable {
       this.#panels.get(f.uri.fsPath)?.dispose();
       const s = this.#sessions.get(f.uri.fsPath);
       this.#sessions.delete(f.uri.fsPath);
+      this.mcp.revoke(f.uri.fsPath);
       void s?.dispose();
     }
     // New folders get their own panel (and session) when chat is in use in this window.
@@ -306,6 +314,7 @@ export class SessionManager implements vscode.Disposable {
     const terminalsGone = Promise.all([...this.#sessions.values()].map((s) => s.dispose()));
     this.#sessions.clear();
     for (const d of this.#disposables.splice(0)) d.dispose();
+    this.mcp.dispose();
     await Promise.all([this.agent.dispose(), terminalsGone]);
   }
 }

@@ -7,6 +7,7 @@ import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 import { Composer } from "./Composer";
 import { Banners, Header, PlanView, UsageView } from "./Header";
+import { McpServers } from "./McpServers";
 import { Transcript } from "./Transcript";
 
 export interface AppProps {
@@ -53,6 +54,7 @@ export function App(p: AppProps) {
   return (
     <div class="app" data-testid={TEST_IDS.app} data-session-id={s.sessionId ?? ""} data-running={String(s.running)}>
       <Header s={s} />
+      <McpServers rows={s.mcpServers} />
       <Banners s={s} />
       <PlanView s={s} />
       {s.entries.length === 0 ? <Empty s={s} /> : <Transcript entries={s.entries} terminals={s.terminals} />}

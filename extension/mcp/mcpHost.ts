@@ -1,0 +1,68 @@
+// The window's MCP wiring: the servers each folder session receives (sessionServers.ts over the
+// editor's sources) and Manifold's own server (one loopback listener; one endpoint per folder whose
+// secret is new for every session new/load/resume and revoked with the folder's session).
+import * as vscode from "vscode";
+import type { McpServer } from "@agentclientprotocol/sdk";
+import { createHash } from "node:crypto";
+import type { AgentFeatures } from "../agent/acpClient";
+import { PathConfinement } from "../client/folderConfinement";
+import { IntelHttpServer } from "./intelHttp";
+import { consentKey } from "./resolve";
+import { parseMcpJson } from "./mcpJson";
+import { collectSessionServers, type SessionServers } from "./sessionServers";
+import { vscodeIntelligence } from "./vscodeIntelligence";
+import { consentStore, folderSources } from "./vscodeSources";
+
+export class McpHost implements vscode.Disposable {
+  readonly #intel: IntelHttpServer;
+  readonly #consent: ReturnType<typeof consentStore>;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: (line: string) => void,
+  ) {
+    this.#intel = new IntelHttpServer(log);
+    this.#consent = consentStore(context);
+  }
+
+  /** What a (new, loaded or resumed) session of `folder` receives, and the panel's rows. */
+  async serversFor(folder: vscode.WorkspaceFolder, features: AgentFeatures): Promise<SessionServers> {
+    let own: McpServer | undefined;
+    try {
+      own = await this.#intel.endpoint(endpointId(folder.uri.fsPath), new PathConfinement(folder.uri.fsPath), vscodeIntelligence);
+    } catch (err) {
+      this.log(`[${folder.name}] Manifold's MCP server is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const got = await collectSessionServers(folderSources(this.context, folder, this.#consent), features.mcp, own);
+    // Names and states only: values (env, headers, inputs) may hold secrets.
+    this.log(`[${folder.name}] MCP servers: ${got.rows.map((r) => `${r.name} (${r.source}) ${r.state}${r.detail ? `: ${r.detail}` : ""}`).join("; ") || "none"}`);
+    return got;
+  }
+
+  /** Before a restart: a declined folder server of this name is asked about again. */
+  async forgetDenial(folder: vscode.WorkspaceFolder, name: string): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder.uri, ".vscode", "mcp.json")));
+    } catch {
+      return;
+    }
+    const def = parseMcpJson(text, folder.name).servers.find((s) => s.name === name);
+    if (!def) return;
+    const key = consentKey(folder.uri.fsPath, def);
+    if (this.#consent.get(key) === "deny") await this.#consent.forget((k) => k === key);
+  }
+
+  /** The folder's session ended: its secret stops working. */
+  revoke(folder: string): void {
+    this.#intel.revoke(endpointId(folder));
+  }
+
+  dispose(): void {
+    void this.#intel.close();
+  }
+}
+
+function endpointId(folder: string): string {
+  return createHash("sha256").update(folder).digest("base64url").slice(0, 22);
+}

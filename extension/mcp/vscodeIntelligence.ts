@@ -1,0 +1,108 @@
+// The VS Code adapter of `LanguageIntelligence`: the editor's language features through the
+// built-in `vscode.execute*Provider` commands, diagnostics, open editors and the selection. Thin: the
+// checks live in intelTools.ts. Positions are converted between 1-based (tools) and 0-based (VS Code).
+import * as vscode from "vscode";
+import type { DiagnosticInfo, LanguageIntelligence, Location, Position, SymbolInfo } from "./intelligence";
+
+/** How long a file just opened for analysis may take to get its first diagnostics. */
+const FIRST_DIAGNOSTICS_MS = 5_000;
+
+const toPos = (p: vscode.Position): Position => ({ line: p.line + 1, character: p.character + 1 });
+const toRange = (r: vscode.Range) => ({ start: toPos(r.start), end: toPos(r.end) });
+const fromPos = (p: Position) => new vscode.Position(p.line - 1, p.character - 1);
+const SEVERITY: Record<vscode.DiagnosticSeverity, DiagnosticInfo["severity"]> = { 0: "error", 1: "warning", 2: "info", 3: "hint" };
+
+function diag(uri: vscode.Uri, d: vscode.Diagnostic): DiagnosticInfo {
+  const code = typeof d.code === "object" ? d.code.value : d.code;
+  return {
+    path: uri.fsPath,
+    severity: SEVERITY[d.severity],
+    message: d.message,
+    ...(d.source ? { source: d.source } : {}),
+    ...(code !== undefined ? { code: String(code) } : {}),
+    range: toRange(d.range),
+  };
+}
+
+function location(l: vscode.Location | vscode.LocationLink): Location {
+  return "targetUri" in l ? { path: l.targetUri.fsPath, range: toRange(l.targetSelectionRange ?? l.targetRange) } : { path: l.uri.fsPath, range: toRange(l.range) };
+}
+
+/** Opens (without showing) so language servers analyse it, then waits for its first diagnostics. */
+async function analysed(uri: vscode.Uri): Promise<void> {
+  const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+  if (open && vscode.languages.getDiagnostics(uri).length > 0) return;
+  const changed = new Promise<void>((resolve) => {
+    const timer = setTimeout(done, FIRST_DIAGNOSTICS_MS);
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === uri.toString())) done();
+    });
+    function done(): void {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    }
+  });
+  if (!open) await vscode.workspace.openTextDocument(uri);
+  // A file without problems never gets a change event: the bound is the answer then.
+  await changed;
+}
+
+export const vscodeIntelligence: LanguageIntelligence = {
+  async diagnostics(path) {
+    if (path === undefined) return vscode.languages.getDiagnostics().flatMap(([uri, list]) => (uri.scheme === "file" ? list.map((d) => diag(uri, d)) : []));
+    const uri = vscode.Uri.file(path);
+    await analysed(uri);
+    return vscode.languages.getDiagnostics(uri).map((d) => diag(uri, d));
+  },
+  async definitions(path, at) {
+    const r = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink> | undefined>("vscode.executeDefinitionProvider", vscode.Uri.file(path), fromPos(at));
+    return (r ?? []).map(location);
+  },
+  async references(path, at) {
+    const r = await vscode.commands.executeCommand<vscode.Location[] | undefined>("vscode.executeReferenceProvider", vscode.Uri.file(path), fromPos(at));
+    return (r ?? []).map(location);
+  },
+  async hover(path, at) {
+    const r = await vscode.commands.executeCommand<vscode.Hover[] | undefined>("vscode.executeHoverProvider", vscode.Uri.file(path), fromPos(at));
+    return (r ?? []).flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : "value" in c ? c.value : "")).filter(Boolean));
+  },
+  async documentSymbols(path) {
+    const r = await vscode.commands.executeCommand<Array<vscode.DocumentSymbol | vscode.SymbolInformation> | undefined>("vscode.executeDocumentSymbolProvider", vscode.Uri.file(path));
+    const out: SymbolInfo[] = [];
+    const walk = (s: vscode.DocumentSymbol | vscode.SymbolInformation, container?: string): void => {
+      if ("location" in s) {
+        out.push({ name: s.name, kind: vscode.SymbolKind[s.kind], path, range: toRange(s.location.range), ...(s.containerName ? { container: s.containerName } : {}) });
+        return;
+      }
+      out.push({ name: s.name, kind: vscode.SymbolKind[s.kind], path, range: toRange(s.selectionRange), ...(container ? { container } : {}) });
+      for (const c of s.children) walk(c, container ? `${container}.${s.name}` : s.name);
+    };
+    for (const s of r ?? []) walk(s);
+    return out;
+  },
+  async workspaceSymbols(query) {
+    const r = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>("vscode.executeWorkspaceSymbolProvider", query);
+    return (r ?? []).map((s) => ({ name: s.name, kind: vscode.SymbolKind[s.kind], path: s.location.uri.fsPath, range: toRange(s.location.range), ...(s.containerName ? { container: s.containerName } : {}) }));
+  },
+  openEditors() {
+    const active = vscode.window.activeTextEditor?.document.uri.toString();
+    const docs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .flatMap((t) => (t.input instanceof vscode.TabInputText && t.input.uri.scheme === "file" ? [t.input.uri] : []));
+    const seen = new Set<string>();
+    return Promise.resolve(
+      docs.flatMap((uri) => {
+        if (seen.has(uri.toString())) return [];
+        seen.add(uri.toString());
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        return [{ path: uri.fsPath, active: uri.toString() === active, dirty: doc?.isDirty ?? false, languageId: doc?.languageId ?? "unknown" }];
+      }),
+    );
+  },
+  selection() {
+    const e = vscode.window.activeTextEditor;
+    if (!e || e.document.uri.scheme !== "file") return Promise.resolve(undefined);
+    return Promise.resolve({ path: e.document.uri.fsPath, range: toRange(e.selection), text: e.document.getText(e.selection).slice(0, 20_000) });
+  },
+};
