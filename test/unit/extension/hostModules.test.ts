@@ -45,7 +45,10 @@ test("restart backoff doubles and gives up after repeated rapid crashes", () => 
 test("capabilities: object-valued capabilities are on when present, off when absent or null", () => {
   assert.deepEqual(agentFeatures({ loadSession: true, sessionCapabilities: { resume: {}, list: null }, promptCapabilities: { embeddedContext: true } }), {
     load: true, resume: true, list: false, close: false, delete: false, additionalDirectories: false, embeddedContext: true, image: false,
+    mcp: { http: false, sse: false }, mcpStatus: false, mcpRestart: false,
   });
+  assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, { http: true, sse: false });
+  assert.equal(agentFeatures({ _meta: { manifold: { mcpStatus: true } } }).mcpStatus, true);
 });
 
 test("prompts: files are embedded when the agent accepts embedded context, else linked; selections are quoted", () => {
