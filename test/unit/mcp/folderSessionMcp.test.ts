@@ -1,0 +1,65 @@
+// A folder session sends its own MCP servers in session/new (I-102: never another folder's), shows
+// their rows, and applies the agent's `_manifold/mcp_status` reports to that session only.
+import * as acp from "@agentclientprotocol/sdk";
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { AcpClient, type AgentFeatures } from "../../../extension/agent/acpClient";
+import type { SessionServers } from "../../../extension/mcp/sessionServers";
+import { FolderSession } from "../../../extension/sessions/folderSession";
+import { createNoSandbox } from "../../../sandbox/none";
+
+test("I-102: each folder's session/new carries only that folder's servers; status reports reach only their session", async () => {
+  const received: Array<{ cwd: string; names: string[] }> = [];
+  let ctx: acp.AgentContext | undefined;
+  let seq = 0;
+  const app = acp
+    .agent({ name: "fake" })
+    .onConnect((c) => {
+      ctx = c.client;
+    })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: { mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } },
+    }))
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      received.push({ cwd: params.cwd, names: params.mcpServers.map((s) => s.name) });
+      return { sessionId: `s${++seq}` };
+    });
+  const client = new AcpClient(app);
+  await client.initialize();
+  const seen: AgentFeatures[] = [];
+  const servers = (folder: string): SessionServers => ({
+    servers: [{ name: `only-${folder}`, command: "node", args: [], env: [] }],
+    rows: [
+      { name: `only-${folder}`, source: "folder", state: "passed" },
+      { name: "declined-one", source: "folder", state: "declined" },
+    ],
+  });
+  const make = (folder: string) =>
+    new FolderSession(`/w/${folder}`, folder, {
+      bindings: { get: () => undefined, set: () => undefined },
+      editor: { openDocumentText: () => undefined, write: async () => {} },
+      terminalSandbox: async () => createNoSandbox({}, "none"),
+      mcpServers: (f) => (seen.push(f), Promise.resolve(servers(folder))),
+    });
+  const a = make("alpha");
+  const b = make("beta");
+  client.onMcpStatus = (sid, list) => [a, b].forEach((s) => s.mcpStatus(sid, list));
+  await a.attach(client, { restart: false });
+  await b.attach(client, { restart: false });
+  assert.deepEqual(received, [
+    { cwd: "/w/alpha", names: ["only-alpha"] },
+    { cwd: "/w/beta", names: ["only-beta"] },
+  ]);
+  assert.deepEqual(seen[0]?.mcp, { http: true, sse: false });
+  // The agent reports states: rows show "starting" until then.
+  assert.equal(a.state.mcpServers[0]?.state, "starting");
+  const changed = new Promise<void>((r) => {
+    const prev = client.onMcpStatus;
+    client.onMcpStatus = (sid, list) => (prev(sid, list), r());
+  });
+  await ctx!.notify("_manifold/mcp_status", { sessionId: a.sessionId, servers: [{ name: "only-alpha", state: "ready", tools: 4 }, { name: "only-beta", state: "failed", error: "x" }] });
+  await changed;
+  assert.deepEqual(a.state.mcpServers.map((r) => [r.name, r.state, r.tools]), [["only-alpha", "ready", 4], ["declined-one", "declined", undefined]]);
+  assert.deepEqual(b.state.mcpServers.map((r) => [r.name, r.state]), [["only-beta", "starting"], ["declined-one", "declined"]]);
+});
