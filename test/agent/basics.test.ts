@@ -31,6 +31,7 @@ describe("agent-server basics (spawned)", () => {
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false }, // stdio is the baseline; streamable HTTP too
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+      _meta: { manifold: { mcpStatus: true, mcpRestart: true } }, // _manifold/mcp_status and _manifold/mcp_restart
     });
     assert.equal(res.agentInfo?.name, "manifold-agent");
   });
