@@ -35,3 +35,15 @@ export function messageProblem(message: unknown): string | null {
   if (!isPlainObject(message) || typeof message.method !== "string") return null;
   return paramsProblem(message.params);
 }
+
+/** Whether `value` nests objects/arrays deeper than `max` levels (iterative: safe at any depth). */
+export function depthExceeds(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (d + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, d + 1]);
+  }
+  return false;
+}
