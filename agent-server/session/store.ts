@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CorruptSessionError, SessionExistsError, SessionNotFoundError } from "./errors";
 import type { LogEntry, SessionHeader } from "./events";
 import { escapeSessionId, logFileName, LOG_SUFFIX, unescapeSessionId } from "./fileName";
-import { FileSink } from "./fileSink";
+import { FileSink, type WriteFn } from "./fileSink";
 import { SessionLog } from "./log";
 import { parseLog, recoveryEvents } from "./parse";
 
@@ -48,6 +48,8 @@ export class FileSessionStore implements SessionStore {
   constructor(
     readonly dataDir: string,
     tmpBase?: string,
+    /** How log lines are written (tests simulate a full disk at a chosen moment). */
+    private readonly writeFn?: WriteFn,
   ) {
     this.tmpBase = tmpBase ?? join(tmpdir(), `manifold-tmp-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`);
   }
@@ -73,7 +75,11 @@ export class FileSessionStore implements SessionStore {
       fd = openSync(path as PathLike, "wx", 0o600);
     } catch (err) {
       if (isErrno(err, "EEXIST")) throw new SessionExistsError(header.id);
-      throw err;
+      if (!isErrno(err, "ENOENT")) throw err;
+      // The data dir vanished under us: make it again, once.
+      this.ready = null;
+      await this.ensureDir();
+      fd = openSync(path as PathLike, "wx", 0o600);
     }
     const headerLine = Buffer.from(JSON.stringify(header) + "\n", "utf8");
     try {
@@ -89,7 +95,7 @@ export class FileSessionStore implements SessionStore {
     // The exclusive descriptor is write-only at offset 0; appends go through an O_APPEND descriptor.
     closeSync(fd);
     const appendFd = openSync(path, "a");
-    return new SessionLog(header, [], new FileSink(appendFd, headerLine.length));
+    return new SessionLog(header, [], new FileSink(appendFd, headerLine.length, this.writeFn));
   }
 
   async open(id: string): Promise<SessionLog> {
@@ -105,7 +111,7 @@ export class FileSessionStore implements SessionStore {
     const parsed = parseLog(id, text);
     if (parsed.torn) await truncate(path, parsed.goodLength);
     const fd = openSync(path, "a");
-    const log = new SessionLog(parsed.header, parsed.entries, new FileSink(fd, parsed.goodLength));
+    const log = new SessionLog(parsed.header, parsed.entries, new FileSink(fd, parsed.goodLength, this.writeFn));
     const fixes = recoveryEvents(parsed.entries);
     if (fixes.length > 0) {
       try {
