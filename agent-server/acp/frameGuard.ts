@@ -12,7 +12,7 @@ import { DEFAULT_FRAME_LIMITS, FrameScanner, problemMessage, type FrameLimits, t
 const NEWLINE = new Uint8Array([0x0a]);
 
 function errorCode(problem: Exclude<ScannedLine, { ok: true }>["problem"]): number {
-  return problem === "not-utf8" ? -32700 : -32600;
+  return problem === "not-utf8" || problem === "not-json" ? -32700 : -32600;
 }
 
 /** Logs the first refusals and then every 1000th, so a flood of bad frames cannot flood stderr. */

@@ -14,7 +14,7 @@ export interface FrameLimits {
 /** Far above any honest ACP message, far below what JSON.stringify and zod recurse through safely. */
 export const DEFAULT_FRAME_LIMITS: FrameLimits = { maxDepth: 64, maxLineBytes: 24 * 1024 * 1024 };
 
-export type FrameProblem = "too-deep" | "too-large" | "not-an-object" | "bad-id" | "not-utf8";
+export type FrameProblem = "too-deep" | "too-large" | "not-json" | "not-an-object" | "bad-id" | "not-utf8";
 
 /** What the line was, as far as its top-level keys tell (decides whether and how to answer). */
 export type FrameKind = "request" | "notification" | "response" | "unknown";
@@ -219,7 +219,7 @@ export class FrameScanner {
     const refuse = (problem: FrameProblem): ScannedLine => ({ ok: false, problem, kind: this.kind(), id: this.smallId(), bytes: length });
     if (length > this.limits.maxLineBytes) line = refuse("too-large");
     else if (this.maxSeen > this.limits.maxDepth) line = refuse("too-deep");
-    else if (this.started && !this.topIsObject) line = refuse("not-an-object");
+    else if (this.started && !this.topIsObject) line = refuse(this.parsesAsJson() ? "not-an-object" : "not-json");
     else if (this.keys.has("id") && (this.idBad || this.smallId() === null) && !this.isNullId()) line = refuse("bad-id");
     else {
       let bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, length);
@@ -228,6 +228,16 @@ export class FrameScanner {
     }
     this.reset();
     return line;
+  }
+
+  /** Only reached within the depth and size limits, so JSON.parse is safe here. */
+  private parsesAsJson(): boolean {
+    try {
+      JSON.parse(Buffer.concat(this.parts).toString("utf8"));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private isNullId(): boolean {
@@ -259,6 +269,8 @@ export function problemMessage(problem: FrameProblem, limits: FrameLimits = DEFA
       return `Invalid request: the message is nested deeper than ${limits.maxDepth} levels`;
     case "too-large":
       return `Invalid request: the message is too large (the limit is ${limits.maxLineBytes} bytes per line)`;
+    case "not-json":
+      return "Parse error: the message is not JSON";
     case "not-an-object":
       return "Invalid request: a message must be a JSON object (batches are not supported)";
     case "bad-id":

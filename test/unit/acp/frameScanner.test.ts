@@ -73,6 +73,10 @@ describe("I-108: frame scanner", () => {
       const [line] = scan(c, 1);
       assert.ok(line && !line.ok && line.problem === "not-an-object", c);
     }
+    for (const c of ["this is not json", "[1,", "nul"]) {
+      const [line] = scan(c, 2);
+      assert.ok(line && !line.ok && line.problem === "not-json", c);
+    }
     const bad = Buffer.concat([Buffer.from('{"id":"u","method":"m","params":{"t":"'), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from('"}}')]);
     eachSplit(bad, (lines) => assert.ok(!lines[0]!.ok && lines[0]!.problem === "not-utf8" && lines[0]!.id === "u"));
     eachSplit('{"id":"ü","method":"m","params":{"t":"日本語 ✓"}}', (lines) => assert.ok(lines[0]!.ok));
