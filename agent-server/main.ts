@@ -1,11 +1,11 @@
 // Entry: stdout carries ACP only (console → stderr first), build the graph, serve ACP on stdio,
 // exit when the connection closes; SIGTERM/SIGINT share the one memoized teardown.
 import "./stdoutGuard";
-import * as acp from "@agentclientprotocol/sdk";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { createAgentApp } from "./acp/app";
+import { guardedNdJsonStream } from "./acp/frameGuard";
 import { createModelClient, resolveModels } from "./model";
 import type { ModelConfig } from "./model/types";
 import type { AgentServices } from "./runtime/agent";
@@ -106,7 +106,8 @@ const ready = (async () => {
 ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${err instanceof Error ? err.message : String(err)}`));
 
 const { app, bridge } = createAgentApp({ registry, models, ready, sandboxBackend: () => sandboxBackend, mcp });
-const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+// Every stdin line is judged (depth, size, encoding) before the SDK parses it (I-108).
+const stream = guardedNdJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
 const connection = app.connect(stream);
 
 let exiting = false;

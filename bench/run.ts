@@ -17,8 +17,9 @@ import { lifecycle } from "./lifecycle";
 import { coldstart } from "./coldstart";
 import { sandbox } from "./sandbox";
 import { peers } from "./peers";
+import { churn } from "./churn";
 
-const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers];
+const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Set<string> | null } {
   const quick = argv.includes("--quick");

@@ -5,6 +5,7 @@ import { MCP_CAPABILITIES, MCP_META, MCP_RESTART_METHOD, MCP_STATUS_METHOD, mcpR
 import type { ModelConfig } from "../model/types";
 import type { AgentRegistry } from "../runtime/registry";
 import { Bridge } from "./bridge";
+import { withDebugMethods } from "./debug";
 import { attachSession, deleteSession, listSessions, newSession, setConfig } from "./handlers";
 import { checkPrompt } from "./prompt";
 
@@ -100,5 +101,5 @@ export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge:
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       bridge.cancel(params.sessionId);
     });
-  return { app, bridge };
+  return { app: withDebugMethods(app, deps.registry, bridge), bridge };
 }

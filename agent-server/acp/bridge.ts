@@ -138,6 +138,9 @@ export class Bridge implements AgentOwner {
         this.safeSend(rec, () => [u]);
         break;
       }
+      case "turn-closed":
+        this.onTurnClosed(rec, ev);
+        break;
       case "dropped":
         for (const id of ev.messageIds) {
           const slot = rec.slots.get(id);
@@ -178,12 +181,19 @@ export class Bridge implements AgentOwner {
         break;
     }
     this.safeSend(rec, () => entryToUpdates(entry));
-    if (entry.type === "turn/end") {
-      const slot = rec.slotForTurn(entry.turnId); // only this prompt's own turn settles it (I-28, I-29)
-      if (!slot) return;
-      const result: SlotResult = entry.reason === "error" ? { error: entry.error ?? "the turn failed" } : { stopReason: stopReasonOf(entry.reason) };
-      this.settleAfterSends(rec, slot, result);
+  }
+
+  /** Settles the prompt after its turn's checkpoint: a turn that is not on disk is never a success (I-109). */
+  private onTurnClosed(rec: SessionRecord, ev: Extract<AgentEvent, { kind: "turn-closed" }>): void {
+    const slot = rec.slotForTurn(ev.turnId); // only this prompt's own turn settles it (I-28, I-29)
+    if (!slot) return;
+    let result: SlotResult = ev.reason === "error" ? { error: ev.error ?? "the turn failed" } : { stopReason: stopReasonOf(ev.reason) };
+    if (ev.unsaved !== undefined) {
+      const error = `this turn was not saved: ${ev.unsaved}`;
+      this.send(rec, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n⚠️ ${error}` }, messageId: `turn-unsaved-${ev.turnId}` });
+      result = { error };
     }
+    this.settleAfterSends(rec, slot, result);
   }
 
   /** Every update of the prompt's interval is written before its response (I-33). */

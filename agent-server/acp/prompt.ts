@@ -1,9 +1,12 @@
-// Prompt admission checks (I-31): empty, whitespace-only, unsupported or oversized content is
+// Prompt admission checks (I-31, I-109): empty, whitespace-only, unsupported, oversized or too deep content is
 // refused before anything is queued. Pure.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { depthExceeds } from "./envelope";
 
 export const MAX_PROMPT_TEXT_BYTES = 1024 * 1024;
 export const MAX_PROMPT_BINARY_BYTES = 20 * 1024 * 1024;
+/** Deepest nesting inside one content block (its `_meta`): it is saved and replayed, so it must serialise (I-109). */
+export const MAX_BLOCK_DEPTH = 32;
 
 export type PromptCheck = { ok: true; title: string | null } | { ok: false; message: string };
 
@@ -14,6 +17,7 @@ export function checkPrompt(blocks: readonly ContentBlock[]): PromptCheck {
   let meaningful = false;
   let title: string | null = null;
   for (const b of blocks) {
+    if (depthExceeds(b, MAX_BLOCK_DEPTH)) return { ok: false, message: `a prompt content block is nested deeper than ${MAX_BLOCK_DEPTH} levels` };
     switch (b.type) {
       case "text":
         textBytes += Buffer.byteLength(b.text);

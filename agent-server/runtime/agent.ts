@@ -62,6 +62,8 @@ interface OpenTurn {
 
 const ABORT_DISPOSED = "disposed";
 const ABORT_CANCELLED = "aborted";
+/** The log could not be written: nothing more of this turn can be saved, so it stops (I-109). */
+const ABORT_UNSAVED = "unsaved";
 
 export class Agent {
   readonly session: SessionLog;
@@ -86,6 +88,7 @@ export class Agent {
     this.services = opts.services;
     this.hooks = opts.hooks;
     this.settingsValue = foldSettings(defaultSettings(opts.services.defaultModelId), opts.log.entries);
+    opts.log.onWriteFailure(() => this.turn?.controller.abort(ABORT_UNSAVED));
     const tasks = opts.services.tasksFor(this.sessionId, () => this.sandboxContext());
     this.tasks = {
       ...tasks,
@@ -224,7 +227,13 @@ export class Agent {
         if (!(err instanceof Error && err.name === "ModelError")) console.error(`[runtime] ${this.sessionId}: turn failed:`, err);
       }
     }
-    if (signal.aborted) reason = signal.reason === ABORT_DISPOSED ? "disposed" : "aborted";
+    if (signal.aborted) {
+      if (signal.reason === ABORT_UNSAVED) {
+        reason = "error";
+        error = this.session.failure?.message ?? "the session could not be saved";
+      } else reason = signal.reason === ABORT_DISPOSED ? "disposed" : "aborted";
+    }
+    let unsaved: string | undefined;
     try {
       for (const id of announced) {
         if (answered.has(id)) continue;
@@ -236,10 +245,13 @@ export class Agent {
       this.append(end);
       await this.session.checkpoint(); // I-86: durable before the next item is claimed
     } catch (err) {
-      console.error(`[runtime] ${this.sessionId}: could not close turn:`, err);
+      unsaved = err instanceof Error ? err.message : String(err);
+      console.error(`[runtime] ${this.sessionId}: could not close turn: ${unsaved}`);
     } finally {
       this.turn = null;
     }
+    // Only now does the prompt learn how its turn ended: after the checkpoint, so "saved" is true (I-109).
+    this.hooks.publish(this, { kind: "turn-closed", turnId: turn.turnId, reason, ...(error !== undefined ? { error } : {}), ...(unsaved !== undefined ? { unsaved } : {}) });
   }
 
   private async runSteps(signal: AbortSignal, announced: Set<string>, answered: Set<string>): Promise<TurnEndReason> {

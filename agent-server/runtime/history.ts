@@ -1,5 +1,6 @@
 // Session log → model conversation. Pure. Reasoning is not sent back; every tool call in the log
-// is balanced by a result (the loop and recovery guarantee it), unbalanced ones are skipped.
+// is balanced by a result (the loop and recovery guarantee it), unbalanced ones are skipped. A turn
+// that got no reply is closed by a short assistant note, never merged into the next request.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AssistantPart, ChatMessage, ToolResultPart, UserPart } from "../model/types";
 import type { LogEntry } from "../session/events";
@@ -40,26 +41,45 @@ export function buildMessages(entries: readonly LogEntry[]): ChatMessage[] {
   let assistant: AssistantPart[] | null = null;
   let tool: ToolResultPart[] | null = null;
   const names = new Map<string, string>();
+  let turnId: string | null = null;
+  /** The turn of the last user message pushed, and how turns ended (for the no-reply note). */
+  let lastUserTurn: string | null = null;
+  const endings = new Map<string, string>();
   const flush = (): void => {
     if (assistant && assistant.length > 0) messages.push({ role: "assistant", content: assistant });
     if (tool && tool.length > 0) messages.push({ role: "tool", content: tool });
     assistant = null;
     tool = null;
   };
+  /** Appends user content: joined within one turn (task notices + message), never across turns. */
+  const pushUser = (content: UserPart[]): void => {
+    flush();
+    const last = messages[messages.length - 1];
+    if (last && last.role === "user" && lastUserTurn === turnId) {
+      last.content.push(...content);
+      return;
+    }
+    if (last && last.role === "user") {
+      // The earlier request got no reply (crash, cancel, error): close it, so it is not read as part of this one.
+      const how = lastUserTurn !== null ? endings.get(lastUserTurn) : undefined;
+      messages.push({ role: "assistant", content: [{ type: "text", text: `[This request was not answered: the turn ${how === undefined ? "was interrupted" : `ended (${how})`} before any reply.]` }] });
+    }
+    if (content.length > 0) {
+      messages.push({ role: "user", content });
+      lastUserTurn = turnId;
+    }
+  };
   for (const e of entries) {
     switch (e.type) {
+      case "turn/start":
+        turnId = e.turnId;
+        break;
       case "task/notice":
-        flush();
-        messages.push({ role: "user", content: [{ type: "text", text: `[Background task notice] ${e.text}` }] });
+        pushUser([{ type: "text", text: `[Background task notice] ${e.text}` }]);
         break;
-      case "user/message": {
-        flush();
-        const content = promptToUserParts(e.content);
-        const last = messages[messages.length - 1];
-        if (last && last.role === "user") last.content.push(...content); // after task notices: one user message
-        else if (content.length > 0) messages.push({ role: "user", content });
+      case "user/message":
+        pushUser(promptToUserParts(e.content));
         break;
-      }
       case "assistant/text": {
         if (tool) flush();
         assistant ??= [];
@@ -84,6 +104,7 @@ export function buildMessages(entries: readonly LogEntry[]): ChatMessage[] {
       }
       case "turn/end":
         flush();
+        endings.set(e.turnId, e.reason);
         break;
       default:
         break;

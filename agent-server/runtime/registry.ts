@@ -74,7 +74,8 @@ export class AgentRegistry {
   private readonly owners = new Set<AgentOwner>();
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly draining = new Map<string, Promise<void>>();
-  private readonly disposing = new Map<Agent, Promise<void>>();
+  // Weak: a disposed agent must stay collectable (a Map kept every closed session alive, I-110).
+  private readonly disposing = new WeakMap<Agent, Promise<void>>();
   /** The hooks every agent of this registry reports through (exposed so tests can build impostors). */
   readonly hooks: AgentHooks;
 

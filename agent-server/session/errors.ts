@@ -33,3 +33,29 @@ export class UnsupportedVersionError extends Error {
     this.name = "UnsupportedVersionError";
   }
 }
+
+/** An event that cannot be turned into a log line (too deep, a cycle, a BigInt): nothing was recorded. */
+export class UnserializableEventError extends Error {
+  constructor(
+    readonly sessionId: string,
+    readonly eventType: string,
+    cause: unknown,
+  ) {
+    super(`session ${JSON.stringify(sessionId)}: a ${eventType} event cannot be saved (${cause instanceof Error ? cause.message : String(cause)})`);
+    this.name = "UnserializableEventError";
+  }
+}
+
+/** The log could not be written or synced (full disk, read-only or vanished data dir). What failed is kept in memory and retried. */
+export class LogWriteError extends Error {
+  readonly code: string | undefined;
+  constructor(
+    readonly sessionId: string,
+    cause: unknown,
+  ) {
+    const code = typeof cause === "object" && cause !== null && typeof (cause as { code?: unknown }).code === "string" ? (cause as { code: string }).code : undefined;
+    super(`session ${JSON.stringify(sessionId)} could not be saved: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = "LogWriteError";
+    this.code = code;
+  }
+}

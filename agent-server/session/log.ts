@@ -1,21 +1,30 @@
 // One open session log: the immutable header, the in-memory entries, and an append path that is
-// cheap (lines batched per event-loop turn) and durable at checkpoints (fsync at each turn end).
+// cheap (lines batched per microtask) and durable at checkpoints (fsync at each turn end).
+//
+// Rules (I-109): an entry gets its seq only once its line exists (serialisation cannot fail
+// later); lines are written in seq order and never dropped — a failed write keeps them queued,
+// reports the failure at once (`onWriteFailure`) and at every checkpoint until a write succeeds,
+// so the file is always a gap-free prefix of the entries. Lines are handed to the kernel in a
+// microtask queued by the append, before anything the agent publishes about them reaches stdout.
+import { LogWriteError, UnserializableEventError } from "./errors";
 import type { LogEntry, SessionEvent, SessionHeader } from "./events";
 
-/** Where the lines go. The file sink writes to an `O_APPEND` descriptor; tests may gate or fail it. */
+/** Where the lines go. Writes are whole lines or nothing (FileSink); tests may fail it. */
 export interface LogSink {
   write(text: string): void;
   sync(): Promise<void>;
   close(): Promise<void>;
 }
 
-export type EntryListener = (entry: LogEntry) => void;
-
 export class SessionLog {
+  /** Serialised lines not yet written, in seq order. */
   private readonly pending: string[] = [];
-  private scheduled: NodeJS.Immediate | null = null;
+  private scheduled = false;
   private closed = false;
-  private writeError: unknown = null;
+  private failureValue: LogWriteError | null = null;
+  /** The listener heard of the current run of failures (reset by a write that succeeds). */
+  private reported = false;
+  private failureListener: ((err: LogWriteError) => void) | null = null;
 
   constructor(
     readonly header: Readonly<SessionHeader>,
@@ -40,51 +49,93 @@ export class SessionLog {
     return this.closed;
   }
 
+  /** The last write or sync failure, until a later write and sync succeed. */
+  get failure(): LogWriteError | null {
+    return this.failureValue;
+  }
+
+  /** Lines appended but not yet written (held while writes fail). */
+  get unsaved(): number {
+    return this.pending.length;
+  }
+
+  /** Called at a failure (not again until a write has succeeded in between). */
+  onWriteFailure(listener: ((err: LogWriteError) => void) | null): void {
+    this.failureListener = listener;
+  }
+
+  /** Throws UnserializableEventError (nothing recorded) when the event cannot become a line. */
   append(event: SessionEvent): LogEntry {
     if (this.closed) throw new Error(`session ${this.id}: log is closed`);
     const entry = { ...event, seq: this.lastSeq + 1, at: new Date().toISOString() } as LogEntry;
+    let line: string;
+    try {
+      line = JSON.stringify(entry) + "\n";
+    } catch (err) {
+      throw new UnserializableEventError(this.id, event.type, err);
+    }
     this.entryList.push(entry);
-    this.pending.push(JSON.stringify(entry) + "\n");
-    this.scheduled ??= setImmediate(() => this.writePending());
+    this.pending.push(line);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(() => {
+        this.scheduled = false;
+        this.writePending();
+      });
+    }
     return entry;
   }
 
-  /** Writes buffered lines now (no fsync): called before the agent talks to the outside world. */
+  /** Writes queued lines now (no fsync): called before the agent talks to the outside world. */
   flush(): void {
     this.writePending();
   }
 
-  private writePending(): void {
-    if (this.scheduled) clearImmediate(this.scheduled);
-    this.scheduled = null;
-    if (this.pending.length === 0) return;
-    const text = this.pending.join("");
-    this.pending.length = 0;
+  private writePending(): boolean {
+    if (this.pending.length === 0) return true;
+    if (this.closed) return false;
     try {
-      this.sink.write(text);
+      this.sink.write(this.pending.join(""));
     } catch (err) {
-      this.writeError ??= err;
-      console.error(`[session] ${this.id}: write failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.fail(err);
+      return false;
     }
+    this.pending.length = 0;
+    this.reported = false;
+    return true;
   }
 
-  /** Turn checkpoint: everything appended so far is on disk when this resolves. */
+  private fail(cause: unknown): LogWriteError {
+    const err = cause instanceof LogWriteError ? cause : new LogWriteError(this.id, cause);
+    this.failureValue = err;
+    if (!this.reported) {
+      this.reported = true;
+      console.error(`[session] ${err.message}`);
+      this.failureListener?.(err);
+    }
+    return err;
+  }
+
+  /** Turn checkpoint: resolves once everything appended so far is on disk; else throws LogWriteError. */
   async checkpoint(): Promise<void> {
-    this.writePending();
-    if (this.writeError) {
-      const err = this.writeError;
-      this.writeError = null;
-      throw err;
+    if (!this.writePending()) throw this.failureValue!;
+    try {
+      await this.sink.sync();
+    } catch (err) {
+      throw this.fail(err);
     }
-    await this.sink.sync();
+    // Only a sync with nothing left queued ends a failure (lines appended meanwhile are the next checkpoint's).
+    if (this.pending.length === 0) this.failureValue = null;
   }
 
+  /** Final checkpoint, then the descriptor is closed whatever happened (unsaved lines are reported). */
   async close(): Promise<void> {
     if (this.closed) return;
     try {
       await this.checkpoint();
     } finally {
       this.closed = true;
+      this.failureListener = null;
       await this.sink.close();
     }
   }

@@ -1,6 +1,6 @@
 // The JSONL session store: one file per session under the data dir, exclusive first create (I-88),
 // injective file names (I-75), recovery on open (I-87), version check (I-89).
-import { closeSync, fsync, openSync, writeSync, type PathLike } from "node:fs";
+import { closeSync, openSync, writeSync, type PathLike } from "node:fs";
 import { mkdir, open, readdir, readFile, rm, stat, truncate } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { CorruptSessionError, SessionExistsError, SessionNotFoundError } from "./errors";
 import type { LogEntry, SessionHeader } from "./events";
 import { escapeSessionId, logFileName, LOG_SUFFIX, unescapeSessionId } from "./fileName";
-import { SessionLog, type LogSink } from "./log";
+import { FileSink, type WriteFn } from "./fileSink";
+import { SessionLog } from "./log";
 import { parseLog, recoveryEvents } from "./parse";
 
 export interface SessionSummary {
@@ -34,28 +35,6 @@ export interface SessionStore {
   tmpDirFor(id: string): string;
 }
 
-class FdSink implements LogSink {
-  private fd: number | null;
-  constructor(fd: number) {
-    this.fd = fd;
-  }
-  write(text: string): void {
-    if (this.fd === null) throw new Error("log file is closed");
-    writeSync(this.fd, text);
-  }
-  async sync(): Promise<void> {
-    const fd = this.fd;
-    if (fd === null) return;
-    await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
-  }
-  async close(): Promise<void> {
-    if (this.fd === null) return;
-    const fd = this.fd;
-    this.fd = null;
-    closeSync(fd);
-  }
-}
-
 function isErrno(err: unknown, code: string): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === code;
 }
@@ -69,6 +48,8 @@ export class FileSessionStore implements SessionStore {
   constructor(
     readonly dataDir: string,
     tmpBase?: string,
+    /** How log lines are written (tests simulate a full disk at a chosen moment). */
+    private readonly writeFn?: WriteFn,
   ) {
     this.tmpBase = tmpBase ?? join(tmpdir(), `manifold-tmp-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`);
   }
@@ -94,19 +75,27 @@ export class FileSessionStore implements SessionStore {
       fd = openSync(path as PathLike, "wx", 0o600);
     } catch (err) {
       if (isErrno(err, "EEXIST")) throw new SessionExistsError(header.id);
-      throw err;
+      if (!isErrno(err, "ENOENT")) throw err;
+      // The data dir vanished under us: make it again, once.
+      this.ready = null;
+      await this.ensureDir();
+      fd = openSync(path as PathLike, "wx", 0o600);
     }
+    const headerLine = Buffer.from(JSON.stringify(header) + "\n", "utf8");
     try {
       // No fsync here: a session with no completed turn has nothing to lose; the first turn checkpoint syncs.
-      writeSync(fd, JSON.stringify(header) + "\n");
+      let done = 0;
+      while (done < headerLine.length) done += writeSync(fd, headerLine, done, headerLine.length - done);
     } catch (err) {
       closeSync(fd);
+      // A header that could not be written whole is no session: remove it, so the id is not wedged.
+      await rm(path, { force: true }).catch(() => undefined);
       throw err;
     }
     // The exclusive descriptor is write-only at offset 0; appends go through an O_APPEND descriptor.
     closeSync(fd);
     const appendFd = openSync(path, "a");
-    return new SessionLog(header, [], new FdSink(appendFd));
+    return new SessionLog(header, [], new FileSink(appendFd, headerLine.length, this.writeFn));
   }
 
   async open(id: string): Promise<SessionLog> {
@@ -122,11 +111,17 @@ export class FileSessionStore implements SessionStore {
     const parsed = parseLog(id, text);
     if (parsed.torn) await truncate(path, parsed.goodLength);
     const fd = openSync(path, "a");
-    const log = new SessionLog(parsed.header, parsed.entries, new FdSink(fd));
+    const log = new SessionLog(parsed.header, parsed.entries, new FileSink(fd, parsed.goodLength, this.writeFn));
     const fixes = recoveryEvents(parsed.entries);
     if (fixes.length > 0) {
-      for (const ev of fixes) log.append(ev);
-      await log.checkpoint();
+      try {
+        for (const ev of fixes) log.append(ev);
+        await log.checkpoint();
+      } catch (err) {
+        // Not loadable now (e.g. a full disk): the file keeps its whole lines, the descriptor is closed.
+        await log.close().catch(() => undefined);
+        throw err;
+      }
     }
     return log;
   }

@@ -42,6 +42,8 @@ export interface AgentProcess {
 export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   dataDir?: string;
+  /** Node options before the bundle (e.g. `--expose-gc`). */
+  nodeArgs?: string[];
   /** Writes raw lines to stdin are possible through `child.stdin`. */
 }
 
@@ -58,7 +60,7 @@ export function modelEnv(baseUrl: string): Record<string, string> {
 export function spawnAgent(opts: SpawnOptions = {}): AgentProcess {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "manifold-agent-test-"));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env };
-  const child = spawn(process.execPath, [AGENT_BUNDLE, "--data-dir", dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), AGENT_BUNDLE, "--data-dir", dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
   let stderr = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (d: string) => {

@@ -11,6 +11,7 @@ import { AgentRegistry } from "../../agent-server/runtime/registry";
 import { createAgentServices } from "../../agent-server/runtime/services";
 import type { SessionHeader } from "../../agent-server/session/events";
 import type { SessionLog } from "../../agent-server/session/log";
+import type { WriteFn } from "../../agent-server/session/fileSink";
 import { FileSessionStore } from "../../agent-server/session/store";
 import type { TaskAccess, ToolRunner } from "../../agent-server/tools/types";
 import { createFakeTools, createScriptedModels, type Gate, type ScriptedModel } from "./scriptedModel";
@@ -93,12 +94,14 @@ export interface HarnessOptions {
   maxSteps?: number;
   /** Background tasks every agent sees (default: none). */
   tasks?: TaskAccess;
+  /** How the store writes log lines (simulate a full disk). */
+  writeFn?: WriteFn;
 }
 
 export function createHarness(opts: HarnessOptions = {}): Harness {
   const dataDir = mkdtempSync(join(tmpdir(), "manifold-h-data-"));
   const ws = Array.from({ length: opts.workspaces ?? 2 }, () => mkdtempSync(join(tmpdir(), "manifold-h-ws-")));
-  const store = new GatedStore(dataDir, join(dataDir, "..", `${dataDir.split("/").pop()}-tmp`));
+  const store = new GatedStore(dataDir, join(dataDir, "..", `${dataDir.split("/").pop()}-tmp`), opts.writeFn);
   const modelIds = opts.modelIds ?? ["test:one", "test:two"];
   const { configs, model, clientFor } = createScriptedModels(modelIds);
   let tools: ToolRunner = opts.tools ?? createFakeTools({});

@@ -116,7 +116,7 @@ describe("session store", () => {
   });
 
   it("I-89: an unknown format version is refused on load", async () => {
-    (await store.create(header("v"))).close();
+    await (await store.create(header("v"))).close();
     const path = store.pathFor("v");
     const text = readFileSync(path, "utf8").replace(`"version":${LOG_FORMAT_VERSION}`, '"version":99');
     writeFileSync(path, text);
@@ -146,7 +146,7 @@ describe("session store", () => {
   });
 
   it("delete removes the log and the temp area; unknown ids succeed quietly", async () => {
-    (await store.create(header("d"))).close();
+    await (await store.create(header("d"))).close(); // closed before the delete: a log whose file vanished reports it (I-109)
     const tmp = store.tmpDirFor("d");
     mkdirSync(tmp, { recursive: true });
     writeFileSync(join(tmp, "secret"), "x");

@@ -1,0 +1,76 @@
+// The file end of a session log: an O_APPEND descriptor that only ever holds whole lines (I-109).
+// A write is retried until every byte is down (write(2) may write less than asked, e.g. as a disk
+// fills); if it fails part-way, the file is cut back to its last whole line before the error is
+// thrown, so a later append never lands after a torn fragment.
+import { close, fstat, fsync, ftruncateSync, writeSync } from "node:fs";
+import type { LogSink } from "./log";
+
+/** `fs.writeSync(fd, buffer, offset, length)`; replaceable so tests can simulate short writes. */
+export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: number) => number;
+
+const realWrite: WriteFn = (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length);
+
+function errno(code: string, message: string): Error {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
+}
+
+export class FileSink implements LogSink {
+  private fd: number | null;
+  /** Bytes of whole lines in the file: where a failed write is cut back to. */
+  private size: number;
+  /** Set when a cut-back itself failed: the next write retries it first. */
+  private torn = false;
+
+  constructor(
+    fd: number,
+    size: number,
+    private readonly writeFn: WriteFn = realWrite,
+  ) {
+    this.fd = fd;
+    this.size = size;
+  }
+
+  write(text: string): void {
+    const fd = this.fd;
+    if (fd === null) throw new Error("log file is closed");
+    if (this.torn) {
+      ftruncateSync(fd, this.size);
+      this.torn = false;
+    }
+    const buf = Buffer.from(text, "utf8");
+    let done = 0;
+    try {
+      while (done < buf.length) {
+        const n = this.writeFn(fd, buf, done, buf.length - done);
+        if (n <= 0) throw errno("ENOSPC", "the write made no progress");
+        done += n;
+      }
+    } catch (err) {
+      if (done > 0) {
+        try {
+          ftruncateSync(fd, this.size);
+        } catch {
+          this.torn = true;
+        }
+      }
+      throw err;
+    }
+    this.size += buf.length;
+  }
+
+  async sync(): Promise<void> {
+    const fd = this.fd;
+    if (fd === null) return;
+    await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+    // A log whose file was removed (the data dir vanished) accepts writes and syncs into nothing.
+    const links = await new Promise<number>((resolve, reject) => fstat(fd, (err, st) => (err ? reject(err) : resolve(st.nlink))));
+    if (links === 0) throw errno("ENOENT", "the session file was removed from the data dir");
+  }
+
+  async close(): Promise<void> {
+    const fd = this.fd;
+    if (fd === null) return;
+    this.fd = null;
+    await new Promise<void>((resolve) => close(fd, () => resolve()));
+  }
+}

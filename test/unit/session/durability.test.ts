@@ -1,0 +1,169 @@
+// I-109 (unit): a session log never holds a torn line or a sequence gap, whatever fails —
+// serialisation, a short write, a failed write, a failed sync — and a failure is reported, not swallowed.
+import assert from "node:assert/strict";
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { LOG_FORMAT_VERSION, type SessionEvent, type SessionHeader } from "../../../agent-server/session/events";
+import { SessionLog, type LogSink } from "../../../agent-server/session/log";
+import { LogWriteError, UnserializableEventError } from "../../../agent-server/session/errors";
+import { FileSink, type WriteFn } from "../../../agent-server/session/fileSink";
+import { FileSessionStore } from "../../../agent-server/session/store";
+
+function header(id: string): SessionHeader {
+  return { type: "header", version: LOG_FORMAT_VERSION, id, cwd: "/w/a", createdAt: "2026-11-30T00:00:00.000Z" };
+}
+
+function deepObject(depth: number): Record<string, unknown> {
+  let v: Record<string, unknown> = {};
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+}
+
+const text = (t: string): SessionEvent => ({ type: "assistant/text", messageId: "m", text: t });
+
+/** An in-memory sink that can be told to fail, or to write only part of a batch and then fail. */
+class FaultySink implements LogSink {
+  data = "";
+  failWrites = false;
+  /** Bytes the next write may still put down before it fails (a short write). */
+  shortBy: number | null = null;
+  failSync = false;
+  write(t: string): void {
+    if (this.shortBy !== null) {
+      this.data += t.slice(0, this.shortBy);
+      this.shortBy = null;
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    }
+    if (this.failWrites) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    this.data += t;
+  }
+  async sync(): Promise<void> {
+    if (this.failSync) throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
+  }
+  async close(): Promise<void> {}
+}
+
+function seqs(data: string): number[] {
+  return data
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => (JSON.parse(l) as { seq: number }).seq);
+}
+
+describe("I-109: session log durability (unit)", () => {
+  let root: string;
+  let store: FileSessionStore;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "manifold-durability-"));
+    store = new FileSessionStore(join(root, "data"), join(root, "tmp"));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("I-109: an event that cannot be serialised takes no seq and leaves no trace; the log reloads", async () => {
+    const log = await store.create(header("s"));
+    log.append(text("one"));
+    const before = log.entries.length;
+    assert.throws(
+      () => log.append({ type: "user/message", messageId: "u", content: [{ type: "text", text: "x", _meta: deepObject(20_000) }] }),
+      (e: unknown) => e instanceof UnserializableEventError,
+    );
+    assert.equal(log.entries.length, before, "nothing entered memory");
+    log.append(text("two"));
+    await log.checkpoint();
+    await log.close();
+    const again = await store.open("s");
+    assert.deepEqual(
+      again.entries.map((e) => e.seq),
+      [1, 2],
+    );
+    await again.close();
+  });
+
+  it("I-109: a failed write keeps its lines and reports; once writes succeed again the file has no gap", async () => {
+    const sink = new FaultySink();
+    const log = new SessionLog(header("s"), [], sink);
+    log.append(text("a"));
+    log.flush();
+    sink.failWrites = true;
+    log.append(text("b"));
+    log.append(text("c"));
+    log.flush();
+    assert.ok(log.failure instanceof LogWriteError, "the failure is visible at once");
+    await assert.rejects(log.checkpoint(), LogWriteError);
+    assert.deepEqual(seqs(sink.data), [1]);
+    sink.failWrites = false;
+    log.append(text("d"));
+    await log.checkpoint();
+    assert.equal(log.failure, null);
+    assert.deepEqual(seqs(sink.data), [1, 2, 3, 4]);
+  });
+
+  it("I-109: a short write never leaves a torn line in a real file: it is cut back to the last whole line", async () => {
+    await (await store.create(header("s"))).close();
+    const path = store.pathFor("s");
+    const size = statSync(path).size;
+    // write(2) puts down part of the batch, then the disk is full: what a filling disk does.
+    let shortNext = false;
+    let full = false;
+    const write: WriteFn = (fd, buf, off, len) => {
+      if (full) {
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      }
+      if (!shortNext) return writeSync(fd, buf, off, len);
+      shortNext = false;
+      full = true;
+      return writeSync(fd, buf, off, 10);
+    };
+    const write2: WriteFn = (fd, buf, off, len) => {
+      // The second attempt is short without an error first: the loop must finish the line.
+      return writeSync(fd, buf, off, Math.min(len, 7));
+    };
+    let mode: "short-fail" | "short-ok" = "short-fail";
+    const sink = new FileSink(openSync(path, "a"), size, (fd, buf, off, len) => (mode === "short-fail" ? write(fd, buf, off, len) : write2(fd, buf, off, len)));
+    const log = new SessionLog(header("s"), [], sink);
+    log.append(text("whole"));
+    await log.checkpoint();
+    const whole = statSync(path).size;
+    shortNext = true;
+    log.append(text("torn-".repeat(50)));
+    await assert.rejects(log.checkpoint(), LogWriteError);
+    assert.equal(statSync(path).size, whole, "the torn tail was truncated away");
+    full = false; // the disk has room again
+    mode = "short-ok";
+    log.append(text("after"));
+    await log.checkpoint();
+    await log.close();
+    const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+    assert.deepEqual(
+      lines.slice(1).map((l) => (JSON.parse(l) as { seq: number }).seq),
+      [1, 2, 3],
+    );
+    const again = await store.open("s");
+    assert.deepEqual(
+      again.entries.map((e) => (e.type === "assistant/text" ? e.text.slice(0, 5) : e.type)),
+      ["whole", "torn-", "after"],
+    );
+    await again.close();
+  });
+
+  it("I-109: a failed sync is reported by the checkpoint, and the next checkpoint retries it", async () => {
+    const sink = new FaultySink();
+    const log = new SessionLog(header("s"), [], sink);
+    log.append(text("a"));
+    sink.failSync = true;
+    await assert.rejects(log.checkpoint(), LogWriteError);
+    sink.failSync = false;
+    await log.checkpoint();
+    assert.equal(log.failure, null);
+  });
+
+  it("I-109: lines reach the file before any microtask queued after the append runs (what the client is shown is written first)", async () => {
+    const sink = new FaultySink();
+    const log = new SessionLog(header("s"), [], sink);
+    log.append(text("shown"));
+    await Promise.resolve(); // anything the bridge sends goes out at least one microtask later
+    assert.deepEqual(seqs(sink.data), [1]);
+  });
+});
