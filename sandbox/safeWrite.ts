@@ -192,3 +192,70 @@ async function writeFileAtomicByPath(real: string, data: string | Uint8Array, op
     if (created) await fs.promises.unlink(temp).catch(() => undefined);
   }
 }
+
+/**
+ * Remove the non-directory entry at the canonical path `real` through verified directory fds (a
+ * symlink swapped in for a parent refuses). Missing: nothing to do. A directory is refused with
+ * `EISDIR`: whoever asked must say so, never remove a tree silently.
+ */
+export async function removeFileAt(real: string): Promise<void> {
+  const parts = components(real);
+  const leaf = parts.pop() as string;
+  if (!hasProcFd()) {
+    const dirSt = await fs.promises.lstat(path.join(path.parse(real).root, ...parts));
+    if (!dirSt.isDirectory()) throw new PathChangedError(real);
+    await unlinkLeaf(path.join(path.parse(real).root, ...parts, leaf));
+    return;
+  }
+  let dirFd: number;
+  try {
+    dirFd = openDirChain(parts, real, false);
+  } catch (err) {
+    if (code(err) === "ENOENT") return;
+    throw err;
+  }
+  try {
+    await unlinkLeaf(`/proc/self/fd/${dirFd}/${leaf}`);
+  } finally {
+    fs.closeSync(dirFd);
+  }
+}
+
+async function unlinkLeaf(at: string): Promise<void> {
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.lstat(at);
+  } catch (err) {
+    if (code(err) === "ENOENT") return;
+    throw err;
+  }
+  if (st.isDirectory()) throw Object.assign(new Error(`${at} is a directory`), { code: "EISDIR" });
+  await fs.promises.unlink(at);
+}
+
+/** Create (or replace a non-directory entry with) a symlink at the canonical path `real`, parents through verified fds. */
+export async function writeSymlinkAt(real: string, target: string): Promise<void> {
+  const parts = components(real);
+  const leaf = parts.pop() as string;
+  if (!hasProcFd()) {
+    await mkdirsByPath(parts, real);
+    const at = path.join(path.parse(real).root, ...parts, leaf);
+    await unlinkLeaf(at);
+    await fs.promises.symlink(target, at);
+    return;
+  }
+  const dirFd = openDirChain(parts, real, true);
+  try {
+    const temp = `/proc/self/fd/${dirFd}/${tempName(leaf)}`;
+    await fs.promises.symlink(target, temp);
+    const at = `/proc/self/fd/${dirFd}/${leaf}`;
+    const st = await fs.promises.lstat(at).catch(() => undefined);
+    if (st?.isDirectory()) {
+      await fs.promises.unlink(temp);
+      throw Object.assign(new Error(`${real} is a directory`), { code: "EISDIR" });
+    }
+    await fs.promises.rename(temp, at);
+  } finally {
+    fs.closeSync(dirFd);
+  }
+}
