@@ -6,6 +6,7 @@ import type { ModelConfig } from "../model/types";
 import type { AgentRegistry } from "../runtime/registry";
 import { Bridge } from "./bridge";
 import { withDebugMethods } from "./debug";
+import { FORK_METHOD, forkSession, KEEP_PROMPTS_META, parseForkParams } from "./fork";
 import { attachSession, deleteSession, listSessions, newSession, setConfig } from "./handlers";
 import { checkPrompt } from "./prompt";
 
@@ -16,6 +17,8 @@ export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
   promptCapabilities: { image: true, audio: false, embeddedContext: true },
   mcpCapabilities: { ...MCP_CAPABILITIES },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+  // session/fork is unstable in ACP; advertised here (`_meta`: it can be cut before a prompt, fork.ts).
+  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true } },
 };
 
 export interface AgentAppDeps {
@@ -68,6 +71,10 @@ export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge:
       const rec = bridge.requireRecord(params.sessionId);
       await bridge.closeSession(rec);
       return {};
+    })
+    .onRequest(FORK_METHOD, { parse: parseForkParams }, async ({ params }) => {
+      await ready;
+      return forkSession(bridge, params);
     })
     .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
       await deleteSession(bridge, params.sessionId);
