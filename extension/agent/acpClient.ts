@@ -88,6 +88,18 @@ export interface AgentFeatures {
   /** The agent reports MCP server states / restarts one (advertised in `agentCapabilities._meta.manifold`). */
   mcpStatus: boolean;
   mcpRestart: boolean;
+  /** `session/fork` that can be cut before a prompt (Manifold's `_meta` extension): edit and resend forgets. */
+  forkAtPrompt: boolean;
+}
+
+/** Where an agent advertises a fork that can be cut before a prompt (agent-server/acp/fork.ts). */
+export const FORK_METHOD = "session/fork";
+export const KEEP_PROMPTS_META = "manifold.dev/keepPrompts";
+
+function forkMeta(meta: unknown): boolean {
+  if (typeof meta !== "object" || meta === null) return false;
+  const fork = (meta as Record<string, unknown>)[FORK_METHOD];
+  return typeof fork === "object" && fork !== null && (fork as Record<string, unknown>)[KEEP_PROMPTS_META] === true;
 }
 
 export function agentFeatures(caps: AgentCapabilities | undefined | null): AgentFeatures {
@@ -105,6 +117,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null): Agent
     mcp: { http: caps?.mcpCapabilities?.http === true, sse: caps?.mcpCapabilities?.sse === true },
     mcpStatus: manifoldMeta(caps)?.mcpStatus === true,
     mcpRestart: manifoldMeta(caps)?.mcpRestart === true,
+    forkAtPrompt: forkMeta(caps?._meta),
   };
 }
 
@@ -279,6 +292,16 @@ export class AcpClient {
   async deleteSession(sessionId: string): Promise<void> {
     if (!this.#features.delete) throw new UnsupportedError("this agent cannot delete sessions");
     await this.#conn.agent.request(acp.methods.agent.session.delete, { sessionId });
+  }
+
+  /** A new session with the first `keepPrompts` user prompts of `sessionId` (only where `forkAtPrompt`). */
+  async forkAtPrompt(sessionId: string, cwd: string, keepPrompts: number): Promise<string> {
+    if (!this.#features.forkAtPrompt) throw new UnsupportedError("this agent cannot fork a session before a prompt");
+    const raw: unknown = await this.#conn.agent.request(FORK_METHOD, { sessionId, cwd, mcpServers: [], _meta: { [KEEP_PROMPTS_META]: keepPrompts } });
+    const id = typeof raw === "object" && raw !== null ? (raw as { sessionId?: unknown }).sessionId : undefined;
+    if (typeof id !== "string" || id.length === 0) throw new Error("the agent's session/fork answer has no sessionId");
+    // Only the id is taken from this (schema-less) answer; the session's state comes from session/resume.
+    return id;
   }
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<StopReason> {

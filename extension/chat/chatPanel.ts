@@ -15,6 +15,9 @@ import type { TranscriptEvent } from "../protocol/transcript";
 import { renderShell } from "./html";
 import { attachmentLabel, buildPrompt, type ResolvedAttachment } from "./promptBuilder";
 import type { DiffContentProvider } from "./diffContent";
+import type { BaselineDocs } from "../checkpoints/baselineDocs";
+import type { FolderCheckpoints } from "../checkpoints/folderCheckpoints";
+import { CheckpointReview, isReviewMessage } from "../checkpoints/review";
 
 export const CHAT_VIEW_TYPE = "manifold.chat";
 
@@ -23,6 +26,9 @@ export interface ChatPanelDeps {
   diffs: DiffContentProvider;
   /** Runs a session action (new, switch, …) for this panel's folder. */
   runAction(action: SessionAction, session: FolderSession): void;
+  baselineDocs: BaselineDocs;
+  /** The folder's checkpoints, or why there are none. */
+  checkpoints(session: FolderSession): { ck: FolderCheckpoints } | { unavailable: string };
   /** The panel needs a live session (starts the agent if allowed). */
   ensureAttached(session: FolderSession): Promise<void>;
   log(message: string): void;
@@ -51,6 +57,7 @@ export class ChatPanel implements vscode.Disposable {
   #disposed = false;
   readonly #onDidDispose = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.#onDidDispose.event;
+  readonly review: CheckpointReview;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -60,6 +67,13 @@ export class ChatPanel implements vscode.Disposable {
     panel.title = panelTitle(session.folderName);
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = this.#html();
+    this.review = new CheckpointReview({
+      session,
+      checkpoints: () => deps.checkpoints(session),
+      docs: deps.baselineDocs,
+      post: (m) => this.#post(m),
+      promptBlocks: (text) => buildPrompt(text, [], session.state.promptCapabilities.embeddedContext),
+    });
     this.#disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)),
       panel.onDidDispose(() => this.dispose()),
@@ -117,8 +131,17 @@ export class ChatPanel implements vscode.Disposable {
     });
   }
 
+  /** Re-reads the changes list (after a turn, a restore, keep/undo). */
+  async refreshChanges(): Promise<void> {
+    await this.review.refresh().catch((err: unknown) => this.deps.log(`changes of ${this.session.folderName}: ${errorText(err)}`));
+  }
+
   async #handle(msg: WebviewToHost): Promise<void> {
     const s = this.session;
+    if (isReviewMessage(msg)) {
+      await this.review.handle(msg);
+      return;
+    }
     switch (msg.type) {
       case "ready":
         // Snapshot, then live events: both from the same synchronous point, so nothing is lost.
@@ -127,6 +150,7 @@ export class ChatPanel implements vscode.Disposable {
         this.#queue = [];
         this.#post({ type: "snapshot", state: s.state });
         s.setSink((events) => this.#enqueue(events));
+        void this.refreshChanges();
         return;
       case "prompt/send": {
         const text = msg.text.trim();

@@ -126,6 +126,8 @@ export type TranscriptEvent =
     }
   | { type: "loading"; loading: boolean }
   | { type: "user/prompt"; text: string; attachments: string[] }
+  /** Edit and resend forked the conversation: everything from the `keepPrompts`+1-th user message on goes. */
+  | { type: "transcript/truncate"; keepPrompts: number }
   | { type: "turn/started" }
   | { type: "turn/ended"; stopReason: StopReason | "interrupted" | "error"; message?: string }
   | { type: "permission/requested"; requestId: string; toolCallId: string; title: string; options: PermissionOption[] }
@@ -328,6 +330,11 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
     case "user/prompt": {
       const [id, nextId] = mintId(s);
       return { ...s, nextId, entries: [...s.entries, { kind: "user", id, text: ev.text, attachments: ev.attachments }] };
+    }
+    case "transcript/truncate": {
+      let users = 0;
+      const cut = s.entries.findIndex((e) => e.kind === "user" && ++users > ev.keepPrompts);
+      return cut < 0 ? s : { ...s, entries: s.entries.slice(0, cut), plan: [] };
     }
     case "turn/started":
       return { ...s, running: true };

@@ -19,8 +19,38 @@ export interface Attachment {
   kind: "file" | "selection";
 }
 
+/** The changes list: files changed since the review baseline (a checkpoint), with +/- counts. */
+export interface ChangesView {
+  /** The checkpoint the list starts from (its prompt text), when there is one. */
+  baselineLabel?: string;
+  files: { path: string; status: "A" | "D" | "M"; added: number | null; removed: number | null }[];
+  /** Why there are no checkpoints (git missing, …). */
+  unavailable?: string;
+}
+
+/** A restore waiting for the user's confirmation: what it will change, file by file. */
+export interface RestorePlanView {
+  planId: string;
+  label: string;
+  items: { path: string; action: "write" | "delete"; added: number | null; removed: number | null; userEdit?: string; leaveAlone?: string }[];
+  /** Set for edit and resend: the message sent after the restore. */
+  resendText?: string;
+  /** Set for edit and resend when the agent will still remember the later turns. */
+  agentRemembers?: boolean;
+}
+
+/** The outcome of a restore, with the checkpoint that undoes it. */
+export interface RestoreDoneView {
+  undoCheckpointId: string;
+  restored: number;
+  failures: { path: string; reason: string }[];
+}
+
 export type HostToWebview =
   | { type: "snapshot"; state: TranscriptState }
+  | { type: "changes"; changes: ChangesView }
+  | { type: "restore/plan"; plan: RestorePlanView | undefined }
+  | { type: "restore/done"; done: RestoreDoneView | undefined }
   | { type: "events"; events: TranscriptEvent[] }
   | { type: "composer/attach"; attachments: Attachment[] }
   | { type: "composer/focus" };
@@ -65,7 +95,29 @@ const actionMsg = z
   })
   .strict();
 
+const relPath = z.string().min(1).max(4096);
+const pathsOrAll = z.union([z.literal("all"), z.array(relPath).min(1).max(10_000)]);
+const changesRefreshMsg = z.object({ type: z.literal("changes/refresh") }).strict();
+const changesOpenMsg = z.object({ type: z.literal("changes/open"), path: relPath }).strict();
+const changesKeepMsg = z.object({ type: z.literal("changes/keep"), paths: pathsOrAll }).strict();
+const changesUndoMsg = z.object({ type: z.literal("changes/undo"), paths: pathsOrAll }).strict();
+/** Restore the checkpoint taken before user message `promptIndex` (0-based), or a checkpoint by id (undo a restore). */
+const restoreAskMsg = z
+  .object({ type: z.literal("restore/ask"), promptIndex: z.number().int().min(0).max(1_000_000).optional(), checkpointId: id.optional() })
+  .strict();
+const editResendMsg = z.object({ type: z.literal("prompt/edit"), promptIndex: z.number().int().min(0).max(1_000_000), text: z.string().min(1).max(1_000_000) }).strict();
+const restoreConfirmMsg = z.object({ type: z.literal("restore/confirm"), planId: id, keepUserEdits: z.boolean() }).strict();
+const restoreCancelMsg = z.object({ type: z.literal("restore/cancel"), planId: id }).strict();
+
 export const webviewToHostSchema = z.discriminatedUnion("type", [
+  changesRefreshMsg,
+  changesOpenMsg,
+  changesKeepMsg,
+  changesUndoMsg,
+  restoreAskMsg,
+  editResendMsg,
+  restoreConfirmMsg,
+  restoreCancelMsg,
   readyMsg,
   promptMsg,
   cancelMsg,
@@ -132,4 +184,21 @@ export const TEST_IDS = {
   slashCommands: "slash-commands",
   newSession: "new-session",
   switchSession: "switch-session",
+  changes: "changes",
+  changesFile: "changes-file",
+  changesKeep: "changes-keep",
+  changesUndo: "changes-undo",
+  changesKeepAll: "changes-keep-all",
+  changesUndoAll: "changes-undo-all",
+  restoreCheckpoint: "restore-checkpoint",
+  editMessage: "edit-message",
+  editInput: "edit-input",
+  editSend: "edit-send",
+  restoreConfirm: "restore-confirm",
+  restoreItem: "restore-item",
+  restoreApply: "restore-apply",
+  restoreKeepMine: "restore-keep-mine",
+  restoreCancel: "restore-cancel",
+  restoreDone: "restore-done",
+  restoreUndo: "restore-undo",
 } as const;

@@ -36,9 +36,22 @@ export interface FolderSessionDeps {
   onQuestionRequested?(session: FolderSession, q: PendingQuestion): void;
   /** The MCP servers for a new, loaded or resumed session of this folder (I-102), with the panel's rows. */
   mcpServers?(features: AgentFeatures): Promise<SessionServers>;
+  /** The folder's checkpoints (absent: none are taken, e.g. git is missing). */
+  checkpoints?: SessionCheckpointHooks;
+  /** A turn ended or the session changed: the changes list may be stale. */
+  onCheckpointsChanged?(session: FolderSession): void;
   /** Activity changed (sessions view, badges). */
   onDidChange?(session: FolderSession): void;
   log?(message: string): void;
+}
+
+/** What a session needs of its folder's checkpoints (extension/checkpoints/folderCheckpoints.ts). */
+export interface SessionCheckpointHooks {
+  warm(): Promise<void>;
+  beforePrompt(sessionId: string, promptIndex: number, label: string): Promise<unknown>;
+  afterTurn(sessionId: string): Promise<void>;
+  fork(fromSession: string, toSession: string, keepPrompts: number): Promise<void>;
+  deleteSession(sessionId: string): Promise<void>;
 }
 
 export class FolderSession {
@@ -115,6 +128,8 @@ export class FolderSession {
       this.#client = client;
       this.#error = false;
       if (this.#state.agentName !== client.agentName) this.emit({ type: "agent", agentName: client.agentName });
+      // The first snapshot of a big folder hashes every file: do it now, not in front of the first prompt.
+      void this.deps.checkpoints?.warm().catch((err: unknown) => this.deps.log?.(`checkpoints unavailable: ${errorText(err)}`));
       const saved = this.deps.bindings.get(this.folder);
       if (saved) {
         try {
@@ -278,10 +293,22 @@ export class FolderSession {
     const sessionId = this.sessionId;
     if (!client || !sessionId) throw new Error("no session is attached to this folder");
     if (this.#state.running) throw new Error("a turn is already running in this session");
+    const promptIndex = this.#state.entries.filter((e) => e.kind === "user").length;
     this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments }, { type: "turn/started" });
+    // The folder's state before the prompt reaches the agent; a failure is said, and the prompt still goes.
+    const ck = this.deps.checkpoints;
+    if (ck) {
+      try {
+        await ck.beforePrompt(sessionId, promptIndex, display.text);
+      } catch (err) {
+        this.emit({ type: "notice", severity: "warning", text: `No checkpoint was taken before this prompt: ${errorText(err)}` });
+      }
+    }
     try {
       const stopReason = await client.prompt(sessionId, blocks);
       await client.router.drain(sessionId);
+      if (ck) await ck.afterTurn(sessionId).catch((err: unknown) => this.deps.log?.(`checkpoint after the turn: ${errorText(err)}`));
+      this.deps.onCheckpointsChanged?.(this);
       if (this.sessionId === sessionId) this.emit({ type: "turn/ended", stopReason });
     } catch (err) {
       // The connection closed under the turn (the agent died): `agentDied` shows it as interrupted (I-95).
@@ -290,6 +317,40 @@ export class FolderSession {
       if (connectionGone || this.sessionId !== sessionId || !this.#state.running) return;
       this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
     }
+  }
+
+  /** Whether edit-and-resend makes the agent forget the later turns (it can fork before a prompt). */
+  get forgetsOnResend(): boolean {
+    return this.#client?.features.forkAtPrompt ?? false;
+  }
+
+  /**
+   * Edit and resend: the conversation continues from before user prompt `keepPrompts` (0-based) with
+   * a new prompt. The caller restored the files. Where the agent can fork before a prompt, the panel's
+   * session becomes that fork, so the model never sees the abandoned turns again; elsewhere the same
+   * session goes on, and the panel says plainly that the agent remembers them.
+   */
+  async editAndResend(keepPrompts: number, blocks: ContentBlock[], display: { text: string; attachments: string[] }): Promise<void> {
+    const client = this.#client;
+    const sessionId = this.sessionId;
+    if (!client || !sessionId) throw new Error("no session is attached to this folder");
+    if (this.#state.running) throw new Error("a turn is running; cancel it before editing an earlier message");
+    if (client.features.forkAtPrompt) {
+      const forked = await client.forkAtPrompt(sessionId, this.folder, keepPrompts);
+      await this.deps.checkpoints?.fork(sessionId, forked, keepPrompts).catch((err: unknown) => this.deps.log?.(`checkpoints of the fork: ${errorText(err)}`));
+      await this.#leave(client);
+      this.#register(client, forked);
+      const res = await client.resumeSession(forked, this.folder);
+      this.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), { type: "transcript/truncate", keepPrompts });
+      await this.deps.bindings.set(this.folder, forked);
+    } else {
+      this.emit({
+        type: "notice",
+        severity: "warning",
+        text: `${client.agentName} cannot fork a conversation before a message, so it still remembers the turns after the one you edited. The files were restored; the edited message is sent as a new message.`,
+      });
+    }
+    await this.prompt(blocks, display);
   }
 
   /** `session/cancel`, then every pending permission of this session is answered `cancelled` (I-90). */
@@ -381,6 +442,7 @@ export class FolderSession {
     const current = sessionId === this.sessionId;
     if (current) await this.#leave(client);
     await client.deleteSession(sessionId);
+    await this.deps.checkpoints?.deleteSession(sessionId).catch((err: unknown) => this.deps.log?.(`deleting checkpoints of ${sessionId}: ${errorText(err)}`));
     if (current) {
       await this.deps.bindings.set(this.folder, undefined);
       this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });

@@ -18,6 +18,8 @@ import type { AgentStatus } from "../protocol/transcript";
 import { detectSandbox, type CommandSandbox } from "../../sandbox";
 import { errorText, FolderSession } from "./folderSession";
 import { getOrCreate } from "./getOrCreate";
+import { BaselineDocs } from "../checkpoints/baselineDocs";
+import { CheckpointRegistry } from "../checkpoints/registry";
 
 const BINDINGS_KEY = "manifold.bindings";
 
@@ -30,6 +32,8 @@ export class SessionManager implements vscode.Disposable {
   readonly agent: AgentHost;
   readonly mcp: McpHost;
   #status: AgentStatus = "idle";
+  readonly checkpoints: CheckpointRegistry;
+  readonly baselineDocs: BaselineDocs;
   #statusMessage: string | undefined;
 
   constructor(
@@ -39,6 +43,12 @@ export class SessionManager implements vscode.Disposable {
     private readonly runAction: (action: SessionAction, session: FolderSession) => void,
   ) {
     this.mcp = new McpHost(context, (m) => log.info(m));
+    this.checkpoints = new CheckpointRegistry(
+      vscode.Uri.joinPath(context.globalStorageUri, "checkpoints").fsPath,
+      { dirtyFiles: () => vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === "file").map((d) => d.uri.fsPath) },
+      (m) => log.info(m),
+    );
+    this.baselineDocs = new BaselineDocs((folder) => this.checkpoints.get(folder));
     const agentLog: AgentLog = {
       info: (m) => log.info(m),
       warn: (m) => log.warn(m),
@@ -71,6 +81,7 @@ export class SessionManager implements vscode.Disposable {
     });
     if (!vscode.workspace.isTrusted) this.#status = "untrusted";
     this.#disposables.push(
+      this.baselineDocs,
       this.#onDidChange,
       vscode.workspace.onDidChangeWorkspaceFolders((e) => this.#foldersChanged(e)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -128,6 +139,11 @@ export class SessionManager implements vscode.Disposable {
           if (!this.#panels.get(session.folder)?.visible) surfaceHiddenQuestion(session.folderName, q, () => this.openPanel(folder));
         },
         onDidChange: () => this.#onDidChange.fire(),
+        ...(this.checkpoints.get(key) ? { checkpoints: this.checkpoints.get(key) } : {}),
+        onCheckpointsChanged: (session) => {
+          void this.#panels.get(session.folder)?.refreshChanges();
+          this.#onDidChange.fire();
+        },
         log: (m) => this.log.info(`[${folder.name}] ${m}`),
       });
     return getOrCreate(this.#sessions, key, create, (s) => s.setStatus(this.#status, this.#statusMessage));
@@ -222,6 +238,8 @@ export class SessionManager implements vscode.Disposable {
     const chat = new ChatPanel(panel, s, {
       extensionUri: this.context.extensionUri,
       diffs: this.diffs,
+      baselineDocs: this.baselineDocs,
+      checkpoints: (x) => this.checkpoints.forFolder(x.folder),
       runAction: this.runAction,
       ensureAttached: (x) => this.ensureAttached(x),
       log: (m) => this.log.warn(m),

@@ -2,7 +2,7 @@
 // reducer, and renders at most once per animation frame (streaming stays smooth).
 import { render } from "preact";
 import { reduceTranscript, type TranscriptState } from "../protocol/transcript";
-import { assertNever, type Attachment, type HostToWebview } from "../protocol/webviewProtocol";
+import { assertNever, type Attachment, type ChangesView, type HostToWebview, type RestoreDoneView, type RestorePlanView } from "../protocol/webviewProtocol";
 import { App } from "./components/App";
 import { rememberFolder } from "./panelState";
 import { onHostMessage, post } from "./vscodeApi";
@@ -14,6 +14,9 @@ if (folder) rememberFolder(folder);
 let state: TranscriptState | undefined;
 let attachments: Attachment[] = [];
 let focusSignal = 0;
+let changes: ChangesView | undefined;
+let restorePlan: RestorePlanView | undefined;
+let restoreDone: RestoreDoneView | undefined;
 let inbox: HostToWebview[] = [];
 let frame: number | undefined;
 
@@ -30,6 +33,15 @@ function apply(msg: HostToWebview): void {
       return;
     case "composer/focus":
       focusSignal++;
+      return;
+    case "changes":
+      changes = msg.changes;
+      return;
+    case "restore/plan":
+      restorePlan = msg.plan;
+      return;
+    case "restore/done":
+      restoreDone = msg.done;
       return;
     default:
       assertNever(msg);
@@ -48,6 +60,13 @@ function draw(): void {
       focusSignal={focusSignal}
       onDetach={(id) => {
         attachments = attachments.filter((a) => a.id !== id);
+        schedule();
+      }}
+      {...(changes ? { changes } : {})}
+      {...(restorePlan ? { restorePlan } : {})}
+      {...(restoreDone ? { restoreDone } : {})}
+      onCloseDone={() => {
+        restoreDone = undefined;
         schedule();
       }}
       onSent={() => {

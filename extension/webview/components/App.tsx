@@ -1,7 +1,8 @@
 // The panel: header, banners, plan, transcript (or an honest empty/loading state), composer.
 import { useState } from "preact/hooks";
 import type { TranscriptState } from "../../protocol/transcript";
-import type { Attachment } from "../../protocol/webviewProtocol";
+import type { Attachment, ChangesView, RestoreDoneView, RestorePlanView } from "../../protocol/webviewProtocol";
+import { ChangesList, RestoreConfirm, RestoreDone } from "./Checkpoints";
 import { TEST_IDS } from "../../protocol/webviewProtocol";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
@@ -16,6 +17,10 @@ export interface AppProps {
   focusSignal: number;
   onDetach(id: string): void;
   onSent(): void;
+  changes?: ChangesView;
+  restorePlan?: RestorePlanView;
+  restoreDone?: RestoreDoneView;
+  onCloseDone(): void;
 }
 
 function Empty({ s }: { s: TranscriptState }) {
@@ -57,7 +62,10 @@ export function App(p: AppProps) {
       <McpServers rows={s.mcpServers} />
       <Banners s={s} />
       <PlanView s={s} />
-      {s.entries.length === 0 ? <Empty s={s} /> : <Transcript entries={s.entries} terminals={s.terminals} />}
+      {s.entries.length === 0 ? <Empty s={s} /> : <Transcript entries={s.entries} terminals={s.terminals} running={s.running} />}
+      <RestoreConfirm plan={p.restorePlan} />
+      <RestoreDone done={p.restoreDone} onClose={p.onCloseDone} />
+      <ChangesList changes={p.changes} running={s.running} />
       <UsageView s={s} />
       <Composer
         running={s.running}

@@ -9,6 +9,7 @@ import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
 import { post } from "../vscodeApi";
 import { QuestionCard } from "./QuestionCard";
+import { UserMessage } from "./UserMessage";
 
 const Markdown = memo(function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
@@ -162,23 +163,10 @@ const PermissionCard = memo(function PermissionCard({ e }: { e: PermissionEntry 
   );
 });
 
-const Entry = memo(function Entry({ e, terminals }: { e: TranscriptEntry; terminals: Record<string, TerminalView> }) {
+const Entry = memo(function Entry({ e, terminals, promptIndex, running }: { e: TranscriptEntry; terminals: Record<string, TerminalView>; promptIndex: number; running: boolean }) {
   switch (e.kind) {
     case "user":
-      return (
-        <div class="msg user" data-testid={TEST_IDS.userMessage}>
-          <div class="user-text">{e.text}</div>
-          {e.attachments.length > 0 ? (
-            <div class="chips">
-              {e.attachments.map((a, i) => (
-                <span key={i} class="chip">
-                  <Icon name="file" /> {a}
-                </span>
-              ))}
-            </div>
-          ) : null}
-        </div>
-      );
+      return <UserMessage e={e} promptIndex={promptIndex} running={running} />;
     case "agent":
       return (
         <div class="msg agent" data-testid={TEST_IDS.agentMessage}>
@@ -216,7 +204,8 @@ function hasTerminal(e: ToolEntry): boolean {
   return e.content.some((c) => c.type === "terminal");
 }
 
-export function Transcript({ entries, terminals }: { entries: TranscriptEntry[]; terminals: Record<string, TerminalView> }) {
+export function Transcript({ entries, terminals, running }: { entries: TranscriptEntry[]; terminals: Record<string, TerminalView>; running: boolean }) {
+  let users = 0;
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   useEffect(() => {
@@ -236,7 +225,7 @@ export function Transcript({ entries, terminals }: { entries: TranscriptEntry[];
       }}
     >
       {entries.map((e) => (
-        <Entry key={e.id} e={e} terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY} />
+        <Entry key={e.id} e={e} terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY} promptIndex={e.kind === "user" ? users++ : -1} running={e.kind === "user" && running} />
       ))}
     </div>
   );

@@ -53,6 +53,11 @@ export function createFakeAgent(caps: AgentCapabilities = {}): FakeAgent {
         fake.calls.push("session/resume");
         return {};
       })
+      // Manifold's fork before a prompt (agent-server/acp/fork.ts), answered only when advertised.
+      .onRequest("session/fork", { parse: (p: unknown) => p as { sessionId: string; _meta?: Record<string, unknown> } }, ({ params }) => {
+        fake.calls.push(`session/fork ${params.sessionId} keep=${String(params._meta?.["manifold.dev/keepPrompts"])}`);
+        return { sessionId: `s${++seq}` };
+      })
       .onRequest(acp.methods.agent.session.close, () => {
         fake.calls.push("session/close");
       })

@@ -45,10 +45,13 @@ test("restart backoff doubles and gives up after repeated rapid crashes", () => 
 test("capabilities: object-valued capabilities are on when present, off when absent or null", () => {
   assert.deepEqual(agentFeatures({ loadSession: true, sessionCapabilities: { resume: {}, list: null }, promptCapabilities: { embeddedContext: true } }), {
     load: true, resume: true, list: false, close: false, delete: false, additionalDirectories: false, embeddedContext: true, image: false,
-    mcp: { http: false, sse: false }, mcpStatus: false, mcpRestart: false,
+    mcp: { http: false, sse: false }, mcpStatus: false, mcpRestart: false, forkAtPrompt: false,
   });
   assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, { http: true, sse: false });
   assert.equal(agentFeatures({ _meta: { manifold: { mcpStatus: true } } }).mcpStatus, true);
+  // Manifold's fork-before-a-prompt extension is read from agentCapabilities._meta["session/fork"].
+  assert.equal(agentFeatures({ _meta: { "session/fork": { "manifold.dev/keepPrompts": true } } }).forkAtPrompt, true);
+  assert.equal(agentFeatures({ _meta: { "session/fork": {} } }).forkAtPrompt, false);
 });
 
 test("prompts: files are embedded when the agent accepts embedded context, else linked; selections are quoted", () => {

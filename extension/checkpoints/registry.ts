@@ -1,0 +1,44 @@
+// One FolderCheckpoints per workspace folder, under the extension's global storage; git is probed
+// once, and without it every caller gets the same plain reason instead of a checkpoint.
+import * as path from "node:path";
+import { FolderCheckpoints, type FolderCheckpointsOptions } from "./folderCheckpoints";
+import { gitVersion } from "./git";
+
+export class CheckpointRegistry {
+  readonly #folders = new Map<string, FolderCheckpoints>();
+  #unavailable?: string;
+
+  constructor(
+    readonly storageRoot: string,
+    private readonly opts: FolderCheckpointsOptions = {},
+    log: (m: string) => void = () => undefined,
+  ) {
+    gitVersion().then(
+      (v) => log(`checkpoints: ${v}`),
+      (err: unknown) => {
+        this.#unavailable = `Checkpoints are off: ${err instanceof Error ? err.message : String(err)} Install git to review and undo the agent's changes.`;
+        log(this.#unavailable);
+      },
+    );
+  }
+
+  forFolder(folder: string): { ck: FolderCheckpoints } | { unavailable: string } {
+    if (this.#unavailable) return { unavailable: this.#unavailable };
+    let ck = this.#folders.get(folder);
+    if (!ck) {
+      try {
+        ck = new FolderCheckpoints(path.join(this.storageRoot), folder, this.opts);
+      } catch (err) {
+        return { unavailable: `Checkpoints are off for ${folder}: ${err instanceof Error ? err.message : String(err)}` };
+      }
+      this.#folders.set(folder, ck);
+    }
+    return { ck };
+  }
+
+  /** A folder's checkpoints when available (for the session's prompt hooks), else undefined. */
+  get(folder: string): FolderCheckpoints | undefined {
+    const r = this.forFolder(folder);
+    return "ck" in r ? r.ck : undefined;
+  }
+}

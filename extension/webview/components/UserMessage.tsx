@@ -1,0 +1,71 @@
+// A user message with its checkpoint actions: restore the folder to before it, or edit and resend it.
+import { useState } from "preact/hooks";
+import type { UserEntry } from "../../protocol/transcript";
+import { TEST_IDS } from "../../protocol/webviewProtocol";
+import { Icon } from "../icons";
+import { post } from "../vscodeApi";
+
+export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptIndex: number; running: boolean }) {
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  return (
+    <div class="msg user" data-testid={TEST_IDS.userMessage} data-prompt-index={promptIndex}>
+      {editing === undefined ? (
+        <div class="user-text">{e.text}</div>
+      ) : (
+        <div class="edit-message">
+          <textarea
+            data-testid={TEST_IDS.editInput}
+            value={editing}
+            rows={3}
+            aria-label="Edited message"
+            onInput={(ev) => setEditing((ev.currentTarget as HTMLTextAreaElement).value)}
+            onKeyDown={(ev) => {
+              if (ev.key === "Escape") setEditing(undefined);
+            }}
+          />
+          <div class="row">
+            <button
+              class="primary"
+              data-testid={TEST_IDS.editSend}
+              disabled={running || editing.trim() === ""}
+              title="Restore the files to before this message, then send the edited message"
+              onClick={() => {
+                post({ type: "prompt/edit", promptIndex, text: editing.trim() });
+                setEditing(undefined);
+              }}
+            >
+              Restore and resend
+            </button>
+            <button class="secondary" onClick={() => setEditing(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {e.attachments.length > 0 ? (
+        <div class="chips">
+          {e.attachments.map((a, i) => (
+            <span key={i} class="chip">
+              <Icon name="file" /> {a}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {editing === undefined && !running ? (
+        <div class="msg-actions">
+          <button class="icon" data-testid={TEST_IDS.editMessage} title="Edit this message and resend it from here" onClick={() => setEditing(e.text)}>
+            <Icon name="edit" />
+          </button>
+          <button
+            class="icon"
+            data-testid={TEST_IDS.restoreCheckpoint}
+            title="Restore the folder's files to how they were before this message"
+            onClick={() => post({ type: "restore/ask", promptIndex })}
+          >
+            <Icon name="discard" />
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
