@@ -18,8 +18,9 @@ import { coldstart } from "./coldstart";
 import { sandbox } from "./sandbox";
 import { peers } from "./peers";
 import { churn } from "./churn";
+import { checkpoint } from "./checkpoint";
 
-const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn];
+const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn, checkpoint];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Set<string> | null } {
   const quick = argv.includes("--quick");

@@ -49,4 +49,6 @@ export const COMMANDS = {
   restartAgent: "manifold.restartAgent",
   showLog: "manifold.showLog",
   restartMcpServer: "manifold.restartMcpServer",
+  showChanges: "manifold.showChanges",
+  restoreCheckpoint: "manifold.restoreCheckpoint",
 } as const;

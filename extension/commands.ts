@@ -178,7 +178,62 @@ export function registerCommands(manager: SessionManager, view: SessionsView, co
     reg(COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent())),
     reg(COMMANDS.showLog, () => manager.log.show(true)),
     reg(COMMANDS.restartMcpServer, () => withErrors("Restart MCP Server", () => restartMcpServer(manager))),
+    reg(COMMANDS.showChanges, (arg) =>
+      withErrors("Show Changes", async () => {
+        const s = await attached(arg, "Show the changes in which folder?");
+        if (s) await showChanges(manager, s);
+      }),
+    ),
+    reg(COMMANDS.restoreCheckpoint, (arg) =>
+      withErrors("Restore Checkpoint", async () => {
+        const s = await attached(arg, "Restore a checkpoint of which folder?");
+        if (s) await pickCheckpoint(manager, s);
+      }),
+    ),
   ];
+}
+
+function checkpointsOf(manager: SessionManager, s: FolderSession) {
+  const r = manager.checkpoints.forFolder(s.folder);
+  if ("unavailable" in r) throw new Error(r.unavailable);
+  if (!s.sessionId) throw new Error("no session is attached to this folder");
+  return { ck: r.ck, sessionId: s.sessionId };
+}
+
+/** The changes since the last prompt's checkpoint: pick one to open its diff (the list is also in the panel). */
+async function showChanges(manager: SessionManager, s: FolderSession): Promise<void> {
+  const { ck, sessionId } = checkpointsOf(manager, s);
+  await manager.panel(s.folder)?.refreshChanges();
+  const { files, baseline } = await ck.changes(sessionId);
+  if (files.length === 0) {
+    void vscode.window.showInformationMessage(`Manifold: no changes in ${s.folderName} since ${baseline ? `“${baseline.label}”` : "the last checkpoint"}.`);
+    return;
+  }
+  const word = { A: "added", D: "deleted", M: "modified" } as const;
+  const picked = await vscode.window.showQuickPick(
+    files.map((f) => ({ label: f.path, description: `${word[f.status]} ${f.added === null ? "binary" : `+${f.added} −${f.removed ?? 0}`}`, f })),
+    { placeHolder: `Changed in ${s.folderName} since ${baseline ? `“${baseline.label}”` : "the last checkpoint"}: open a diff` },
+  );
+  if (picked) await manager.baselineDocs.openDiff(ck, sessionId, picked.f.path, picked.f.status);
+}
+
+/** Every checkpoint of the session, newest first; the chosen one is shown for confirmation in the panel. */
+async function pickCheckpoint(manager: SessionManager, s: FolderSession): Promise<void> {
+  const { ck, sessionId } = checkpointsOf(manager, s);
+  const list = [...(await ck.list(sessionId))].reverse();
+  if (list.length === 0) {
+    void vscode.window.showInformationMessage(`Manifold: no checkpoints yet in ${s.folderName}; one is taken before every prompt.`);
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    list.map((c) => ({ label: c.kind === "prompt" ? `Before “${c.label}”` : `Before the ${c.label}`, description: new Date(c.at).toLocaleString(), c })),
+    { placeHolder: `Restore ${s.folderName} to which checkpoint? (the files that will change are shown first)` },
+  );
+  if (!picked) return;
+  const panel = manager.panel(s.folder);
+  if (!panel) throw new Error("the chat panel is not open");
+  panel.reveal();
+  await panel.review.ask(undefined, picked.c.id);
 }
 
 /** What the panel's header buttons do: the same commands, for that panel's folder. */
