@@ -47,7 +47,7 @@ export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge:
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       bridge.clientCapabilities = params.clientCapabilities ?? undefined;
       // Honest: without an MCP layer no transport is offered (stdio is still refused with a clear error).
-      const agentCapabilities = deps.mcp ? { ...AGENT_CAPABILITIES, _meta: MCP_META } : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
+      const agentCapabilities = deps.mcp ? { ...AGENT_CAPABILITIES, _meta: { ...AGENT_CAPABILITIES._meta, ...MCP_META } } : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
       return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities, agentInfo: AGENT_INFO, authMethods: [] };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {

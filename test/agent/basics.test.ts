@@ -31,7 +31,8 @@ describe("agent-server basics (spawned)", () => {
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false }, // stdio is the baseline; streamable HTTP too
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
-      _meta: { manifold: { mcpStatus: true, mcpRestart: true } }, // _manifold/mcp_status and _manifold/mcp_restart
+      // _manifold/mcp_status and _manifold/mcp_restart; session/fork (unstable) with Manifold's cut before a prompt (fork.ts).
+      _meta: { manifold: { mcpStatus: true, mcpRestart: true }, "session/fork": { "manifold.dev/keepPrompts": true } },
     });
     assert.equal(res.agentInfo?.name, "manifold-agent");
   });
