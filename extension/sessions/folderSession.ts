@@ -339,9 +339,12 @@ export class FolderSession {
       const forked = await client.forkAtPrompt(sessionId, this.folder, keepPrompts);
       await this.deps.checkpoints?.fork(sessionId, forked, keepPrompts).catch((err: unknown) => this.deps.log?.(`checkpoints of the fork: ${errorText(err)}`));
       await this.#leave(client);
+      const mcpServers = await this.#mcp(client);
       this.#register(client, forked);
-      const res = await client.resumeSession(forked, this.folder);
+      // Resuming the (live) fork hands it this folder's MCP servers, like any reopened session.
+      const res = await client.resumeSession(forked, this.folder, mcpServers);
       this.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), { type: "transcript/truncate", keepPrompts });
+      this.#showMcp(client, forked);
       await this.deps.bindings.set(this.folder, forked);
     } else {
       this.emit({
