@@ -8,7 +8,7 @@ import { z } from "zod";
 import { canonicalCwd } from "../runtime/cwd";
 import { LOG_FORMAT_VERSION, type LogEntry, type SessionEvent } from "../session/events";
 import type { Bridge } from "./bridge";
-import { mapLifecycleError, rejectUnsupported, sessionState } from "./handlers";
+import { mapLifecycleError, rejectUnsupported, resumePersisted, sessionState } from "./handlers";
 
 export const KEEP_PROMPTS_META = "manifold.dev/keepPrompts";
 
@@ -88,16 +88,7 @@ export async function forkSession(bridge: Bridge, params: ForkParams): Promise<F
   } finally {
     await log.close();
   }
-  let agent;
-  try {
-    agent = await bridge.registry.resume({ resumeSessionId: id, signal: bridge.closeSignal });
-  } catch (err) {
-    throw mapLifecycleError(err, id);
-  }
-  if (bridge.closed) {
-    await bridge.registry.dispose(agent).catch(() => undefined);
-    throw RequestError.internalError(undefined, "the agent is shutting down");
-  }
+  const agent = await resumePersisted(bridge, id);
   const rec = bridge.adopt(agent);
   return { sessionId: id, ...sessionState(bridge, rec) };
 }

@@ -59,6 +59,24 @@ export function mapLifecycleError(err: unknown, sessionId: string): unknown {
   return err;
 }
 
+/**
+ * Builds the live agent of a persisted session; one that resolves after teardown began is disposed
+ * and refused (I-20). Used by load/resume and by a fork's new log.
+ */
+export async function resumePersisted(bridge: Bridge, id: string): Promise<Awaited<ReturnType<Bridge["registry"]["resume"]>>> {
+  let agent;
+  try {
+    agent = await bridge.registry.resume({ resumeSessionId: id, signal: bridge.closeSignal });
+  } catch (err) {
+    throw mapLifecycleError(err, id);
+  }
+  if (bridge.closed) {
+    await bridge.registry.dispose(agent).catch(() => undefined);
+    throw RequestError.internalError(undefined, "the agent is shutting down");
+  }
+  return agent;
+}
+
 export function sessionState(bridge: Bridge, rec: SessionRecord): { configOptions: SessionConfigOption[]; modes: SessionModeState } {
   const s = effectiveSettings(rec.agent.settings, rec.pendingConfig);
   return { configOptions: configOptions(s, bridge.deps.models, bridge.deps.sandboxBackend?.()), modes: modeState(s) };
@@ -114,16 +132,7 @@ export async function attachSession(
       throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has no usable cwd: ${err instanceof Error ? err.message : String(err)}`);
     }
     if (persisted !== cwd) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);
-    let agent;
-    try {
-      agent = await bridge.registry.resume({ resumeSessionId: id, signal: bridge.closeSignal });
-    } catch (err) {
-      throw mapLifecycleError(err, id);
-    }
-    if (bridge.closed) {
-      await bridge.registry.dispose(agent).catch(() => undefined); // I-20
-      throw RequestError.internalError(undefined, "the agent is shutting down");
-    }
+    const agent = await resumePersisted(bridge, id);
     const rec = bridge.adopt(agent);
     if (replay) {
       for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
