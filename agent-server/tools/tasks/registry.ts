@@ -2,11 +2,16 @@
 // id, I-55/56): every access goes through an owner-bound view, foreign and unknown ids give
 // byte-identical errors (I-57/58), ids carry a random suffix (I-62), and disposing an owner kills
 // each task's whole tree and resolves only after every one has exited (I-61).
+//
+// What outlives a session (I-60, I-110): a finished task is reduced to plain data (its command, exit
+// code and the output bash_output would show), so no process handle or closure of the session's agent
+// stays reachable; and the finished records kept are bounded per live session and, for closed
+// sessions, in total (oldest dropped first).
 import { randomBytes } from "node:crypto";
-import { DEFAULT_KILL_GRACE_MS, spawnTree, type RunningProcess } from "../../../sandbox/processTree";
+import { DEFAULT_KILL_GRACE_MS } from "../../../sandbox/processTree";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
-import { OutputBuffer } from "../truncate";
 import type { TaskAccess } from "../types";
+import { launchTask, type FinishedTask, type RunningTask } from "./task";
 
 export class TaskNotFoundError extends Error {
   constructor(taskId: string) {
@@ -16,16 +21,7 @@ export class TaskNotFoundError extends Error {
   }
 }
 
-interface Task {
-  readonly id: string;
-  readonly owner: string;
-  readonly command: string;
-  readonly proc: RunningProcess;
-  readonly buf: OutputBuffer;
-  exitCode: number | null;
-  running: boolean;
-  timer?: NodeJS.Timeout;
-}
+type Task = RunningTask | FinishedTask;
 
 export interface TaskExit {
   taskId: string;
@@ -34,7 +30,7 @@ export interface TaskExit {
 
 export interface TaskRegistry {
   forOwner(sessionId: string, sandboxOf: () => SandboxContext): TaskAccess;
-  /** Kill the owner's tasks and wait until they have exited. Their final output stays readable by the same session id (I-60). */
+  /** Kill the owner's tasks and wait until they have exited. Their final output stays readable by the same session id (I-60), within the closed-session bound. */
   disposeOwner(sessionId: string): Promise<void>;
   /** Kill and drop every record of the owner's tasks (session deleted). */
   forgetOwner(sessionId: string): Promise<void>;
@@ -43,15 +39,28 @@ export interface TaskRegistry {
   onExit(listener: (owner: string, exit: TaskExit) => void): () => void;
 }
 
+/** Finished records kept for all closed sessions together (each at most ≈30 K characters of output). */
+export const DEFAULT_MAX_CLOSED_TASKS = 64;
+/** Finished records kept per live session; running tasks are never dropped. */
+export const DEFAULT_MAX_FINISHED_PER_SESSION = 32;
+
 export interface TaskRegistryOptions {
   /** SIGTERM → SIGKILL grace when killing (default 2 s). */
   killGraceMs?: number;
+  maxClosedTasks?: number;
+  maxFinishedPerSession?: number;
 }
 
 export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOptions = {}): TaskRegistry {
   const tasks = new Map<string, Task>();
+  /** Finished records in the order they finished: what the bounds drop from, oldest first. */
+  const finished = new Map<string, FinishedTask>();
+  /** Owners with a live agent (between forOwner and disposeOwner). */
+  const live = new Set<string>();
   const listeners = new Set<(owner: string, exit: TaskExit) => void>();
   const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const maxClosed = opts.maxClosedTasks ?? DEFAULT_MAX_CLOSED_TASKS;
+  const maxPerSession = opts.maxFinishedPerSession ?? DEFAULT_MAX_FINISHED_PER_SESSION;
   let closed = false;
 
   const lookup = (owner: string, taskId: string): Task => {
@@ -60,12 +69,49 @@ export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOp
     return t;
   };
 
-  const killTask = async (t: Task): Promise<void> => {
-    await t.proc.kill(grace);
+  const drop = (t: FinishedTask): void => {
+    finished.delete(t.id);
+    if (tasks.get(t.id) === t) tasks.delete(t.id);
+  };
+
+  /** Applies both bounds; O(records kept), which the bounds keep small. */
+  const prune = (): void => {
+    let closedCount = 0;
+    const perOwner = new Map<string, number>();
+    for (const t of finished.values()) {
+      if (live.has(t.owner)) perOwner.set(t.owner, (perOwner.get(t.owner) ?? 0) + 1);
+      else closedCount++;
+    }
+    for (const t of [...finished.values()]) {
+      if (live.has(t.owner)) {
+        const n = perOwner.get(t.owner)!;
+        if (n > maxPerSession) {
+          perOwner.set(t.owner, n - 1);
+          drop(t);
+        }
+      } else if (closedCount > maxClosed) {
+        closedCount--;
+        drop(t);
+      }
+    }
+  };
+
+  const onFinish = (record: FinishedTask): void => {
+    tasks.set(record.id, record);
+    finished.set(record.id, record);
+    prune();
+    for (const l of listeners) {
+      try {
+        l(record.owner, { taskId: record.id, exitCode: record.exitCode });
+      } catch {
+        /* a listener's failure is not the task's */
+      }
+    }
   };
 
   const forOwner = (owner: string, sandboxOf: () => SandboxContext): TaskAccess => {
     if (typeof owner !== "string" || owner.length === 0) throw new Error("Background tasks need an owner session id.");
+    live.add(owner);
     return {
       async start(command, { cwd, unconfined, timeoutMs }) {
         if (closed) throw new Error("The server is shutting down; no new background tasks.");
@@ -73,43 +119,30 @@ export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOp
         if (ctx.sessionId !== owner) throw new Error("Background task sandbox does not belong to its owner session.");
         const wrapped = sandbox.wrap(command, ctx, { cwd, unconfined });
         const id = `bash-${randomBytes(9).toString("base64url")}`;
-        const buf = new OutputBuffer();
-        const proc = spawnTree(wrapped, (c) => buf.push(c));
-        const task: Task = { id, owner, command, proc, buf, exitCode: null, running: true };
-        tasks.set(id, task);
-        if (timeoutMs !== undefined) task.timer = setTimeout(() => void killTask(task), timeoutMs);
-        void proc.exited.then((r) => {
-          task.running = false;
-          task.exitCode = r.exitCode ?? (r.signal ? 128 : null);
-          if (task.timer) clearTimeout(task.timer);
-          for (const l of listeners) {
-            try {
-              l(owner, { taskId: id, exitCode: task.exitCode });
-            } catch {
-              /* a listener's failure is not the task's */
-            }
-          }
-        });
+        // Launched outside this closure's scope: nothing the task keeps can reach `sandboxOf` (the agent).
+        tasks.set(id, launchTask({ id, owner, command, wrapped, timeoutMs, graceMs: grace }, onFinish));
         return { taskId: id };
       },
       async output(taskId) {
         const t = lookup(owner, taskId);
-        return { output: t.buf.text(), running: t.running, exitCode: t.exitCode };
+        return t.state === "running" ? { output: t.output(), running: true, exitCode: null } : { output: t.output, running: false, exitCode: t.exitCode };
       },
       async kill(taskId) {
         const t = lookup(owner, taskId);
-        await killTask(t);
-        return { output: t.buf.text(), exitCode: t.exitCode };
+        const done = t.state === "running" ? await t.kill() : t;
+        return { output: done.output, exitCode: done.exitCode };
       },
       list() {
-        return [...tasks.values()].filter((t) => t.owner === owner).map((t) => ({ taskId: t.id, command: t.command, running: t.running }));
+        return [...tasks.values()].filter((t) => t.owner === owner).map((t) => ({ taskId: t.id, command: t.command, running: t.state === "running" }));
       },
     };
   };
 
   const disposeOwner = async (owner: string): Promise<void> => {
-    const mine = [...tasks.values()].filter((t) => t.owner === owner);
-    await Promise.all(mine.map(killTask));
+    live.delete(owner);
+    const mine = [...tasks.values()].filter((t): t is RunningTask => t.owner === owner && t.state === "running");
+    await Promise.all(mine.map((t) => t.kill()));
+    prune(); // the owner's records now count against the closed-session bound
   };
 
   return {
@@ -117,7 +150,11 @@ export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOp
     disposeOwner,
     async forgetOwner(owner) {
       await disposeOwner(owner);
-      for (const t of [...tasks.values()]) if (t.owner === owner) tasks.delete(t.id);
+      for (const t of [...tasks.values()]) {
+        if (t.owner !== owner) continue;
+        tasks.delete(t.id);
+        finished.delete(t.id);
+      }
     },
     async disposeAll() {
       closed = true;

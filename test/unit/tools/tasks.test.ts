@@ -2,11 +2,14 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { detectSandbox } from "../../../sandbox/detect";
 import { createNoSandbox } from "../../../sandbox/none";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import { createToolRunner } from "../../../agent-server/tools/index";
 import { createTaskRegistry, TaskNotFoundError, type TaskRegistry } from "../../../agent-server/tools/tasks/registry";
+import { MAX_OUTPUT_CHARS, truncateMiddle } from "../../../agent-server/tools/truncate";
 import { makeCtx } from "./ctx";
 import { deferred, pidsMatching, pollUntil } from "./procs";
 
@@ -167,6 +170,82 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     const reg2 = createTaskRegistry(none);
     await reg2.disposeAll();
     assert.match(await errorOf(reg2.forOwner("Z", () => sbx("Z", rootA)).start("true", { cwd: rootA, unconfined: true })), /shutting down/);
+  });
+});
+
+describe("task registry: what a closed session's tasks keep (I-110)", () => {
+  const none = createNoSandbox({ PATH: process.env.PATH });
+
+  /** A forced full GC without starting node with --expose-gc (the flag is read when `gc` is first looked up in a new context). */
+  function forceGc(): void {
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+  }
+
+  it("I-110: a disposed owner's finished task record does not keep the agent (its sandbox closure) reachable", async () => {
+    const reg = createTaskRegistry(none, { killGraceMs: 50 });
+    let agentRef: WeakRef<object> | undefined;
+    let taskId = "";
+    await (async () => {
+      // Stands in for the Agent: only the owner's sandbox closure refers to it.
+      const fakeAgent = { history: "h".repeat(100_000), ctx: sbx("GC", rootA) };
+      agentRef = new WeakRef(fakeAgent);
+      const access = reg.forOwner("GC", () => fakeAgent.ctx);
+      ({ taskId } = await access.start("echo kept-output; sleep 300", { cwd: rootA, unconfined: true }));
+      await pollUntil(async () => (await access.output(taskId)).output.includes("kept"), "the task's output");
+    })();
+    await reg.disposeOwner("GC");
+    await new Promise((r) => setImmediate(r)); // WeakRef targets stay alive until the current job ends
+    forceGc();
+    assert.equal(agentRef!.deref(), undefined, "the closed session's agent is still reachable from the task registry");
+    // …while its output stays readable by the same session id (I-60).
+    assert.deepEqual(await reg.forOwner("GC", () => sbx("GC", rootA)).output(taskId), { output: "kept-output\n", running: false, exitCode: 128 });
+    await reg.disposeAll();
+  });
+
+  it("I-110: a finished task keeps at most what bash_output shows (head and tail), not its whole output buffer", async () => {
+    const reg = createTaskRegistry(none, { killGraceMs: 50 });
+    const a = reg.forOwner("BIG", () => sbx("BIG", rootA));
+    const exited = deferred();
+    const off = reg.onExit(() => exited.resolve());
+    const { taskId } = await a.start("seq 1 100000; echo the-end", { cwd: rootA, unconfined: true });
+    await exited.promise;
+    off();
+    const { output } = await a.output(taskId);
+    assert.ok(output.length <= MAX_OUTPUT_CHARS, `a finished task keeps ${output.length} characters`);
+    assert.match(output, /^1\n2\n3\n/);
+    assert.match(output, /the-end\n$/);
+    assert.equal(truncateMiddle(output), output, "bash_output shows it as kept (no second truncation marker)");
+    await reg.disposeAll();
+  });
+
+  it("I-110: records of closed sessions are bounded (oldest dropped first); a live session's finished records too", async () => {
+    const reg = createTaskRegistry(none, { killGraceMs: 50, maxClosedTasks: 3, maxFinishedPerSession: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const a = reg.forOwner(`C${i}`, () => sbx(`C${i}`, rootA));
+      ids.push((await a.start(`echo out-${i}; sleep 300`, { cwd: rootA, unconfined: true })).taskId);
+      await pollUntil(async () => (await a.output(ids[i]!)).output.includes("out"), "the task's output");
+      await reg.disposeOwner(`C${i}`);
+    }
+    const readable = async (owner: string, id: string): Promise<boolean> => (await errorOf(reg.forOwner(owner, () => sbx(owner, rootA)).output(id))) === "no error";
+    assert.deepEqual(await Promise.all(ids.map((id, i) => readable(`C${i}`, id))), [false, false, true, true, true]);
+    // A live session: its own finished records beyond the bound go oldest first; running ones never.
+    const live = reg.forOwner("LIVE", () => sbx("LIVE", rootA));
+    const running = (await live.start("sleep 300", { cwd: rootA, unconfined: true })).taskId;
+    const done: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const exited = deferred();
+      const off = reg.onExit((owner) => owner === "LIVE" && exited.resolve());
+      done.push((await live.start(`echo ${i}`, { cwd: rootA, unconfined: true })).taskId);
+      await exited.promise;
+      off();
+    }
+    assert.deepEqual(
+      live.list().map((t) => t.taskId),
+      [running, done[2], done[3]],
+    );
+    await reg.disposeAll();
   });
 });
 
