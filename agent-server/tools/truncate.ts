@@ -25,9 +25,18 @@ export function truncateMiddle(text: string, maxChars = MAX_OUTPUT_CHARS, maxLin
   const lines = text.split("\n");
   if (text.length <= maxChars && lines.length <= maxLines) return text;
   const headLines = Math.floor((maxLines - 10) / 2);
-  let head = lines.slice(0, headLines).join("\n");
-  let tail = lines.slice(Math.max(headLines, lines.length - headLines)).join("\n");
   const half = Math.floor(maxChars / 2);
+  let head: string;
+  let tail: string;
+  if (lines.length > 2 * headLines) {
+    head = lines.slice(0, headLines).join("\n");
+    tail = lines.slice(lines.length - headLines).join("\n");
+  } else {
+    // Few but long lines: too many characters, not too many lines. Cut by characters, or a long last
+    // line (where the error usually is) would be lost with the middle.
+    head = text.slice(0, half);
+    tail = text.slice(text.length - half);
+  }
   if (head.length > half) head = head.slice(0, half);
   if (tail.length > half) tail = tail.slice(tail.length - half);
   const omitted = text.length - head.length - tail.length;
