@@ -145,9 +145,11 @@ describe("I-108: hostile frames (spawned agent)", () => {
       else lines.push(`{"jsonrpc":"2.0","id":"flood-${i}","method":"session/set_config_option","params":{"sessionId":"${sessionA}","configId":"sandbox","value":{"x":1}}}`);
     }
     await writeRaw(agent, lines.join("\n") + "\n");
-    await replyTo(agent, `flood-${n - 1}`);
-    const answered = new Set(agent.frames.flatMap((f) => (typeof (f as Frame).id === "string" && ((f as Frame).id as string).startsWith("flood-") ? [(f as Frame).id] : [])));
-    assert.equal(answered.size, n);
+    // Replies come in the order their handlers finish, not the order of the frames: wait for all.
+    const floodReplies = (): unknown[] => agent.frames.flatMap((f) => (typeof (f as Frame).id === "string" && ((f as Frame).id as string).startsWith("flood-") ? [(f as Frame).id] : []));
+    await waitForFrame(agent, () => new Set(floodReplies()).size >= n, `replies to all ${n} flood frames`);
+    assert.equal(new Set(floodReplies()).size, n);
+    assert.equal(floodReplies().length, n, "exactly one reply per request");
     await otherSessionServes();
   });
 
