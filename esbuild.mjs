@@ -69,6 +69,9 @@ const builds = [
     target: "node20",
     format: "cjs",
     external: ["vscode"],
+    // jsonc-parser's `main` is a UMD wrapper whose `require("./impl/…")` calls esbuild cannot see (the
+    // bundle then throws "Cannot find module './impl/format'" on load); its ESM build bundles cleanly.
+    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
   },
   {
     ...common,

@@ -21,9 +21,14 @@ const option = (name, fallback) => {
 };
 const demoDir = process.env.MANIFOLD_DEMO_DIR ?? "/tmp/manifold-demo";
 
-/** Two small projects and a .code-workspace naming both; existing files are left alone. */
+/**
+ * Two small projects and a .code-workspace naming both; existing files are left alone. webapp has a
+ * `.vscode/mcp.json` with an offline demo MCP server (Manifold asks before it starts it).
+ */
 function ensureDemoWorkspace() {
+  const mcpJson = { servers: { demo: { type: "stdio", command: process.execPath, args: [join(root, "scripts/demo-mcp-server.mjs")] } } };
   const files = {
+    "webapp/.vscode/mcp.json": `// MCP servers of this folder (VS Code's format). Manifold starts one only in a trusted workspace, after you allow it.\n${JSON.stringify(mcpJson, null, 2)}\n`,
     "webapp/README.md": "# webapp\n\nA tiny front end. Ask Manifold what `src/app.js` does.\n",
     "webapp/src/app.js": 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
     "api/README.md": "# api\n\nA tiny back end, in its own folder, with its own chat panel and session.\n",

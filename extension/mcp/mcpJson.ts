@@ -1,6 +1,7 @@
 // VS Code's MCP configuration format (a folder's `.vscode/mcp.json`, and the same shape in the
 // `manifold.mcpServers` setting), validated entry by entry: a bad server or input is reported by name
 // and loses nothing else. No `vscode`.
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 
 export interface StdioDef {
@@ -112,44 +113,22 @@ export function parseMcpConfig(raw: unknown, where: string): McpConfigFile {
   return out;
 }
 
-/** Parses the text of an `mcp.json` (JSON with comments and trailing commas, as VS Code accepts). */
+/** Parses the text of an `mcp.json` (JSONC with trailing commas, read by VS Code's own parser). */
 export function parseMcpJson(text: string, where: string): McpConfigFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(stripJsonc(text));
-  } catch (err) {
-    return { servers: [], inputs: [], problems: [`${where}: not valid JSON (${err instanceof Error ? err.message : String(err)})`] };
+  const errors: ParseError[] = [];
+  const raw: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  // A file with a syntax error is not used at all: a half-read config could start a different server.
+  const first = errors[0];
+  if (first) {
+    const { line, column } = lineColumn(text, first.offset);
+    return { servers: [], inputs: [], problems: [`${where}: not valid JSON (${printParseErrorCode(first.error)} at line ${line}, column ${column})`] };
   }
   return parseMcpConfig(raw, where);
 }
 
-/** Removes comments and trailing commas outside strings. */
-export function stripJsonc(text: string): string {
-  return scan(scan(text, "comments"), "commas");
-}
-
-function scan(text: string, pass: "comments" | "commas"): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j;
-    } else if (pass === "comments" && c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (pass === "comments" && c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
-      out += " ";
-    } else if (pass === "commas" && c === ",") {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j]!)) j++;
-      // A trailing comma (before a closing bracket) is dropped.
-      if (text[j] !== "}" && text[j] !== "]") out += c;
-    } else out += c;
-  }
-  return out;
+/** 1-based line and column of a character offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lastBreak = before.lastIndexOf("\n");
+  return { line: before.split("\n").length, column: offset - lastBreak };
 }

@@ -4,8 +4,16 @@
 import * as vscode from "vscode";
 import type { DiagnosticInfo, LanguageIntelligence, Location, Position, SymbolInfo } from "./intelligence";
 
-/** How long a file just opened for analysis may take to get its first diagnostics. */
-const FIRST_DIAGNOSTICS_MS = 5_000;
+/**
+ * How long a file just opened for analysis may take to get its problems: a language server that starts
+ * cold (the first TypeScript file of a window) needs seconds on a loaded machine.
+ */
+const FIRST_DIAGNOSTICS_MS = 15_000;
+/**
+ * After an update that lists no problem, how long to wait for another: servers report in passes
+ * (TypeScript sends syntax problems, then semantic ones), so a first empty update is not the answer.
+ */
+const SETTLE_MS = 2_500;
 
 const toPos = (p: vscode.Position): Position => ({ line: p.line + 1, character: p.character + 1 });
 const toRange = (r: vscode.Range) => ({ start: toPos(r.start), end: toPos(r.end) });
@@ -28,24 +36,31 @@ function location(l: vscode.Location | vscode.LocationLink): Location {
   return "targetUri" in l ? { path: l.targetUri.fsPath, range: toRange(l.targetSelectionRange ?? l.targetRange) } : { path: l.uri.fsPath, range: toRange(l.range) };
 }
 
-/** Opens (without showing) so language servers analyse it, then waits for its first diagnostics. */
+/**
+ * Opens (without showing) so language servers analyse it, then waits for its first problems; a file
+ * with none is answered once updates have settled, or at the bound when no server reports on it.
+ */
 async function analysed(uri: vscode.Uri): Promise<void> {
   const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
   if (open && vscode.languages.getDiagnostics(uri).length > 0) return;
-  const changed = new Promise<void>((resolve) => {
-    const timer = setTimeout(done, FIRST_DIAGNOSTICS_MS);
+  const reported = new Promise<void>((resolve) => {
+    const bound = setTimeout(done, FIRST_DIAGNOSTICS_MS);
+    let settle: NodeJS.Timeout | undefined;
     const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some((u) => u.toString() === uri.toString())) done();
+      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
+      if (vscode.languages.getDiagnostics(uri).length > 0) return done();
+      clearTimeout(settle);
+      settle = setTimeout(done, SETTLE_MS);
     });
     function done(): void {
-      clearTimeout(timer);
+      clearTimeout(bound);
+      clearTimeout(settle);
       sub.dispose();
       resolve();
     }
   });
   if (!open) await vscode.workspace.openTextDocument(uri);
-  // A file without problems never gets a change event: the bound is the answer then.
-  await changed;
+  await reported;
 }
 
 export const vscodeIntelligence: LanguageIntelligence = {

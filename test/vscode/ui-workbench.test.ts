@@ -11,6 +11,7 @@ import { startScenario, type Scenario } from "./support/scenario";
 import { processesInGroup, processesMentioning } from "./support/processes";
 import { agentLifecycleTests } from "./ui/agentLifecycle";
 import { chatPanelTests } from "./ui/chatPanels";
+import { mcpServerTests, mcpTrustHooks, prepareMcpFixture } from "./ui/mcpServers";
 import { permissionTests } from "./ui/permissions";
 import { questionTests } from "./ui/questions";
 import { restrictedModeTests } from "./ui/restrictedMode";
@@ -24,7 +25,7 @@ describe("Manifold in code-server: one window, two folders", () => {
   };
 
   before(async () => {
-    s = await startScenario("manifold-ui-", { untrusted: true });
+    s = await startScenario("manifold-ui-", { untrusted: true, prepare: prepareMcpFixture });
   });
 
   after(async () => {
@@ -41,10 +42,11 @@ describe("Manifold in code-server: one window, two folders", () => {
     assert.deepEqual(processesMentioning(root), []);
   });
 
-  restrictedModeTests(scenario);
+  restrictedModeTests(scenario, mcpTrustHooks);
   chatPanelTests(scenario);
   webviewSafetyTests(scenario);
   questionTests(scenario);
   permissionTests(scenario);
+  mcpServerTests(scenario);
   agentLifecycleTests(scenario);
 });

@@ -53,6 +53,16 @@ describe("MCP servers of a folder session (I-102)", () => {
     assert.match(parseMcpJson(`{"servers":{"manifold":{"command":"x"}}}`, "x").problems[0]!, /Manifold's own/);
   });
 
+  it("mcp.json is JSONC as VS Code reads it: '//' inside strings is kept, a parse error names its line and column", () => {
+    const f = parseMcpJson(`{ /* c */ "servers": { "u": { "url": "https://example.test//mcp", "headers": { "X": "a/*b*/" }, }, }, }`, "x");
+    assert.deepEqual(f.problems, []);
+    assert.deepEqual(f.servers[0]?.config, { type: "http", url: "https://example.test//mcp", headers: { X: "a/*b*/" } });
+    const bad = parseMcpJson(`{\n  "servers": {\n    "a": { "command": "x" }\n    "b": { "command": "y" }\n  }\n}`, "a/.vscode/mcp.json");
+    assert.deepEqual(bad.servers, [], "a file with a syntax error is not half-used");
+    assert.match(bad.problems[0]!, /^a\/\.vscode\/mcp\.json: not valid JSON \(CommaExpected at line 4, column 5\)/);
+    assert.match(parseMcpJson("", "x").problems[0]!, /not valid JSON \(ValueExpected at line 1, column 1\)/);
+  });
+
   it("parses env files (comments, export, quotes)", () => {
     assert.deepEqual(parseEnvFile('# c\nexport A=1\nB="two words"\nC=\'x\' \nD=v # note\nbad line'), { A: "1", B: "two words", C: "x", D: "v" });
   });

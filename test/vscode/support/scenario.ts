@@ -76,12 +76,15 @@ export interface ScenarioOptions {
   colorScheme?: "light" | "dark";
   /** Open the workspace in Restricted Mode (workspace trust on); the test trusts it when it wants. */
   untrusted?: boolean;
+  /** Adds files to the fresh workspace before code-server opens it (e.g. a folder's `.vscode/mcp.json`). */
+  prepare?: (workspace: TwoFolderWorkspace) => void;
 }
 
 export async function startScenario(prefix: string, options: ScenarioOptions = {}): Promise<Scenario> {
   const tools = ensureTools();
   ensureBuilt({ vsix: true });
   const workspace = createTwoFolderWorkspace(prefix);
+  options.prepare?.(workspace);
   const model = await startFakeModelServer();
   const stateDir = join(workspace.root, ".code-server");
   const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv(model), settings: THEME_SETTINGS, workspaceTrust: options.untrusted ?? false });

@@ -6,7 +6,15 @@ import { describe, it } from "node:test";
 import { editorTab, runCommand, runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
 import { byTestId, eventually, OPEN_CHAT, TEST_IDS, type Scenario } from "../support/scenario";
 
-export function restrictedModeTests(scenario: () => Scenario): void {
+/** What another section checks at the two moments only this one has (e.g. MCP servers, I-102). */
+export interface TrustHooks {
+  /** At the end of the untrusted test, before anything is trusted. */
+  untrusted?(s: Scenario): Promise<void>;
+  /** Right after "Trust" is clicked, before the trust editor is closed (a modal question may be up). */
+  trusting?(s: Scenario): Promise<void>;
+}
+
+export function restrictedModeTests(scenario: () => Scenario, hooks: TrustHooks = {}): void {
   describe("an untrusted workspace (Restricted Mode)", () => {
     it("I-92: Open Chat for Folder opens a panel titled after each folder; no agent starts while untrusted", () => {
       const s = scenario();
@@ -22,6 +30,7 @@ export function restrictedModeTests(scenario: () => Scenario): void {
         await screenshot(s.page, "untrusted-workspace");
         assert.deepEqual(s.agents(), [], "an agent runs in an untrusted workspace");
         assert.equal(s.model.requests.length, 0);
+        await hooks.untrusted?.(s);
       });
     });
 
@@ -30,6 +39,7 @@ export function restrictedModeTests(scenario: () => Scenario): void {
       return s.step("trust", async () => {
         await runCommand(s.page, "Workspaces: Manage Workspace Trust");
         await s.page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ }).first().click({ timeout: 60_000 });
+        await hooks.trusting?.(s);
         const agent = await eventually(() => s.agents()[0], "the agent after trusting the workspace");
         assert.ok(agent.pid > 0);
         // The trust editor opens as a modal editor over the panels; close it with its X, like a user.
