@@ -11,6 +11,7 @@ import { startScenario, type Scenario } from "./support/scenario";
 import { processesInGroup, processesMentioning } from "./support/processes";
 import { agentLifecycleTests } from "./ui/agentLifecycle";
 import { chatPanelTests } from "./ui/chatPanels";
+import { checkpointTests } from "./ui/checkpoints";
 import { permissionTests } from "./ui/permissions";
 import { questionTests } from "./ui/questions";
 import { restrictedModeTests } from "./ui/restrictedMode";
@@ -46,5 +47,6 @@ describe("Manifold in code-server: one window, two folders", () => {
   webviewSafetyTests(scenario);
   questionTests(scenario);
   permissionTests(scenario);
+  checkpointTests(scenario);
   agentLifecycleTests(scenario);
 });
