@@ -1,7 +1,7 @@
 // Checkpoints in a real VS Code (issue #16), in folder alpha: an agent turn that edits two files and
 // creates a third with bash shows the three in the changes list with +/− counts; per-file Undo reverts
 // one on disk; a click opens VS Code's diff editor (checkpoint ↔ real file) whose own "Revert Block"
-// reverts one hunk. Restoring an older checkpoint lists every file first, the user's edits marked, and
+// reverts one hunk; the sessions view lists the same files. Restoring an older checkpoint lists every file first, the user's edits marked, and
 // "Undo restore" brings back the exact state before. Edit and resend forks the conversation: the model
 // gets the edited prompt and never the abandoned turn.
 import * as assert from "node:assert/strict";
@@ -75,6 +75,22 @@ export function checkpointTests(scenario: () => Scenario): void {
         assert.equal(read("two.txt"), TWO);
         assert.equal(read("one.txt"), ONE_AGENT);
         assert.equal(read("three.txt"), THREE);
+        await eventually(async () => ((await changedPaths()).length === 2 ? true : undefined), "two files left in the changes list");
+
+        // The sessions view lists the same changed files under alpha's session, +/− in the description,
+        // and a click there opens the same diff.
+        await s.page.locator('.activitybar [aria-label^="Manifold"]').first().click();
+        const treeRow = (p: string) => s.page.locator(".sidebar .monaco-list-row", { hasText: p }).first();
+        await treeRow("ck/three.txt").waitFor({ state: "visible", timeout: 60_000 });
+        await treeRow("ck/two.txt").waitFor({ state: "detached", timeout: 30_000 });
+        assert.match(await treeRow("ck/one.txt").innerText(), /\+2 −2/);
+        await screenshot(s.page, "checkpoint-sessions-view");
+        await treeRow("ck/three.txt").click();
+        await s.page.locator(".editor-group-container.active .monaco-diff-editor").first().waitFor({ state: "visible", timeout: 60_000 });
+        await runCommand(s.page, "View: Close Editor");
+        await s.page.locator('.tabs-container .tab[data-resource-name="three.txt"]').waitFor({ state: "detached", timeout: 30_000 });
+        await runCommand(s.page, "View: Show Explorer");
+        alpha = await s.reveal("alpha");
 
         // A click opens VS Code's diff editor: the checkpoint on the left, the real (writable) file on the right.
         await row("ck/one.txt").locator("button.link").click();
@@ -89,7 +105,7 @@ export function checkpointTests(scenario: () => Scenario): void {
         await eventually(() => (read("one.txt") === ONE.replace("one line 11\n", "one line 11 (agent)\n") ? true : undefined), "one.txt saved with only its first hunk reverted", 30_000);
         // The diff's tab is not closed by its close button while the modified side keeps focus: close it by command.
         await runCommand(s.page, "View: Close Editor");
-        await diff.waitFor({ state: "detached", timeout: 30_000 });
+        await s.page.locator('.tabs-container .tab[data-resource-name="one.txt"]').waitFor({ state: "detached", timeout: 30_000 });
       }));
 
     it("restoring an older checkpoint lists the files first, the user's edit marked; Undo restore brings back the exact state", () =>
