@@ -6,7 +6,7 @@ import { pickPendingApproval } from "./permissions/surface";
 import type { SessionAction } from "./protocol/webviewProtocol";
 import { errorText, type FolderSession } from "./sessions/folderSession";
 import type { SessionManager } from "./sessions/sessionManager";
-import type { SessionsNode, SessionsView } from "./sessions/sessionsView";
+import { isChangeNode, openChangeDiff, type SessionsNode, type SessionsView } from "./sessions/sessionsView";
 
 /** Commands accept a tree node, a folder Uri, a folder path, or nothing (then ask). */
 async function resolveFolder(manager: SessionManager, arg: unknown, placeHolder: string): Promise<vscode.WorkspaceFolder | undefined> {
@@ -180,6 +180,8 @@ export function registerCommands(manager: SessionManager, view: SessionsView, co
     reg(COMMANDS.restartMcpServer, () => withErrors("Restart MCP Server", () => restartMcpServer(manager))),
     reg(COMMANDS.showChanges, (arg) =>
       withErrors("Show Changes", async () => {
+        // A changed file's row in the sessions view: straight to its diff.
+        if (isChangeNode(arg)) return openChangeDiff(manager, arg);
         const s = await attached(arg, "Show the changes in which folder?");
         if (s) await showChanges(manager, s);
       }),

@@ -36,6 +36,8 @@ export interface FolderCheckpointsOptions {
   maxPerSession?: number;
   /** Absolute paths of files with unsaved changes in the editor (a restore would overwrite them). */
   dirtyFiles?: () => readonly string[];
+  /** Called after the records changed (a checkpoint, a turn's end, keep, undo, restore, fork). */
+  onChanged?: (folder: string) => void;
 }
 
 export class FolderChangedError extends Error {
@@ -94,6 +96,7 @@ export class FolderCheckpoints {
     data.baseline = { checkpointId: rec.id, tree: snap.tree };
     await this.#trim(data);
     await this.#records.write(data);
+    this.#changed();
     return rec;
   }
 
@@ -105,6 +108,11 @@ export class FolderCheckpoints {
     const snap = await this.repo.snapshot();
     last.after = await this.repo.commit(snap.tree, `after: ${last.label}`.slice(0, 200), this.#ref(sessionId, last.id, "after"));
     await this.#records.write(data);
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.opts.onChanged?.(this.folder);
   }
 
   async #trim(data: SessionCheckpoints): Promise<void> {
@@ -132,6 +140,7 @@ export class FolderCheckpoints {
     const c = this.#find(data, checkpointId);
     data.baseline = { checkpointId: c.id, tree: await this.repo.treeOf(c.before) };
     await this.#records.write(data);
+    this.#changed();
   }
 
   /** The baseline's bytes of a file (the left side of its diff), or undefined when it did not exist. */
@@ -147,6 +156,7 @@ export class FolderCheckpoints {
     const now = await this.repo.snapshot();
     data.baseline.tree = paths === "all" ? now.tree : await this.repo.overlay(data.baseline.tree, now.tree, paths);
     await this.#records.write(data);
+    this.#changed();
   }
 
   /** Undo: the files go back to the baseline (a checkpoint is taken first, so this is undoable too). */
@@ -190,6 +200,7 @@ export class FolderCheckpoints {
     data.checkpoints.push(undo);
     await this.#trim(data);
     await this.#records.write(data);
+    this.#changed();
     return { undo, results };
   }
 
@@ -230,12 +241,14 @@ export class FolderCheckpoints {
       data.checkpoints.push({ ...c });
     }
     await this.#records.write(data);
+    this.#changed();
   }
 
   /** Deleting a session deletes its checkpoints; objects no other session keeps are pruned. */
   async deleteSession(sessionId: string): Promise<void> {
     await this.repo.deleteRefs(`refs/manifold/${sessionKey(sessionId)}/`);
     await this.#records.remove(sessionId);
+    this.#changed();
     await this.repo.prune();
   }
 }

@@ -7,6 +7,7 @@ import { gitVersion } from "./git";
 export class CheckpointRegistry {
   readonly #folders = new Map<string, FolderCheckpoints>();
   #unavailable?: string;
+  readonly #listeners = new Set<(folder: string) => void>();
 
   constructor(
     readonly storageRoot: string,
@@ -27,13 +28,24 @@ export class CheckpointRegistry {
     let ck = this.#folders.get(folder);
     if (!ck) {
       try {
-        ck = new FolderCheckpoints(path.join(this.storageRoot), folder, this.opts);
+        ck = new FolderCheckpoints(path.join(this.storageRoot), folder, { ...this.opts, onChanged: () => this.#changed(folder) });
       } catch (err) {
         return { unavailable: `Checkpoints are off for ${folder}: ${err instanceof Error ? err.message : String(err)}` };
       }
       this.#folders.set(folder, ck);
     }
     return { ck };
+  }
+
+  /** Listens for record changes of any folder, named as asked for in forFolder (the sessions view redraws its changed files). */
+  onDidChange(listener: (folder: string) => void): { dispose(): void } {
+    this.#listeners.add(listener);
+    return { dispose: () => this.#listeners.delete(listener) };
+  }
+
+  #changed(folder: string): void {
+    this.opts.onChanged?.(folder);
+    for (const l of [...this.#listeners]) l(folder);
   }
 
   /** A folder's checkpoints when available (for the session's prompt hooks), else undefined. */

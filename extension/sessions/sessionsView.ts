@@ -1,13 +1,38 @@
-// The "Sessions" tree (view `manifold.sessions`): folders → sessions, with state and a badge for
-// pending approvals and unanswered questions.
+// The "Sessions" tree (view `manifold.sessions`): folders → sessions → the current session's files
+// changed since its last checkpoint, with state and a badge for pending approvals and unanswered
+// questions.
+import * as path from "node:path";
 import * as vscode from "vscode";
 import type { SessionInfo } from "@agentclientprotocol/sdk";
+import { COMMANDS } from "../api";
+import type { FileChange } from "../checkpoints/folderCheckpoints";
 import type { FolderSession, SessionActivity } from "./folderSession";
 import type { SessionManager } from "./sessionManager";
 
 export type SessionsNode =
   | { kind: "folder"; folder: vscode.WorkspaceFolder }
-  | { kind: "session"; folder: vscode.WorkspaceFolder; sessionId: string; title: string; updatedAt?: string; current: boolean };
+  | { kind: "session"; folder: vscode.WorkspaceFolder; sessionId: string; title: string; updatedAt?: string; current: boolean; changes: FileChange[] }
+  | ChangeNode;
+
+/** A file changed since the session's review baseline; a click opens its diff (Show Changes with this node). */
+export interface ChangeNode {
+  kind: "change";
+  folder: vscode.WorkspaceFolder;
+  sessionId: string;
+  file: FileChange;
+}
+
+export function isChangeNode(arg: unknown): arg is ChangeNode {
+  return typeof arg === "object" && arg !== null && (arg as { kind?: unknown }).kind === "change";
+}
+
+const STATUS: Record<FileChange["status"], string> = { A: "added", D: "deleted", M: "modified" };
+
+/** "+3 −1" (or "binary"), with the status: the description of a changed file's row. */
+export function changeDescription(f: FileChange): string {
+  const counts = f.added === null || f.removed === null ? "binary" : `+${f.added} −${f.removed}`;
+  return `${counts} · ${STATUS[f.status]}`;
+}
 
 const ACTIVITY: Record<SessionActivity, { label: string; icon: string }> = {
   idle: { label: "idle", icon: "circle-outline" },
@@ -26,6 +51,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   #refreshTimer?: ReturnType<typeof setTimeout>;
   /** session/list results per folder, refetched when the folder's current session changes. */
   readonly #lists = new Map<string, { current: string | undefined; list: Promise<SessionInfo[]> }>();
+  /**
+   * Changed files per folder, recomputed only after the folder's checkpoint records change (a prompt's
+   * checkpoint, the turn-end mark, keep/undo/restore): a snapshot hashes the folder, so never per event.
+   */
+  readonly #changes = new Map<string, { sessionId: string; files: Promise<FileChange[]> }>();
 
   constructor(private readonly manager: SessionManager) {
     this.#view = vscode.window.createTreeView("manifold.sessions", { treeDataProvider: this, showCollapseAll: false });
@@ -34,6 +64,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       this.#onDidChangeTreeData,
       manager.onDidChange(() => this.#scheduleRefresh()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.#scheduleRefresh()),
+      manager.checkpoints.onDidChange((folder) => {
+        this.#changes.delete(folder);
+        this.#scheduleRefresh();
+      }),
     );
     this.#updateBadge();
   }
@@ -67,7 +101,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       item.command = { command: "manifold.openChat", title: "Open Chat", arguments: [node] };
       return item;
     }
-    const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.None);
+    if (node.kind === "change") {
+      const item = new vscode.TreeItem(vscode.Uri.file(path.join(node.folder.uri.fsPath, ...node.file.path.split("/"))), vscode.TreeItemCollapsibleState.None);
+      item.label = node.file.path;
+      item.description = changeDescription(node.file);
+      item.tooltip = `${node.file.path}: ${STATUS[node.file.status]} since the last checkpoint`;
+      item.contextValue = "manifold.change";
+      item.command = { command: COMMANDS.showChanges, title: "Show Changes", arguments: [node] };
+      return item;
+    }
+    const item = new vscode.TreeItem(node.title, node.changes.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.description = [node.current ? "current" : undefined, node.updatedAt ? new Date(node.updatedAt).toLocaleString() : undefined].filter(Boolean).join(" · ");
     item.tooltip = `${node.sessionId}\n${node.folder.uri.fsPath}`;
     item.iconPath = new vscode.ThemeIcon(node.current ? "comment-discussion" : "history");
@@ -78,8 +121,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   async getChildren(node?: SessionsNode): Promise<SessionsNode[]> {
     if (!node) return this.manager.folders().map((folder) => ({ kind: "folder", folder }));
+    if (node.kind === "session") return node.changes.map((file) => ({ kind: "change", folder: node.folder, sessionId: node.sessionId, file }));
     if (node.kind !== "folder") return [];
     const s = this.manager.session(node.folder);
+    const changes = s.sessionId ? await this.#changesOf(s.folder, s.sessionId) : [];
     let cached = this.#lists.get(s.folder);
     if (!cached || cached.current !== s.sessionId) {
       cached = { current: s.sessionId, list: listSafely(s) };
@@ -93,16 +138,28 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       title: i.title ?? i.sessionId,
       ...(i.updatedAt ? { updatedAt: i.updatedAt } : {}),
       current: i.sessionId === s.sessionId,
+      changes: i.sessionId === s.sessionId ? changes : [],
     }));
     if (s.sessionId && !out.some((n) => n.kind === "session" && n.current)) {
-      out.unshift({ kind: "session", folder: node.folder, sessionId: s.sessionId, title: s.state.title ?? "Current session", current: true });
+      out.unshift({ kind: "session", folder: node.folder, sessionId: s.sessionId, title: s.state.title ?? "Current session", current: true, changes });
     }
     return out;
+  }
+
+  #changesOf(folder: string, sessionId: string): Promise<FileChange[]> {
+    let cached = this.#changes.get(folder);
+    if (!cached || cached.sessionId !== sessionId) {
+      const ck = this.manager.checkpoints.get(folder);
+      cached = { sessionId, files: ck ? ck.changes(sessionId).then((c) => c.files, () => []) : Promise.resolve([]) };
+      this.#changes.set(folder, cached);
+    }
+    return cached.files;
   }
 
   /** Forgets cached session lists (after new/delete) and redraws. */
   refresh(): void {
     this.#lists.clear();
+    this.#changes.clear();
     this.#scheduleRefresh();
   }
 
@@ -110,6 +167,12 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     clearTimeout(this.#refreshTimer);
     for (const d of this.#disposables.splice(0)) d.dispose();
   }
+}
+
+/** Opens a changed file's diff from the tree: the same diff as the panel's changes list. */
+export async function openChangeDiff(manager: SessionManager, node: ChangeNode): Promise<void> {
+  const ck = manager.checkpoints.get(node.folder.uri.fsPath);
+  if (ck) await manager.baselineDocs.openDiff(ck, node.sessionId, node.file.path, node.file.status);
 }
 
 async function listSafely(s: FolderSession): Promise<SessionInfo[]> {

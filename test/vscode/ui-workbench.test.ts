@@ -11,6 +11,7 @@ import { startScenario, type Scenario } from "./support/scenario";
 import { processesInGroup, processesMentioning } from "./support/processes";
 import { agentLifecycleTests } from "./ui/agentLifecycle";
 import { chatPanelTests } from "./ui/chatPanels";
+import { checkpointTests } from "./ui/checkpoints";
 import { mcpServerTests, mcpTrustHooks, prepareMcpFixture } from "./ui/mcpServers";
 import { permissionTests } from "./ui/permissions";
 import { questionTests } from "./ui/questions";
@@ -48,5 +49,6 @@ describe("Manifold in code-server: one window, two folders", () => {
   questionTests(scenario);
   permissionTests(scenario);
   mcpServerTests(scenario);
+  checkpointTests(scenario);
   agentLifecycleTests(scenario);
 });
