@@ -119,7 +119,7 @@ export const grepTool: ToolDefinition<z.infer<typeof params>> = {
     }
     let lines: string[];
     // ripgrep walks by itself: when a fenced area lies below the target, the JS walker (which skips it) searches.
-    const fenced = permit.fence !== undefined && !isFile && permit.fence.reachesBelow(target);
+    const fenced = !isFile && permit.fence.reachesBelow(target);
     const rg = fenced ? null : findRg();
     if (rg) {
       const r = await ripgrep(rg, args.pattern, target, args.glob, ctx.sandbox.root, ctx.signal);
@@ -132,7 +132,7 @@ export const grepTool: ToolDefinition<z.infer<typeof params>> = {
         return { output: `Invalid regular expression: ${err instanceof Error ? err.message : String(err)}`, isError: true };
       }
       try {
-        lines = await jsGrep(args.pattern, target, isFile, args.glob, ctx.sandbox.root, ctx.signal, permit.fence?.refuses);
+        lines = await jsGrep(args.pattern, target, isFile, args.glob, ctx.sandbox.root, ctx.signal, permit.fence.refuses);
       } catch (err) {
         if (err instanceof RegexTimeoutError) return { output: `grep stopped: ${err.message}`, isError: true };
         throw err;

@@ -37,7 +37,7 @@ export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
       const entries = await fs.promises.readdir(dir, { withFileTypes: true });
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isDirectory() && permit.fence?.refuses(path.join(dir, e.name))) continue;
+        if (e.isDirectory() && permit.fence.refuses(path.join(dir, e.name))) continue;
         out.push(e.isDirectory() ? `${e.name}/` : e.name);
       }
       if (out.length > MAX_ENTRIES) {
@@ -46,7 +46,7 @@ export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
       }
     } else {
       const match = globMatcher(args.pattern);
-      for await (const e of walk(dir, { signal: ctx.signal, refuses: permit.fence?.refuses })) {
+      for await (const e of walk(dir, { signal: ctx.signal, refuses: permit.fence.refuses })) {
         if (!match(e.rel)) continue;
         if (out.length >= MAX_ENTRIES) {
           more = true;

@@ -133,7 +133,6 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
     const permit: CallPermit = {
       unconfined: full || (access.kind === "command" && escalated),
       writes,
-      writeAnywhere: full || !insideRoot,
       fence,
     };
     let result: ToolResult;

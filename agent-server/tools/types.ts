@@ -112,10 +112,8 @@ export interface CallPermit {
   readonly unconfined: boolean;
   /** Guarded write targets approved by the policy, keyed by the raw input path. */
   readonly writes: ReadonlyMap<string, import("../../sandbox/pathGuard").GuardedPath>;
-  /** Writes may land outside the writable roots (approved escalation / full access). */
-  readonly writeAnywhere: boolean;
-  /** Areas refused to every file tool (data dir, other sessions' temp areas); the runner always sets it. */
-  readonly fence?: import("./fence").FileFence;
+  /** Areas refused to every file tool (data dir, other sessions' temp areas). */
+  readonly fence: import("./fence").FileFence;
 }
 
 export interface ToolDefinition<P = unknown> {

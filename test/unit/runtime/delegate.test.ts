@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { createDelegateTool, DelegateParams } from "../../../agent-server/runtime/delegate";
 import type { PermissionAnswer } from "../../../agent-server/policy/types";
+import { OPEN_FENCE } from "../../../agent-server/tools/fence";
 import type { CallPermit } from "../../../agent-server/tools/types";
 import { createHarness, type Harness } from "../../support/inProcess";
 import { createFakeTools, finish, text, toolCall } from "../../support/scriptedModel";
 
-const permit: CallPermit = { unconfined: false, writes: new Map(), writeAnywhere: false };
+const permit: CallPermit = { unconfined: false, writes: new Map(), fence: OPEN_FENCE };
 
 describe("delegate (in-process subagent)", () => {
   let h: Harness;
