@@ -100,20 +100,32 @@ export async function writeFileAtomic(real: string, data: string | Uint8Array, o
   try {
     const mode = await existingMode(at(leaf), real);
     opts.beforeCreate?.();
-    temp = tempName(leaf);
-    const handle = await fs.promises.open(at(temp), TEMP_FLAGS, mode ?? 0o666);
-    try {
-      await handle.writeFile(data);
-      if (mode !== null) await handle.chmod(mode);
-    } finally {
-      await handle.close();
-    }
+    const name = tempName(leaf);
+    await createFilled(at(name), data, mode);
+    temp = name;
     opts.beforeRename?.();
     await fs.promises.rename(at(temp), at(leaf));
     temp = null;
   } finally {
     if (temp !== null) await fs.promises.unlink(at(temp)).catch(() => undefined);
     fs.closeSync(dirFd);
+  }
+}
+
+/**
+ * Creates `file` exclusively, never through a symlink (O_CREAT|O_EXCL|O_NOFOLLOW), with `data` and
+ * `mode`. If writing fails, nothing of it is left.
+ */
+async function createFilled(file: string, data: string | Uint8Array, mode: number | null): Promise<void> {
+  const handle = await fs.promises.open(file, TEMP_FLAGS, mode ?? 0o666);
+  try {
+    await handle.writeFile(data);
+    if (mode !== null) await handle.chmod(mode);
+  } catch (err) {
+    await fs.promises.unlink(file).catch(() => undefined);
+    throw err;
+  } finally {
+    await handle.close();
   }
 }
 
@@ -175,14 +187,8 @@ async function writeFileAtomicByPath(real: string, data: string | Uint8Array, op
   const temp = path.join(dir, tempName(leaf));
   let created = false;
   try {
-    const handle = await fs.promises.open(temp, TEMP_FLAGS, mode ?? 0o666);
+    await createFilled(temp, data, mode);
     created = true;
-    try {
-      await handle.writeFile(data);
-      if (mode !== null) await handle.chmod(mode);
-    } finally {
-      await handle.close();
-    }
     opts.beforeRename?.();
     const now = await fs.promises.lstat(dir);
     if (!now.isDirectory() || now.ino !== dirSt.ino || now.dev !== dirSt.dev) throw new PathChangedError(real);
