@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const allTiers = ["unit", "integration", "agent", "vscode"];
@@ -69,6 +69,8 @@ if (needsTools.length > 0) {
 }
 
 const concurrency = process.env.MANIFOLD_TEST_CONCURRENCY ?? "2";
-const args = ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...runFiles];
+// Every file runs with the guard that keeps test/unit/ pure (it does nothing in the other tiers).
+const pureGuard = pathToFileURL(join(root, "test/support/pureGuard.mjs")).href;
+const args = ["--import", "tsx", "--import", pureGuard, "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...runFiles];
 const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
