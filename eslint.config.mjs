@@ -4,6 +4,21 @@ import { builtinModules } from "node:module";
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+// Tests share one process per file and the environment is global: a test passes an `env` to the code
+// under test, or spawns a child with its own, and never changes `process.env` itself.
+const processEnv = "[object.name='process'][property.name='env']";
+const ENV_MESSAGE = "Tests must not change process.env: pass an explicit env to the code under test, or spawn a child with its own.";
+const noEnvMutation = [
+  { selector: `AssignmentExpression > MemberExpression.left > MemberExpression.object${processEnv}`, message: ENV_MESSAGE },
+  { selector: `AssignmentExpression > MemberExpression.left${processEnv}`, message: ENV_MESSAGE },
+  { selector: `UnaryExpression[operator='delete'] > MemberExpression.argument > MemberExpression.object${processEnv}`, message: ENV_MESSAGE },
+  { selector: `UpdateExpression > MemberExpression.argument > MemberExpression.object${processEnv}`, message: ENV_MESSAGE },
+  {
+    selector: `CallExpression[callee.object.name=/^(Object|Reflect)$/][callee.property.name=/^(assign|defineProperty|defineProperties|set|deleteProperty)$/] > MemberExpression.arguments:first-child${processEnv}`,
+    message: ENV_MESSAGE,
+  },
+];
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "out/**", ".vscode-test/**", "bench/results/**"] },
   js.configs.recommended,
@@ -15,6 +30,10 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-undef": "off",
     },
+  },
+  {
+    files: ["test/**/*.{ts,tsx,mjs}"],
+    rules: { "no-restricted-syntax": ["error", ...noEnvMutation] },
   },
   {
     files: ["agent-server/**/*.ts"],

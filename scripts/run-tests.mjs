@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Runs test tiers on node's built-in test runner (TypeScript through tsx).
-// Usage: node scripts/run-tests.mjs [unit] [agent] [vscode] [-- extra node --test args]
-// With no tier named, every tier runs. Node 20 has no glob support in `--test`, so files are found here.
+// Usage: node scripts/run-tests.mjs [unit] [integration] [agent] [vscode] [-- extra node --test args]
+// With no tier named, every tier runs, in that order. unit: pure, in memory; integration: in-process
+// against real processes, disk, sockets and the sandbox; agent: the built agent-server spawned;
+// vscode: a real VS Code. Node 20 has no glob support in `--test`, so files are found here.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const allTiers = ["unit", "agent", "vscode"];
+const allTiers = ["unit", "integration", "agent", "vscode"];
 const argv = process.argv.slice(2);
 const dash = argv.indexOf("--");
 const named = (dash === -1 ? argv : argv.slice(0, dash)).filter((a) => !a.startsWith("-"));
@@ -67,6 +69,8 @@ if (needsTools.length > 0) {
 }
 
 const concurrency = process.env.MANIFOLD_TEST_CONCURRENCY ?? "2";
-const args = ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...runFiles];
+// Every file runs with the guard that keeps test/unit/ pure (it does nothing in the other tiers).
+const pureGuard = pathToFileURL(join(root, "test/support/pureGuard.mjs")).href;
+const args = ["--import", "tsx", "--import", pureGuard, "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...runFiles];
 const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

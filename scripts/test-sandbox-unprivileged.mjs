@@ -22,10 +22,10 @@ const testsIn = (dir, re) => (existsSync(join(repo, dir)) ? readdirSync(join(rep
 // Every attack on the sandbox: the command backends, the file tools, a hostile session against the
 // whole server, and the commands the extension serves to third-party agents.
 const files = [
-  ...testsIn("test/unit/sandbox", /\.test\.ts$/),
+  ...testsIn("test/integration/sandbox", /\.test\.ts$/),
   ...testsIn("test/agent", /^(sandbox-|hostile-session).*\.test\.ts$/),
-  ...["bash", "fileTools", "gitProtect", "writeRace", "specialFiles"].map((n) => `test/unit/tools/${n}.test.ts`),
-  "test/unit/extension/terminals.test.ts",
+  ...["bash", "fileTools", "gitProtect", "writeRace", "specialFiles"].map((n) => `test/integration/tools/${n}.test.ts`),
+  "test/integration/extension/terminals.test.ts",
 ];
 
 function run(cmd, args, opts = {}) {

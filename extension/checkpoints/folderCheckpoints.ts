@@ -38,6 +38,8 @@ export interface FolderCheckpointsOptions {
   dirtyFiles?: () => readonly string[];
   /** Called after the records changed (a checkpoint, a turn's end, keep, undo, restore, fork). */
   onChanged?: (folder: string) => void;
+  /** The host environment git runs are scrubbed from (process.env when absent). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class FolderChangedError extends Error {
@@ -56,7 +58,7 @@ export class FolderCheckpoints {
     folder: string,
     private readonly opts: FolderCheckpointsOptions = {},
   ) {
-    this.repo = ShadowRepo.forFolder(storageRoot, folder, opts.sizeCap);
+    this.repo = ShadowRepo.forFolder(storageRoot, folder, opts.sizeCap, opts.env);
     this.#records = new RecordFile(path.join(storageRoot, "records", path.basename(this.repo.repo.gitDir, ".git")));
   }
 

@@ -46,6 +46,8 @@ export interface GitRepo {
   readonly gitDir: string;
   /** The folder (GIT_WORK_TREE). */
   readonly workTree: string;
+  /** The host environment git's is scrubbed from (process.env when absent). */
+  readonly hostEnv?: NodeJS.ProcessEnv;
 }
 
 export interface GitRun {
@@ -55,7 +57,7 @@ export interface GitRun {
 
 function scrubbedEnv(repo: GitRepo, indexFile: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
+  for (const [k, v] of Object.entries(repo.hostEnv ?? process.env)) {
     if (v === undefined || k.startsWith("GIT_") || k === "XDG_CONFIG_HOME") continue;
     if (k === "PATH" || k === "SystemRoot" || k === "TMPDIR" || k === "TEMP" || k === "TMP") env[k] = v;
   }

@@ -55,14 +55,15 @@ export class ShadowRepo {
     readonly folder: string,
     gitDir: string,
     readonly sizeCap: number,
+    hostEnv?: NodeJS.ProcessEnv,
   ) {
-    this.repo = { gitDir, workTree: folder };
+    this.repo = { gitDir, workTree: folder, hostEnv };
   }
 
   /** The repository for `folder` (its real path) under `storageRoot`. */
-  static forFolder(storageRoot: string, folder: string, sizeCap = DEFAULT_SIZE_CAP): ShadowRepo {
+  static forFolder(storageRoot: string, folder: string, sizeCap = DEFAULT_SIZE_CAP, hostEnv?: NodeJS.ProcessEnv): ShadowRepo {
     const real = realRoot(folder);
-    return new ShadowRepo(real, repoDirFor(storageRoot, real), sizeCap);
+    return new ShadowRepo(real, repoDirFor(storageRoot, real), sizeCap, hostEnv);
   }
 
   /** Operations on one repository run one at a time (they share its index). */

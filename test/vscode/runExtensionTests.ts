@@ -28,7 +28,8 @@ export async function runExtensionTests(): Promise<number> {
   ensureBuilt({ vsix: false });
   const workspace = createTwoFolderWorkspace("manifold-ext-tests-", WORKSPACE_SETTINGS);
   const profile = mkdtempSync(join(tmpdir(), "manifold-ext-profile-"));
-  for (const key of Object.keys(process.env)) if (MODEL_ENV.test(key)) delete process.env[key];
+  // Unset for VS Code only (undefined drops a variable from a child's environment); ours stays as it is.
+  const noModelEnv = Object.fromEntries(Object.keys(process.env).filter((key) => MODEL_ENV.test(key)).map((key) => [key, undefined]));
   try {
     await runTests({
       extensionDevelopmentPath: repoRoot,
@@ -40,6 +41,7 @@ export async function runExtensionTests(): Promise<number> {
         `--extensions-dir=${join(profile, "extensions")}`,
       ],
       extensionTestsEnv: {
+        ...noModelEnv,
         MANIFOLD_DETECT_LOCAL_MODELS: "0",
         MANIFOLD_DATA_DIR: join(profile, "manifold-data"),
       },

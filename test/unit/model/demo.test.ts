@@ -5,7 +5,7 @@ import { createModelClient, DEMO_MODEL_CONFIG } from "../../../agent-server/mode
 import { chunkText, DEMO_INTRO, NO_ASK_TEXT } from "../../../agent-server/model/demo/script";
 import { DECLINED_OUTPUT } from "../../../agent-server/tools/askUser";
 import type { ChatMessage, ModelEvent, ToolSpec } from "../../../agent-server/model/types";
-import { collect, userSays } from "./helpers";
+import { collect, userSays } from "../../support/modelClient";
 
 const tool = (name: string): ToolSpec => ({ name, description: name, inputSchema: { type: "object" } });
 const TOOLS = ["read_file", "write_file", "edit_file", "list_files", "grep", "bash"].map(tool);

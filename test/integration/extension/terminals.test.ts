@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "
 import * as net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { PathConfinement } from "../../../extension/client/folderConfinement";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { TerminalService, terminalShellCommand } from "../../../extension/client/terminals";
@@ -29,9 +29,9 @@ function workspace(): string {
 }
 
 let detected: Promise<CommandSandbox> | undefined;
-/** The extension's way: one detection (from the extension's own environment, read at call time). */
+/** The extension's way: one detection, from an extension environment that holds host secrets. */
 function sandbox(): Promise<CommandSandbox> {
-  return (detected ??= detectSandbox(process.env, { log: () => undefined }));
+  return (detected ??= detectSandbox({ ...process.env, GITHUB_TOKEN: TOKEN, AWS_SECRET_ACCESS_KEY: AWS }, { log: () => undefined }));
 }
 
 async function service(ws: string, tmpDir?: string): Promise<TerminalService> {
@@ -45,18 +45,6 @@ async function run(terms: TerminalService, script: string): Promise<string> {
 }
 
 describe("I-106: terminal/* commands get the built-in agent's confinement", { skip: !linux && "bubblewrap is Linux-only" }, () => {
-  const saved = { GITHUB_TOKEN: process.env.GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
-  before(() => {
-    process.env.GITHUB_TOKEN = TOKEN;
-    process.env.AWS_SECRET_ACCESS_KEY = AWS;
-  });
-  after(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
-
   it("I-106: a served command cannot read GITHUB_TOKEN/AWS_SECRET_ACCESS_KEY, reach a loopback port, or write .git/hooks or .git/config", async () => {
     const ws = workspace();
     const configBefore = readFileSync(join(ws, ".git", "config"), "utf8");

@@ -1,4 +1,4 @@
-// I-109 (unit): a session log never holds a torn line or a sequence gap, whatever fails —
+// I-109 (in-process): a session log never holds a torn line or a sequence gap, whatever fails —
 // serialisation, a short write, a failed write, a failed sync — and a failure is reported, not swallowed.
 import assert from "node:assert/strict";
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
@@ -52,7 +52,7 @@ function seqs(data: string): number[] {
     .map((l) => (JSON.parse(l) as { seq: number }).seq);
 }
 
-describe("I-109: session log durability (unit)", () => {
+describe("I-109: session log durability (in-process)", () => {
   let root: string;
   let store: FileSessionStore;
   beforeEach(() => {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import type { ChatMessage, ModelEvent } from "../../../agent-server/model/types";
 import { startFakeModelServer, type FakeModelServer } from "../../support/fakeModelServer";
-import { clientFor, collect, SECRET_KEY, userSays } from "./helpers";
+import { clientFor, collect, SECRET_KEY, userSays } from "../../support/modelClient";
 
 const ARGS = { path: "docs/ünïcödé 文件.md", offset: 3, nested: { list: [1, "two", null], emoji: "🙂" } };
 

@@ -1,8 +1,8 @@
 // Shared helpers for the model tests: build a client against the fake server and collect a step.
-import { createModelClient, type RetryOptions } from "../../../agent-server/model/index";
-import type { ModelTimers, TimerPhase } from "../../../agent-server/model/providers/aiSdkClient";
-import type { ChatMessage, ModelClient, ModelConfig, ModelEvent, ProviderId, ToolSpec } from "../../../agent-server/model/types";
-import type { FakeModelServer } from "../../support/fakeModelServer";
+import { createModelClient, type RetryOptions } from "../../agent-server/model/index";
+import type { ModelTimers, TimerPhase } from "../../agent-server/model/providers/aiSdkClient";
+import type { ChatMessage, ModelClient, ModelConfig, ModelEvent, ProviderId, ToolSpec } from "../../agent-server/model/types";
+import type { FakeModelServer } from "./fakeModelServer";
 
 export const SECRET_KEY = "sk-test-SECRET123";
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { ModelError, type ModelErrorKind } from "../../../agent-server/model/types";
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from "../../support/fakeModelServer";
-import { clientFor, collect, failure, ManualTimers, SECRET_KEY, userSays } from "./helpers";
+import { clientFor, collect, failure, ManualTimers, SECRET_KEY, userSays } from "../../support/modelClient";
 
 function assertModelError(err: unknown, kind: ModelErrorKind, status?: number): ModelError {
   assert.ok(err instanceof ModelError, `expected a ModelError, got ${String(err)}`);

@@ -19,8 +19,7 @@ let root: string;
 let outside: string;
 
 before(async () => {
-  process.env.MANIFOLD_TEST_API_KEY = KEY;
-  sb = await detectSandbox({ ...process.env, ANTHROPIC_API_KEY: KEY, GITHUB_TOKEN: KEY, MANIFOLD_SANDBOX: "" }, { log: () => {} });
+  sb = await detectSandbox({ ...process.env, MANIFOLD_TEST_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, GITHUB_TOKEN: KEY, MANIFOLD_SANDBOX: "" }, { log: () => {} });
   registry = createTaskRegistry(sb, { killGraceMs: 50 });
   base = fs.realpathSync(fs.mkdtempSync(path.join("/var/tmp", "mf-bash-")));
   root = path.join(base, "proj");
@@ -29,7 +28,6 @@ before(async () => {
   fs.mkdirSync(outside);
 });
 after(async () => {
-  delete process.env.MANIFOLD_TEST_API_KEY;
   await registry.disposeAll();
   fs.rmSync(base, { recursive: true, force: true });
 });

@@ -230,7 +230,7 @@ test("restores the executable bit, and failures name their cause", async () => {
 });
 
 test("git never runs programs from the user's config or the folder's attributes (hooks, fsmonitor, filters)", async () => {
-  const { folder, ck, base } = setup();
+  const { folder, storage, base } = setup();
   const marker = join(base, "pwned");
   const script = join(base, "evil.sh");
   writeFileSync(script, `#!/bin/sh\ntouch ${marker}\ncat\n`);
@@ -240,19 +240,12 @@ test("git never runs programs from the user's config or the folder's attributes 
   writeFileSync(join(home, ".gitconfig"), `[core]\n\tfsmonitor = ${script}\n\thooksPath = ${base}\n[filter "evil"]\n\tclean = ${script}\n\tsmudge = ${script}\n`);
   write(folder, ".gitattributes", "* filter=evil\n");
   write(folder, "a.txt", "a");
-  const saved = { HOME: process.env.HOME, GIT_DIR: process.env.GIT_DIR };
-  process.env.HOME = home;
-  process.env.GIT_DIR = join(folder, ".git"); // a host GIT_DIR must not leak in either
-  try {
-    const c = await ck.beforePrompt("s", 0, "x");
-    write(folder, "a.txt", "b");
-    await ck.afterTurn("s");
-    await ck.restore(await ck.planRestore("s", c.id), new Set());
-  } finally {
-    process.env.HOME = saved.HOME;
-    if (saved.GIT_DIR === undefined) delete process.env.GIT_DIR;
-    else process.env.GIT_DIR = saved.GIT_DIR;
-  }
+  // The host's HOME holds the evil config, and a host GIT_DIR must not leak in either.
+  const ck = new FolderCheckpoints(storage, folder, { env: { ...process.env, HOME: home, GIT_DIR: join(folder, ".git") } });
+  const c = await ck.beforePrompt("s", 0, "x");
+  write(folder, "a.txt", "b");
+  await ck.afterTurn("s");
+  await ck.restore(await ck.planRestore("s", c.id), new Set());
   assert.equal(existsSync(marker), false, "no program ran");
   assert.equal(read(folder, "a.txt"), "a");
   assert.equal(existsSync(join(folder, ".git")), false, "no .git appeared in the folder");

@@ -6,7 +6,7 @@
 //   has no whitespace and either starts with a top-level entry of the repository (`sandbox/`,
 //   `agent-server/acp/bridge.ts`, `package.json`) or ends in a source or doc extension. Build output
 //   (`dist/`, `out/`), absolute paths and protocol names such as `session/update` are not checked.
-// Run: node --import tsx --test test/unit/docs/architecture.test.ts
+// Run: node --import tsx --test test/integration/docs/architecture.test.ts
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

@@ -2,7 +2,7 @@
 // plain command, as under the `none`, Landlock and sandbox-exec backends) a setsid'd child leaves the
 // process group, so a group signal alone would miss it; kill() finds it among the leader's descendants.
 // (A grandchild orphaned before the kill is no one's descendant any more: only bubblewrap's PID
-// namespace catches that one, see test/unit/tools/bash.test.ts.)
+// namespace catches that one, see test/integration/tools/bash.test.ts.)
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";

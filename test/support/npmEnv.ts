@@ -1,0 +1,25 @@
+// The environment a script sees under `npm test` (shared by the clean-env tests of both tiers).
+/** What `npm test` hands a script (measured with `npm run env` on npm 11), plus a test runner and an editor. */
+export const underNpm: Record<string, string> = {
+  HOME: "/home/u",
+  LANG: "C.UTF-8",
+  MANIFOLD_MODEL_PROVIDER: "demo",
+  NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt",
+  PATH: "/repo/node_modules/.bin:/node_modules/.bin:/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin:/usr/local/bin:/usr/bin",
+  npm_config_user_agent: "npm/11.19.1 node/v20.20.2 linux x64 workspaces/false",
+  npm_config_nodedir: "/usr",
+  npm_config_node_gyp: "/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js",
+  npm_node_execpath: "/usr/bin/node",
+  npm_execpath: "/usr/lib/node_modules/npm/bin/npm-cli.js",
+  npm_lifecycle_event: "test",
+  npm_package_name: "manifold",
+  NPM_CONFIG_REGISTRY: "http://elsewhere.invalid/",
+  INIT_CWD: "/repo",
+  NODE: "/usr/bin/node",
+  NODE_OPTIONS: "--max-old-space-size=4096",
+  NODE_PATH: "/repo/node_modules",
+  NODE_TEST_CONTEXT: "child-v8",
+  COREPACK_ENABLE_STRICT: "0",
+  VSCODE_IPC_HOOK: "/run/vscode.sock",
+  ELECTRON_RUN_AS_NODE: "1",
+};
