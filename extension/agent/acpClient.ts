@@ -32,7 +32,7 @@ import type {
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import type { McpServerStatus } from "../mcp/rows";
+import type { McpServerStatus } from "../common/mcpRows";
 import { SessionRouter } from "./router";
 
 /** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */

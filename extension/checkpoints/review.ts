@@ -2,9 +2,9 @@
 // confirmation that lists every file first, undo of a restore, and edit-and-resend.
 import { randomBytes } from "node:crypto";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView, WebviewToHost } from "../protocol/webviewProtocol";
+import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView, WebviewToHost } from "../common/webviewProtocol";
 import type { FolderSession } from "../sessions/folderSession";
-import type { BaselineDocs } from "./baselineDocs";
+import type { BaselineDocs } from "../vscode/checkpoints/baselineDocs";
 import type { FolderCheckpoints, RestoreOutcome, RestorePlan } from "./folderCheckpoints";
 
 export type ReviewMessage = Extract<WebviewToHost, { type: "changes/refresh" | "changes/open" | "changes/keep" | "changes/undo" | "restore/ask" | "prompt/edit" | "restore/confirm" | "restore/cancel" }>;

@@ -5,7 +5,7 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { parseMcpConfig, parseMcpJson, type InputDef, type McpConfigFile, type ServerDef } from "./mcpJson";
 import { consentKey, describeDef, inputIds, ResolveError, toAcpServer } from "./resolve";
-import type { McpRow } from "./rows";
+import type { McpRow } from "../common/mcpRows";
 
 export type Consent = "allow" | "deny";
 export type Scope = "folder" | "user";

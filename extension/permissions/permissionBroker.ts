@@ -3,7 +3,7 @@
 // the card or the panel: reject, never allow) and `cancelAll` (the turn was cancelled: `cancelled`)
 // settle a request (I-90, I-93).
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import { PendingRequests } from "./pendingRequests";
+import { PendingRequests } from "../common/pendingRequests";
 
 export interface PendingPermission {
   requestId: string;

@@ -4,9 +4,9 @@
 // session left, agent gone) and the agent withdrawing its request answer `cancel` (I-46).
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { SessionFormElicitation } from "../agent/acpClient";
-import { PendingRequests } from "../permissions/pendingRequests";
-import type { QuestionEvent } from "./questionEntries";
-import { answerSummary, coerceAnswer, parseQuestionSchema, type QuestionForm } from "./questionForm";
+import { PendingRequests } from "../common/pendingRequests";
+import type { QuestionEvent } from "../common/questionEntries";
+import { answerSummary, coerceAnswer, parseQuestionSchema, type QuestionForm } from "../common/questionForm";
 
 type NoticeEvent = { type: "notice"; severity: "warning"; text: string };
 

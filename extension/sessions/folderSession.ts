@@ -16,8 +16,8 @@ import {
   type AgentStatus,
   type TranscriptEvent,
   type TranscriptState,
-} from "../protocol/transcript";
-import type { McpRow, McpServerStatus } from "../mcp/rows";
+} from "../common/transcript";
+import type { McpRow, McpServerStatus } from "../common/mcpRows";
 import { SessionBinding } from "./sessionBinding";
 
 export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-answer" | "error" | "detached";

@@ -10,7 +10,7 @@ import type { PathConfinement } from "../client/folderConfinement";
 import { TerminalService } from "../client/terminals";
 import type { CommandSandbox } from "../../sandbox";
 import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
-import type { TranscriptEvent } from "../protocol/transcript";
+import type { TranscriptEvent } from "../common/transcript";
 import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
 
 export interface SessionBindingHooks {

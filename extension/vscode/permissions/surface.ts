@@ -1,8 +1,8 @@
 // Surfaces a permission request whose panel is not visible: a notification offering "Show" (it
 // reveals the panel; it never answers) — the sessions view shows the badge. I-93.
 import * as vscode from "vscode";
-import type { PendingQuestion } from "../questions/questionBroker";
-import type { PendingPermission } from "./permissionBroker";
+import type { PendingQuestion } from "../../questions/questionBroker";
+import type { PendingPermission } from "../../permissions/permissionBroker";
 
 export function surfaceHiddenRequest(folderName: string, p: PendingPermission, reveal: () => void): void {
   const show = "Show";

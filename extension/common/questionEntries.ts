@@ -1,6 +1,6 @@
 // Question cards in the transcript model: the entry, its two events and how the shared reducer folds
 // them (transcript.ts delegates here). Pure: the webview imports it too.
-import type { TranscriptEntry, TranscriptState } from "../protocol/transcript";
+import type { TranscriptEntry, TranscriptState } from "./transcript";
 import type { QuestionForm } from "./questionForm";
 
 export type QuestionState = { state: "pending" } | { state: "answered"; summary: string } | { state: "declined" } | { state: "cancelled" };

@@ -2,7 +2,7 @@
 // The extension host folds every event into its copy (so a panel that is shown again, or restored after
 // a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
 // same function. One reducer on both sides keeps the two copies equal by construction.
-import { applyStatus, type McpRow, type McpServerStatus } from "../mcp/rows";
+import { applyStatus, type McpRow, type McpServerStatus } from "./mcpRows";
 import type {
   AvailableCommand,
   ContentBlock,
@@ -17,7 +17,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import { reduceQuestion, type QuestionEntry, type QuestionEvent } from "../questions/questionEntries";
+import { reduceQuestion, type QuestionEntry, type QuestionEvent } from "./questionEntries";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
