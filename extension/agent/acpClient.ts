@@ -1,4 +1,4 @@
-// The ACP client side of one agent connection. No `vscode`: it takes a transport (a stdio stream
+// The ACP client side of one agent connection. It takes a transport (a stdio stream
 // in production, an in-process `AgentApp` in tests) and routes everything the agent sends by
 // `sessionId` to that session's owner (see router.ts). Optional agent methods are only called when
 // the agent advertised them.

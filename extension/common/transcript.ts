@@ -1,4 +1,4 @@
-// The per-session transcript model and its reducer. Pure: no `vscode`, no DOM, no Node built-ins.
+// The per-session transcript model and its reducer.
 // The extension host folds every event into its copy (so a panel that is shown again, or restored after
 // a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
 // same function. One reducer on both sides keeps the two copies equal by construction.

@@ -1,4 +1,4 @@
-// Pending agent questions (`elicitation/create`, form mode) of ONE session. Pure: no `vscode`.
+// Pending agent questions (`elicitation/create`, form mode) of ONE session.
 // Like the permission broker, it never answers for the user: only `answer` (Submit), `decline`
 // (Decline) settle a question with the user's word; `cancelAll` (turn cancelled, panel closed,
 // session left, agent gone) and the agent withdrawing its request answer `cancel` (I-46).

@@ -1,7 +1,7 @@
 // What one folder session serves to the agent while it is bound to one ACP session id: its pending
 // permission requests and questions, its files and terminals, and its registration with the client's
 // router. Created when the folder binds a session, disposed when it leaves it; disposing answers every
-// pending request (a dismissal never grants, a question is cancelled). No `vscode`.
+// pending request (a dismissal never grants, a question is cancelled).
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpClient, SessionServices } from "../agent/acpClient";
 import type { Disposable } from "../agent/router";

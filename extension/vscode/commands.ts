@@ -4,7 +4,8 @@ import { COMMANDS } from "../api";
 import { SECRET_KEYS, SETTINGS, thirdPartyAgents } from "./config";
 import { pickPendingApproval } from "./permissions/surface";
 import type { SessionAction } from "../common/webviewProtocol";
-import { errorText, type FolderSession } from "../sessions/folderSession";
+import { errorText } from "../common/text";
+import type { FolderSession } from "../sessions/folderSession";
 import type { SessionManager } from "./sessions/sessionManager";
 import { isChangeNode, openChangeDiff, type SessionsNode, type SessionsView } from "./sessions/sessionsView";
 

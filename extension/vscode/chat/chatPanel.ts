@@ -2,7 +2,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { FolderSession } from "../../sessions/folderSession";
-import { errorText } from "../../sessions/folderSession";
+import { errorText } from "../../common/text";
 import {
   assertNever,
   parseWebviewMessage,
