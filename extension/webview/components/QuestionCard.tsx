@@ -4,7 +4,7 @@
 // here for the user's sake; the host checks the values again before answering.
 import { memo } from "preact/compat";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { QuestionEntry } from "../../common/questionEntries";
+import type { QuestionEntry } from "../../common/transcript";
 import { coerceAnswer, initialValues, type QuestionField, type RawValue } from "../../common/questionForm";
 import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon } from "../icons";

@@ -12,7 +12,7 @@ import { questionRequest } from "../../../agent-server/acp/questions";
 import { AcpClient } from "../../../extension/agent/acpClient";
 import type { EditorFiles } from "../../../extension/client/fileService";
 import type { PendingQuestion } from "../../../extension/questions/questionBroker";
-import type { QuestionEntry } from "../../../extension/common/questionEntries";
+import type { QuestionEntry } from "../../../extension/common/transcript";
 import { FolderSession } from "../../../extension/sessions/folderSession";
 import type { TranscriptState } from "../../../extension/common/transcript";
 import { createFakeAgent, type FakeAgent } from "./fakeAgent";
