@@ -63,7 +63,7 @@ const zodEnglishOnly = {
 const builds = [
   {
     ...common,
-    entryPoints: { extension: join(root, "extension/extension.ts") },
+    entryPoints: { extension: join(root, "extension/vscode/extension.ts") },
     outdir: join(root, "dist"),
     platform: "node",
     target: "node20",

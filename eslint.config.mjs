@@ -19,6 +19,30 @@ const noEnvMutation = [
   },
 ];
 
+const noAgentServer = { group: ["**/agent-server/**"], message: "extension and agent-server share no code: ACP is their contract." };
+const vscodeOnlyInVscodeFolder = { name: "vscode", message: "only extension/vscode/ imports vscode." };
+// A module of extension/vscode/ brings `vscode` with it: the feature folders stay loadable in plain Node.
+const noVscodeFolder = { regex: "^\\.{1,2}/(?:\\.\\./)*vscode/", message: "only extension/vscode/ imports extension/vscode/ (it imports vscode)." };
+const browserOnly = [
+  { name: "vscode", message: "runs in the webview too: no vscode." },
+  ...nodeBuiltins.map((name) => ({ name, message: "runs in the webview too: no Node built-ins." })),
+];
+
+/**
+ * Files under `dir` may import only each other, the sibling folders in `allowed` and npm packages.
+ * A relative import leaves `dir` when it climbs one level more than the file's depth inside it, so
+ * there is one block per depth (the folders are at most a few levels deep).
+ */
+function confinedTo(dir, allowed, message) {
+  const into = allowed.length > 0 ? `(?!(?:${allowed.join("|")})/)` : "";
+  return [0, 1, 2, 3].map((depth) => ({
+    files: [`${dir}/${"*/".repeat(depth)}*.{ts,tsx}`],
+    rules: {
+      "no-restricted-imports": ["error", { paths: browserOnly, patterns: [{ regex: `^(?:\\.\\./){${depth + 1}}${into}`, message }] }],
+    },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "out/**", ".vscode-test/**", "bench/results/**"] },
   js.configs.recommended,
@@ -57,25 +81,19 @@ export default tseslint.config(
       ],
     },
   },
+  // The extension's three layers (ARCHITECTURE.md §2). Each file gets one complete option set: ESLint
+  // replaces, not merges, a rule's options when several blocks match a file.
   {
-    files: ["extension/webview/**/*.{ts,tsx}"],
+    files: ["extension/**/*.{ts,tsx}"],
+    ignores: ["extension/vscode/**", "extension/common/**", "extension/webview/**"],
     rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [{ name: "vscode", message: "the webview runs in a browser." }, ...nodeBuiltins.map((name) => ({ name, message: "the webview runs in a browser: no Node built-ins." }))],
-        },
-      ],
+      "no-restricted-imports": ["error", { paths: [vscodeOnlyInVscodeFolder], patterns: [noAgentServer, noVscodeFolder] }],
     },
   },
   {
-    files: ["extension/**/*.ts"],
-    ignores: ["extension/webview/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["**/agent-server/**"], message: "extension and agent-server share no code: ACP is their contract." }] },
-      ],
-    },
+    files: ["extension/vscode/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noAgentServer] }] },
   },
+  ...confinedTo("extension/common", [], "extension/common/ imports only extension/common/ (and pure npm packages): the webview runs it too."),
+  ...confinedTo("extension/webview", ["common"], "the webview imports only extension/common/ and itself."),
 );

@@ -1,4 +1,4 @@
-// The ACP client side of one agent connection. No `vscode`: it takes a transport (a stdio stream
+// The ACP client side of one agent connection. It takes a transport (a stdio stream
 // in production, an in-process `AgentApp` in tests) and routes everything the agent sends by
 // `sessionId` to that session's owner (see router.ts). Optional agent methods are only called when
 // the agent advertised them.
@@ -32,7 +32,7 @@ import type {
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import type { McpServerStatus } from "../mcp/rows";
+import type { McpServerStatus } from "../common/mcpRows";
 import { SessionRouter } from "./router";
 
 /** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */

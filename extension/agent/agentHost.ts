@@ -1,5 +1,5 @@
 // The window's one agent: started at first need, restarted with backoff when it dies, stopped (whole
-// process tree) on dispose. No `vscode`: settings/secrets arrive through `resolveSpec`.
+// process tree) on dispose. Settings/secrets arrive through `resolveSpec`.
 import { AcpClient } from "./acpClient";
 import { AgentProcess, type AgentLog } from "./agentProcess";
 import { Backoff, type AgentSpec } from "./agentSpec";

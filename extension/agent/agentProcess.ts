@@ -1,5 +1,5 @@
 // One agent child process: spawned in its own process group, stdio carries ACP, stderr goes to the
-// log. `stop()` ends the whole tree (I-96) and resolves only when it is gone. No `vscode`.
+// log. `stop()` ends the whole tree (I-96) and resolves only when it is gone.
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";

@@ -1,5 +1,5 @@
-// Which agent command to spawn and with what environment. Pure (no `vscode`): the settings and
-// secrets are read by the caller and passed in.
+// Which agent command to spawn and with what environment. The settings and secrets are read by
+// the caller and passed in.
 import * as path from "node:path";
 
 export interface ThirdPartyAgent {

@@ -1,5 +1,5 @@
 // Routes everything the agent sends for a session (updates, permission requests, fs/*, terminal/*)
-// to the one owner registered for that session id. Pure: no `vscode`.
+// to the one owner registered for that session id.
 // - Updates for an id nobody owns are dropped (I-91).
 // - Updates of one session are applied strictly in arrival order, even when a handler awaits;
 //   different sessions do not wait for each other.

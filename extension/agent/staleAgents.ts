@@ -1,7 +1,7 @@
 // Agents left behind by an extension host that died without deactivating (a crashed window) are
 // reaped at the next activation: each running agent is recorded in a small file naming the host
 // that owns it; a record whose host is gone and whose agent still runs gets its process group ended.
-// Records of live hosts (other windows share the folder) are never touched. No `vscode`.
+// Records of live hosts (other windows share the folder) are never touched.
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { descendantsOf, pidAlive } from "../../sandbox";

@@ -1,4 +1,4 @@
-// The webview's HTML shell. Pure (no `vscode`): URIs and the CSP source come in as strings.
+// The webview's HTML shell. URIs and the CSP source come in as strings.
 // CSP: nothing by default; our script by nonce only; styles, fonts and images from our own
 // resources (images also as data:); no remote loads, no inline script, no eval.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Turns the composer's text and attachments into ACP prompt content. Pure (no `vscode`).
+// Turns the composer's text and attachments into ACP prompt content.
 import { pathToFileURL } from "node:url";
 import * as path from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";

@@ -2,18 +2,22 @@
 // confirmation that lists every file first, undo of a restore, and edit-and-resend.
 import { randomBytes } from "node:crypto";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView, WebviewToHost } from "../protocol/webviewProtocol";
+import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView, WebviewToHost } from "../common/webviewProtocol";
 import type { FolderSession } from "../sessions/folderSession";
-import type { BaselineDocs } from "./baselineDocs";
 import type { FolderCheckpoints, RestoreOutcome, RestorePlan } from "./folderCheckpoints";
 
 export type ReviewMessage = Extract<WebviewToHost, { type: "changes/refresh" | "changes/open" | "changes/keep" | "changes/undo" | "restore/ask" | "prompt/edit" | "restore/confirm" | "restore/cancel" }>;
+
+/** Opens a changed file against its baseline (VS Code's diff editor; the editor half lives in extension/vscode/). */
+export interface ChangeDiffs {
+  openDiff(ck: FolderCheckpoints, sessionId: string, rel: string, status: "A" | "D" | "M"): Promise<void>;
+}
 
 export interface ReviewDeps {
   session: FolderSession;
   /** Undefined when checkpoints are unavailable (with the reason). */
   checkpoints(): { ck: FolderCheckpoints } | { unavailable: string };
-  docs: BaselineDocs;
+  docs: ChangeDiffs;
   post(msg: HostToWebview): void;
   /** The blocks for an edited message (same path as the composer). */
   promptBlocks(text: string): ContentBlock[];

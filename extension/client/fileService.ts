@@ -1,5 +1,5 @@
 // `fs/read_text_file` and `fs/write_text_file` for one session, confined to its folder (I-94).
-// No `vscode` here: the editor side (unsaved buffers, undoable WorkspaceEdit) comes in as `EditorFiles`.
+// The editor side (unsaved buffers, undoable WorkspaceEdit) comes in as `EditorFiles`.
 import { lstat, readFile } from "node:fs/promises";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest } from "@agentclientprotocol/sdk";

@@ -3,7 +3,7 @@
 // no network, allowlisted environment (no tokens or keys), `.git/hooks` and `.git/config` read-only,
 // the session's own temp area at /tmp, and kill/release/dispose end the whole tree (pid + start time).
 // Third-party agents have no per-session sandbox settings here, so the mode is fixed. Where no
-// backend works, terminal/create fails closed with the fix: never a silent unconfined run. No `vscode`.
+// backend works, terminal/create fails closed with the fix: never a silent unconfined run.
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

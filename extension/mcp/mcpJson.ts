@@ -1,6 +1,6 @@
 // VS Code's MCP configuration format (a folder's `.vscode/mcp.json`, and the same shape in the
 // `manifold.mcpServers` setting), validated entry by entry: a bad server or input is reported by name
-// and loses nothing else. No `vscode`.
+// and loses nothing else.
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 

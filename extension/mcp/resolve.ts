@@ -1,6 +1,6 @@
 // From a validated server definition to the ACP `McpServer` an agent receives: VS Code's variables
 // (`${workspaceFolder}`, `${userHome}`, `${env:NAME}`, `${input:id}`) substituted, `envFile` merged
-// under `env`. Also the consent identity of a definition (its exact config). No `vscode`.
+// under `env`. Also the consent identity of a definition (its exact config).
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { createHash } from "node:crypto";
 import type { ServerDef } from "./mcpJson";

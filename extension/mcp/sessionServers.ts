@@ -1,11 +1,11 @@
 // Which MCP servers reach one folder's session, and why the others do not (I-102): the user's
 // `manifold.mcpServers` (every session), the folder's `.vscode/mcp.json` (that folder's session only,
 // trusted workspace + one-time consent per exact config), Manifold's own server, filtered by the
-// transports the agent advertises. No `vscode`: the editor's pieces come in as `McpSources`.
+// transports the agent advertises. The editor's pieces come in as `McpSources`.
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { parseMcpConfig, parseMcpJson, type InputDef, type McpConfigFile, type ServerDef } from "./mcpJson";
 import { consentKey, describeDef, inputIds, ResolveError, toAcpServer } from "./resolve";
-import type { McpRow } from "./rows";
+import type { McpRow } from "../common/mcpRows";
 
 export type Consent = "allow" | "deny";
 export type Scope = "folder" | "user";

@@ -1,9 +1,9 @@
-// Pending `session/request_permission` requests of ONE session. Pure: no `vscode`.
+// Pending `session/request_permission` requests of ONE session.
 // The broker never answers for the user: only `answer` (a user's click), `dismiss` (the user closed
 // the card or the panel: reject, never allow) and `cancelAll` (the turn was cancelled: `cancelled`)
 // settle a request (I-90, I-93).
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import { PendingRequests } from "./pendingRequests";
+import { PendingRequests } from "../common/pendingRequests";
 
 export interface PendingPermission {
   requestId: string;

@@ -1,14 +1,15 @@
-// Pending agent questions (`elicitation/create`, form mode) of ONE session. Pure: no `vscode`.
+// Pending agent questions (`elicitation/create`, form mode) of ONE session.
 // Like the permission broker, it never answers for the user: only `answer` (Submit), `decline`
 // (Decline) settle a question with the user's word; `cancelAll` (turn cancelled, panel closed,
 // session left, agent gone) and the agent withdrawing its request answer `cancel` (I-46).
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { SessionFormElicitation } from "../agent/acpClient";
-import { PendingRequests } from "../permissions/pendingRequests";
-import type { QuestionEvent } from "./questionEntries";
-import { answerSummary, coerceAnswer, parseQuestionSchema, type QuestionForm } from "./questionForm";
+import { PendingRequests } from "../common/pendingRequests";
+import type { TranscriptEvent } from "../common/transcript";
+import { answerSummary, coerceAnswer, parseQuestionSchema, type QuestionForm } from "../common/questionForm";
 
-type NoticeEvent = { type: "notice"; severity: "warning"; text: string };
+/** What the broker adds to its session's transcript: the card, its outcome, a notice for a form it cannot show. */
+type QuestionEvent = Extract<TranscriptEvent, { type: "question/requested" | "question/resolved" | "notice" }>;
 
 export interface PendingQuestion {
   questionId: string;
@@ -110,7 +111,7 @@ export function unrenderableNotice(message: string, reason: string): string {
 }
 
 /** A listener that turns the broker's changes into transcript events of the owning session. */
-export function transcriptListener(emit: (ev: QuestionEvent | NoticeEvent) => void, onRequested: (q: PendingQuestion) => void): QuestionListener {
+export function transcriptListener(emit: (ev: QuestionEvent) => void, onRequested: (q: PendingQuestion) => void): QuestionListener {
   return {
     requested: (q) => {
       emit({ type: "question/requested", questionId: q.questionId, ...(q.toolCallId !== undefined ? { toolCallId: q.toolCallId } : {}), message: q.message, form: q.form });

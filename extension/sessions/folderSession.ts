@@ -1,5 +1,5 @@
 // One workspace folder's session: its binding, transcript model, pending permissions and questions,
-// what the client serves to the agent for it. No `vscode`: the editor, the panel and the persistence come in
+// what the client serves to the agent for it. The editor, the panel and the persistence come in
 // as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
 import type { ContentBlock, McpServer, SessionConfigOption, SessionInfo, SessionModeState } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
@@ -16,9 +16,10 @@ import {
   type AgentStatus,
   type TranscriptEvent,
   type TranscriptState,
-} from "../protocol/transcript";
-import type { McpRow, McpServerStatus } from "../mcp/rows";
+} from "../common/transcript";
+import type { McpRow, McpServerStatus } from "../common/mcpRows";
 import { SessionBinding } from "./sessionBinding";
+import { errorText } from "../common/text";
 
 export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-answer" | "error" | "detached";
 
@@ -510,10 +511,4 @@ function boundEvent(
     ...(f ? { promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image }, sessionFeatures: { list: f.list } } : {}),
     clearHistory: o.clearHistory,
   };
-}
-
-export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  if (typeof err === "object" && err !== null && "message" in err) return String((err as { message: unknown }).message);
-  return String(err);
 }

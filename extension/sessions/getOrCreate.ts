@@ -1,4 +1,4 @@
-// No `vscode`. The one way a keyed owner (the session manager's folder sessions) creates an entry.
+// The one way a keyed owner (the session manager's folder sessions) creates an entry.
 
 /**
  * The value stored under `key`, or a new one: created, **stored**, and only then announced. A listener

@@ -1,7 +1,7 @@
 // What one folder session serves to the agent while it is bound to one ACP session id: its pending
 // permission requests and questions, its files and terminals, and its registration with the client's
 // router. Created when the folder binds a session, disposed when it leaves it; disposing answers every
-// pending request (a dismissal never grants, a question is cancelled). No `vscode`.
+// pending request (a dismissal never grants, a question is cancelled).
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpClient, SessionServices } from "../agent/acpClient";
 import type { Disposable } from "../agent/router";
@@ -10,7 +10,7 @@ import type { PathConfinement } from "../client/folderConfinement";
 import { TerminalService } from "../client/terminals";
 import type { CommandSandbox } from "../../sandbox";
 import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
-import type { TranscriptEvent } from "../protocol/transcript";
+import type { TranscriptEvent } from "../common/transcript";
 import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
 
 export interface SessionBindingHooks {

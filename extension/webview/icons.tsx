@@ -1,6 +1,6 @@
 // Codicon names for tool kinds and statuses.
 import type { ToolKind } from "@agentclientprotocol/sdk";
-import type { ToolDisplayStatus } from "../protocol/transcript";
+import type { ToolDisplayStatus } from "../common/transcript";
 
 export function kindIcon(kind: ToolKind): string {
   switch (kind) {

@@ -1,8 +1,8 @@
 // Webview entry: receives the snapshot and events from the host, folds them with the shared
 // reducer, and renders at most once per animation frame (streaming stays smooth).
 import { render } from "preact";
-import { reduceTranscript, type TranscriptState } from "../protocol/transcript";
-import { assertNever, type Attachment, type ChangesView, type HostToWebview, type RestoreDoneView, type RestorePlanView } from "../protocol/webviewProtocol";
+import { reduceTranscript, type TranscriptState } from "../common/transcript";
+import { assertNever, type Attachment, type ChangesView, type HostToWebview, type RestoreDoneView, type RestorePlanView } from "../common/webviewProtocol";
 import { App } from "./components/App";
 import { rememberFolder } from "./panelState";
 import { onHostMessage, post } from "./vscodeApi";

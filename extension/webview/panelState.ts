@@ -3,7 +3,7 @@
 // the folder it belongs to (the host restores the panel from that), the composer's draft, and the
 // values typed into question cards still waiting for an answer. Read back as `unknown` and validated.
 import { z } from "zod";
-import type { RawValue } from "../questions/questionForm";
+import type { RawValue } from "../common/questionForm";
 import { vscodeState } from "./vscodeApi";
 
 const rawValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);

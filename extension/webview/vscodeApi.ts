@@ -1,5 +1,5 @@
 // The webview side of the message channel.
-import type { HostToWebview, WebviewToHost } from "../protocol/webviewProtocol";
+import type { HostToWebview, WebviewToHost } from "../common/webviewProtocol";
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

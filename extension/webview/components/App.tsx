@@ -1,9 +1,9 @@
 // The panel: header, banners, plan, transcript (or an honest empty/loading state), composer.
 import { useState } from "preact/hooks";
-import type { TranscriptState } from "../../protocol/transcript";
-import type { Attachment, ChangesView, RestoreDoneView, RestorePlanView } from "../../protocol/webviewProtocol";
+import type { TranscriptState } from "../../common/transcript";
+import type { Attachment, ChangesView, RestoreDoneView, RestorePlanView } from "../../common/webviewProtocol";
 import { ChangesList, RestoreConfirm, RestoreDone } from "./Checkpoints";
-import { TEST_IDS } from "../../protocol/webviewProtocol";
+import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 import { Composer } from "./Composer";

@@ -2,8 +2,8 @@
 // @-mentions (a quick pick on the host), the editor selection, slash commands.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
-import type { Attachment } from "../../protocol/webviewProtocol";
-import { TEST_IDS } from "../../protocol/webviewProtocol";
+import type { Attachment } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon } from "../icons";
 import { savedDraft, saveDraft } from "../panelState";
 import { post } from "../vscodeApi";

@@ -1,8 +1,8 @@
 // Panel header: session title, agent status, config pickers, session buttons; and the banners
 // (demo model, agent restarting / failed, Restricted Mode).
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
-import { isDemoModel, type TranscriptState } from "../../protocol/transcript";
-import { TEST_IDS } from "../../protocol/webviewProtocol";
+import { isDemoModel, type TranscriptState } from "../../common/transcript";
+import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 

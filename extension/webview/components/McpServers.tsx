@@ -1,6 +1,6 @@
 // The session's MCP servers: a one-line summary that opens to one row per server with its state
 // (starting, ready with N tools, failed, passed, not passed, declined…) and the reason.
-import type { McpRow } from "../../mcp/rows";
+import type { McpRow } from "../../common/mcpRows";
 
 const LABEL: Record<McpRow["state"], string> = {
   passed: "passed",

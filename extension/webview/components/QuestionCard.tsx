@@ -4,9 +4,9 @@
 // here for the user's sake; the host checks the values again before answering.
 import { memo } from "preact/compat";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { QuestionEntry } from "../../questions/questionEntries";
-import { coerceAnswer, initialValues, type QuestionField, type RawValue } from "../../questions/questionForm";
-import { TEST_IDS } from "../../protocol/webviewProtocol";
+import type { QuestionEntry } from "../../common/transcript";
+import { coerceAnswer, initialValues, type QuestionField, type RawValue } from "../../common/questionForm";
+import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon } from "../icons";
 import { forgetQuestion, savedQuestionValues, saveQuestionValues } from "../panelState";
 import { post } from "../vscodeApi";

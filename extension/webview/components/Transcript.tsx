@@ -3,8 +3,8 @@
 import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import { blockText, type PermissionEntry, type TerminalView, type ToolEntry, type TranscriptEntry } from "../../protocol/transcript";
-import { TEST_IDS } from "../../protocol/webviewProtocol";
+import { blockText, type PermissionEntry, type TerminalView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
+import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
 import { post } from "../vscodeApi";

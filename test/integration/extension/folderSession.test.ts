@@ -7,7 +7,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { AcpClient } from "../../../extension/agent/acpClient";
 import type { EditorFiles } from "../../../extension/client/fileService";
 import { FolderSession } from "../../../extension/sessions/folderSession";
-import type { PermissionEntry, TranscriptState } from "../../../extension/protocol/transcript";
+import type { PermissionEntry, TranscriptState } from "../../../extension/common/transcript";
 import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 import { createNoSandbox } from "../../../sandbox/none";
@@ -209,7 +209,7 @@ test("a panel that read its state before the agent connected learns the agent's 
   });
   // The panel's view: the snapshot it read once, then only the events it is sent.
   let view = s.state;
-  const { reduceTranscript } = await import("../../../extension/protocol/transcript");
+  const { reduceTranscript } = await import("../../../extension/common/transcript");
   s.setSink((events) => {
     for (const ev of events) view = reduceTranscript(view, ev);
   });

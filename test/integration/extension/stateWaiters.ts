@@ -1,7 +1,7 @@
 // Waiting on a FolderSession's transcript state without polling: `changed(s)` goes in the session's
 // `onDidChange`, `when(s, pred)` resolves once `pred` holds for its state.
 import type { FolderSession } from "../../../extension/sessions/folderSession";
-import type { TranscriptState } from "../../../extension/protocol/transcript";
+import type { TranscriptState } from "../../../extension/common/transcript";
 
 export interface StateWaiters {
   changed(s: FolderSession): void;

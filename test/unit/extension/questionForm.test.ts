@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { questionRequest } from "../../../agent-server/acp/questions";
-import { parseWebviewMessage } from "../../../extension/protocol/webviewProtocol";
-import { answerSummary, coerceAnswer, initialValues, parseQuestionSchema, type QuestionForm } from "../../../extension/questions/questionForm";
+import { parseWebviewMessage } from "../../../extension/common/webviewProtocol";
+import { answerSummary, coerceAnswer, initialValues, parseQuestionSchema, type QuestionForm } from "../../../extension/common/questionForm";
 
 function form(raw: unknown): QuestionForm {
   const r = parseQuestionSchema(raw);

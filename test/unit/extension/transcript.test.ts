@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { emptyTranscript, isDemoModel, reduceTranscript, type TranscriptEvent, type TranscriptState } from "../../../extension/protocol/transcript";
+import { emptyTranscript, isDemoModel, reduceTranscript, type TranscriptEvent, type TranscriptState } from "../../../extension/common/transcript";
 
 function fold(events: TranscriptEvent[], s: TranscriptState = emptyTranscript("alpha", "agent")): TranscriptState {
   return events.reduce(reduceTranscript, s);

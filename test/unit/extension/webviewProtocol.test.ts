@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseWebviewMessage } from "../../../extension/protocol/webviewProtocol";
+import { parseWebviewMessage } from "../../../extension/common/webviewProtocol";
 
 test("the webview protocol guard accepts each well-formed message", () => {
   const good = [

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseMcpJson } from "../../../extension/mcp/mcpJson";
-import { applyStatus } from "../../../extension/mcp/rows";
+import { applyStatus } from "../../../extension/common/mcpRows";
 import { collectSessionServers, type McpSources } from "../../../extension/mcp/sessionServers";
 import { parseEnvFile } from "../../../extension/mcp/resolve";
 

@@ -3,7 +3,7 @@
 // runner puts in the fixture's .code-workspace are ignored. A window-scoped setting from the same file
 // applies (the control: the workspace settings were read at all).
 import * as assert from "node:assert/strict";
-import { readAgentSettings } from "../../../extension/config";
+import { readAgentSettings } from "../../../extension/vscode/config";
 import { activateManifold } from "./helpers";
 
 describe("Manifold settings and the workspace", () => {

@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, ConsoleMessage, FrameLocator, Page, Request } from "playwright-core";
-import { TEST_IDS } from "../../../extension/protocol/webviewProtocol";
+import { TEST_IDS } from "../../../extension/common/webviewProtocol";
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from "../../support/fakeModelServer";
 import { editorTab, launchBrowser, openWorkbench, runCommand, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
 import { ensureBuilt, vsixPath } from "./build";

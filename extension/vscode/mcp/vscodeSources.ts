@@ -4,10 +4,10 @@
 import * as vscode from "vscode";
 import { homedir } from "node:os";
 import { readFile } from "node:fs/promises";
-import { PathConfinement } from "../client/folderConfinement";
+import { PathConfinement } from "../../client/folderConfinement";
 import { mcpServersSetting } from "../config";
-import type { InputDef } from "./mcpJson";
-import type { Consent, McpSources, Scope } from "./sessionServers";
+import type { InputDef } from "../../mcp/mcpJson";
+import type { Consent, McpSources, Scope } from "../../mcp/sessionServers";
 
 const CONSENT_KEY = "manifold.mcpConsent";
 const INPUTS_KEY = "manifold.mcpInputs";

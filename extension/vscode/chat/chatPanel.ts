@@ -1,8 +1,8 @@
 // One chat panel (WebviewPanel) for one workspace folder: the host side of the webview protocol.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { FolderSession } from "../sessions/folderSession";
-import { errorText } from "../sessions/folderSession";
+import type { FolderSession } from "../../sessions/folderSession";
+import { errorText } from "../../common/text";
 import {
   assertNever,
   parseWebviewMessage,
@@ -10,14 +10,14 @@ import {
   type HostToWebview,
   type SessionAction,
   type WebviewToHost,
-} from "../protocol/webviewProtocol";
-import type { TranscriptEvent } from "../protocol/transcript";
-import { renderShell } from "./html";
-import { attachmentLabel, buildPrompt, type ResolvedAttachment } from "./promptBuilder";
+} from "../../common/webviewProtocol";
+import type { TranscriptEvent } from "../../common/transcript";
+import { renderShell } from "../../chat/html";
+import { attachmentLabel, buildPrompt, type ResolvedAttachment } from "../../chat/promptBuilder";
 import type { DiffContentProvider } from "./diffContent";
 import type { BaselineDocs } from "../checkpoints/baselineDocs";
-import type { FolderCheckpoints } from "../checkpoints/folderCheckpoints";
-import { CheckpointReview, isReviewMessage } from "../checkpoints/review";
+import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
+import { CheckpointReview, isReviewMessage } from "../../checkpoints/review";
 
 export const CHAT_VIEW_TYPE = "manifold.chat";
 

@@ -2,8 +2,8 @@
 // the panel; it never answers — the question stays pending until the user answers or declines it in
 // the panel, or it is cancelled). The sessions view counts it in its badge.
 import * as vscode from "vscode";
-import { oneLine } from "../permissions/surface";
-import type { PendingQuestion } from "./questionBroker";
+import { oneLine } from "../../common/text";
+import type { PendingQuestion } from "../../questions/questionBroker";
 
 export function surfaceHiddenQuestion(folderName: string, q: PendingQuestion, reveal: () => void): void {
   const show = "Show";

@@ -4,12 +4,12 @@
 import * as vscode from "vscode";
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { createHash } from "node:crypto";
-import type { AgentFeatures } from "../agent/acpClient";
-import { PathConfinement } from "../client/folderConfinement";
-import { IntelHttpServer } from "./intelHttp";
-import { consentKey } from "./resolve";
-import { parseMcpJson } from "./mcpJson";
-import { collectSessionServers, type SessionServers } from "./sessionServers";
+import type { AgentFeatures } from "../../agent/acpClient";
+import { PathConfinement } from "../../client/folderConfinement";
+import { IntelHttpServer } from "../../mcp/intelHttp";
+import { consentKey } from "../../mcp/resolve";
+import { parseMcpJson } from "../../mcp/mcpJson";
+import { collectSessionServers, type SessionServers } from "../../mcp/sessionServers";
 import { vscodeIntelligence } from "./vscodeIntelligence";
 import { consentStore, folderSources } from "./vscodeSources";
 

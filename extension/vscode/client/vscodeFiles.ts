@@ -1,7 +1,7 @@
 // The editor side of fs/*: unsaved buffers for reads, undoable WorkspaceEdits for writes.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { EditorFiles } from "./fileService";
+import type { EditorFiles } from "../../client/fileService";
 
 export const vscodeFiles: EditorFiles = {
   openDocumentText(realPath: string): string | undefined {

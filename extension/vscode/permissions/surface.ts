@@ -1,8 +1,9 @@
 // Surfaces a permission request whose panel is not visible: a notification offering "Show" (it
 // reveals the panel; it never answers) — the sessions view shows the badge. I-93.
 import * as vscode from "vscode";
-import type { PendingQuestion } from "../questions/questionBroker";
-import type { PendingPermission } from "./permissionBroker";
+import { oneLine } from "../../common/text";
+import type { PendingQuestion } from "../../questions/questionBroker";
+import type { PendingPermission } from "../../permissions/permissionBroker";
 
 export function surfaceHiddenRequest(folderName: string, p: PendingPermission, reveal: () => void): void {
   const show = "Show";
@@ -13,12 +14,6 @@ export function surfaceHiddenRequest(folderName: string, p: PendingPermission, r
 
 export interface PendingItem extends vscode.QuickPickItem {
   folder: string;
-}
-
-/** One line of untrusted text for a quick pick (whitespace folded, long text cut). */
-export function oneLine(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /**

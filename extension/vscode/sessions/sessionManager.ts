@@ -1,11 +1,11 @@
 // Folder ↔ session ↔ panel: one FolderSession per workspace folder (cwd = folder.uri.fsPath), one
 // chat panel per folder, the window's one agent started at first need, re-attach after restarts.
 import * as vscode from "vscode";
-import type { PanelSnapshot, SessionBinding } from "../api";
-import type { AcpClient } from "../agent/acpClient";
-import { AgentHost } from "../agent/agentHost";
-import type { AgentLog } from "../agent/agentProcess";
-import { resolveAgentSpec } from "../agent/agentSpec";
+import type { PanelSnapshot, SessionBinding } from "../../api";
+import type { AcpClient } from "../../agent/acpClient";
+import { AgentHost } from "../../agent/agentHost";
+import type { AgentLog } from "../../agent/agentProcess";
+import { resolveAgentSpec } from "../../agent/agentSpec";
 import { ChatPanel, CHAT_VIEW_TYPE, panelTitle, webviewOptions } from "../chat/chatPanel";
 import type { DiffContentProvider } from "../chat/diffContent";
 import { vscodeFiles } from "../client/vscodeFiles";
@@ -13,13 +13,14 @@ import { readAgentSettings, readSecrets, sessionDefaults, traceEnabled } from ".
 import { McpHost } from "../mcp/mcpHost";
 import { surfaceHiddenRequest } from "../permissions/surface";
 import { surfaceHiddenQuestion } from "../questions/surface";
-import type { SessionAction } from "../protocol/webviewProtocol";
-import type { AgentStatus } from "../protocol/transcript";
-import { detectSandbox, type CommandSandbox } from "../../sandbox";
-import { errorText, FolderSession } from "./folderSession";
-import { getOrCreate } from "./getOrCreate";
+import type { SessionAction } from "../../common/webviewProtocol";
+import type { AgentStatus } from "../../common/transcript";
+import { detectSandbox, type CommandSandbox } from "../../../sandbox";
+import { errorText } from "../../common/text";
+import { FolderSession } from "../../sessions/folderSession";
+import { getOrCreate } from "../../sessions/getOrCreate";
 import { BaselineDocs } from "../checkpoints/baselineDocs";
-import { CheckpointRegistry } from "../checkpoints/registry";
+import { CheckpointRegistry } from "../../checkpoints/registry";
 
 const BINDINGS_KEY = "manifold.bindings";
 

@@ -1,7 +1,7 @@
 // activate/deactivate only: build the object graph under one root disposable. Activation is cheap:
 // the agent is spawned at first need (a chat panel opening), never in an untrusted workspace.
 import * as vscode from "vscode";
-import type { ManifoldApi } from "./api";
+import type { ManifoldApi } from "../api";
 import { DiffContentProvider } from "./chat/diffContent";
 import { CHAT_VIEW_TYPE, webviewOptions } from "./chat/chatPanel";
 import { registerCommands, runSessionAction } from "./commands";

@@ -4,9 +4,9 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { SessionInfo } from "@agentclientprotocol/sdk";
-import { COMMANDS } from "../api";
-import type { FileChange } from "../checkpoints/folderCheckpoints";
-import type { FolderSession, SessionActivity } from "./folderSession";
+import { COMMANDS } from "../../api";
+import type { FileChange } from "../../checkpoints/folderCheckpoints";
+import type { FolderSession, SessionActivity } from "../../sessions/folderSession";
 import type { SessionManager } from "./sessionManager";
 
 export type SessionsNode =

@@ -1,8 +1,8 @@
-// The per-session transcript model and its reducer. Pure: no `vscode`, no DOM, no Node built-ins.
+// The per-session transcript model and its reducer.
 // The extension host folds every event into its copy (so a panel that is shown again, or restored after
 // a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
 // same function. One reducer on both sides keeps the two copies equal by construction.
-import { applyStatus, type McpRow, type McpServerStatus } from "../mcp/rows";
+import { applyStatus, type McpRow, type McpServerStatus } from "./mcpRows";
 import type {
   AvailableCommand,
   ContentBlock,
@@ -17,7 +17,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import { reduceQuestion, type QuestionEntry, type QuestionEvent } from "../questions/questionEntries";
+import type { QuestionForm } from "./questionForm";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
@@ -65,7 +65,17 @@ export interface NoticeEntry {
   severity: "info" | "warning" | "error";
   text: string;
 }
-export type { QuestionEntry };
+export type QuestionState = { state: "pending" } | { state: "answered"; summary: string } | { state: "declined" } | { state: "cancelled" };
+export interface QuestionEntry {
+  kind: "question";
+  id: string;
+  questionId: string;
+  toolCallId?: string;
+  /** The agent's message: untrusted, rendered as text. */
+  message: string;
+  form: QuestionForm;
+  outcome: QuestionState;
+}
 export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | PermissionEntry | QuestionEntry | NoticeEntry;
 
 export interface TerminalView {
@@ -137,7 +147,8 @@ export type TranscriptEvent =
   | { type: "config/options"; configOptions: SessionConfigOption[] }
   | { type: "mcp/servers"; servers: McpRow[] }
   | { type: "mcp/status"; servers: McpServerStatus[] }
-  | QuestionEvent
+  | { type: "question/requested"; questionId: string; toolCallId?: string; message: string; form: QuestionForm }
+  | { type: "question/resolved"; questionId: string; outcome: QuestionState }
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string };
 
 export function assertNever(x: never): never {
@@ -377,9 +388,24 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         ...s,
         entries: s.entries.map((e) => (e.kind === "permission" && e.requestId === ev.requestId ? { ...e, outcome: ev.outcome } : e)),
       };
-    case "question/requested":
+    case "question/requested": {
+      const [id, nextId] = mintId(s);
+      const entry: QuestionEntry = {
+        kind: "question",
+        id,
+        questionId: ev.questionId,
+        ...(ev.toolCallId !== undefined ? { toolCallId: ev.toolCallId } : {}),
+        message: ev.message,
+        form: ev.form,
+        outcome: { state: "pending" },
+      };
+      return { ...s, nextId, entries: [...s.entries, entry] };
+    }
     case "question/resolved":
-      return reduceQuestion(s, ev);
+      return {
+        ...s,
+        entries: s.entries.map((e) => (e.kind === "question" && e.questionId === ev.questionId && e.outcome.state === "pending" ? { ...e, outcome: ev.outcome } : e)),
+      };
     case "tools/cancelUnfinished":
       return finishTools(s);
     case "terminal/output":

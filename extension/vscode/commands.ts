@@ -1,10 +1,11 @@
 // The "Manifold" commands (ids in api.ts, titles in package.json).
 import * as vscode from "vscode";
-import { COMMANDS } from "./api";
+import { COMMANDS } from "../api";
 import { SECRET_KEYS, SETTINGS, thirdPartyAgents } from "./config";
 import { pickPendingApproval } from "./permissions/surface";
-import type { SessionAction } from "./protocol/webviewProtocol";
-import { errorText, type FolderSession } from "./sessions/folderSession";
+import type { SessionAction } from "../common/webviewProtocol";
+import { errorText } from "../common/text";
+import type { FolderSession } from "../sessions/folderSession";
 import type { SessionManager } from "./sessions/sessionManager";
 import { isChangeNode, openChangeDiff, type SessionsNode, type SessionsView } from "./sessions/sessionsView";
 

@@ -1,7 +1,7 @@
 // Every `manifold.*` setting and secret key in one table (declared in package.json `contributes`).
 import * as vscode from "vscode";
 import { z } from "zod";
-import type { AgentSecrets, AgentSettings, ThirdPartyAgent } from "./agent/agentSpec";
+import type { AgentSecrets, AgentSettings, ThirdPartyAgent } from "../agent/agentSpec";
 
 export const SETTINGS = {
   agent: "agent",

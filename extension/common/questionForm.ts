@@ -1,7 +1,7 @@
 // The form of an agent's question (ACP `elicitation/create`, form mode): the `requestedSchema` the
 // agent sent is `unknown` until `parseQuestionSchema` turns it into fields this panel can render, and
 // what the user typed is `unknown` until `coerceAnswer` turns it into typed content (numbers as
-// numbers, booleans as booleans). Pure: no `vscode`, no DOM; the host and the webview share it.
+// numbers, booleans as booleans). The host and the webview share it.
 import { z } from "zod";
 
 export interface FieldOption {
