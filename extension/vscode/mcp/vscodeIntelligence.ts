@@ -36,18 +36,24 @@ function location(l: vscode.Location | vscode.LocationLink): Location {
   return "targetUri" in l ? { path: l.targetUri.fsPath, range: toRange(l.targetSelectionRange ?? l.targetRange) } : { path: l.uri.fsPath, range: toRange(l.range) };
 }
 
-/**
- * Opens (without showing) so language servers analyse it, then waits for its first problems; a file
- * with none is answered once updates have settled, or at the bound when no server reports on it.
- */
-async function analysed(uri: vscode.Uri): Promise<void> {
-  const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
-  if (open && vscode.languages.getDiagnostics(uri).length > 0) return;
-  const reported = new Promise<void>((resolve) => {
+const sameUri = (a: vscode.Uri) => (b: vscode.Uri) => a.toString() === b.toString();
+
+/** The text tabs showing `uri` (a diff tab counts: TypeScript checks both of its sides). */
+function tabsOf(uri: vscode.Uri): vscode.Tab[] {
+  const is = sameUri(uri);
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => (t.input instanceof vscode.TabInputText ? is(t.input.uri) : t.input instanceof vscode.TabInputTextDiff && (is(t.input.modified) || is(t.input.original))));
+}
+
+/** Resolves at `uri`'s first problems, once updates listing none have settled, or at the bound. */
+function reportedOn(uri: vscode.Uri): Promise<void> {
+  const is = sameUri(uri);
+  return new Promise<void>((resolve) => {
     const bound = setTimeout(done, FIRST_DIAGNOSTICS_MS);
     let settle: NodeJS.Timeout | undefined;
     const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (!e.uris.some((u) => u.toString() === uri.toString())) return;
+      if (!e.uris.some(is)) return;
       if (vscode.languages.getDiagnostics(uri).length > 0) return done();
       clearTimeout(settle);
       settle = setTimeout(done, SETTLE_MS);
@@ -59,8 +65,30 @@ async function analysed(uri: vscode.Uri): Promise<void> {
       resolve();
     }
   });
-  if (!open) await vscode.workspace.openTextDocument(uri);
-  await reported;
+}
+
+/**
+ * Gets a file analysed and waits for its first problems. Language servers check only files the user
+ * sees: TypeScript validates a file only while it is in a tab (unless its experimental project-wide
+ * diagnostics are on), so a document opened without a tab is never checked. A file in no tab is opened
+ * in a background tab (no focus, the active editor stays in front) and that tab is closed afterwards.
+ */
+async function analysed(uri: vscode.Uri): Promise<void> {
+  const shown = tabsOf(uri).length > 0;
+  // A shown file is kept current by its server; one in no tab may hold problems from before an edit.
+  if (shown && vscode.languages.getDiagnostics(uri).length > 0) return;
+  const reported = reportedOn(uri);
+  await vscode.workspace.openTextDocument(uri); // throws for what is not text, before any tab opens
+  if (shown) return reported;
+  // `background` (the editor's "inactive") is honoured by `vscode.open`, not by showTextDocument.
+  await vscode.commands.executeCommand("vscode.open", uri, { preview: false, preserveFocus: true, background: true });
+  try {
+    await reported;
+  } finally {
+    // Ours to close only while nobody changed it; a closed tab keeps its problems in the Problems view.
+    const ours = tabsOf(uri).filter((t) => t.input instanceof vscode.TabInputText && !t.isDirty);
+    if (ours.length > 0) await vscode.window.tabGroups.close(ours, true);
+  }
 }
 
 export const vscodeIntelligence: LanguageIntelligence = {
