@@ -12,7 +12,7 @@ import { processesInGroup, processesMentioning } from "./support/processes";
 import { agentLifecycleTests } from "./ui/agentLifecycle";
 import { chatPanelTests } from "./ui/chatPanels";
 import { checkpointTests } from "./ui/checkpoints";
-import { mcpServerTests, mcpTrustHooks, prepareMcpFixture } from "./ui/mcpServers";
+import { MCP_WINDOW_SETTINGS, mcpServerTests, mcpTrustHooks, prepareMcpFixture } from "./ui/mcpServers";
 import { permissionTests } from "./ui/permissions";
 import { questionTests } from "./ui/questions";
 import { restrictedModeTests } from "./ui/restrictedMode";
@@ -26,7 +26,7 @@ describe("Manifold in code-server: one window, two folders", () => {
   };
 
   before(async () => {
-    s = await startScenario("manifold-ui-", { untrusted: true, prepare: prepareMcpFixture });
+    s = await startScenario("manifold-ui-", { untrusted: true, prepare: prepareMcpFixture, settings: MCP_WINDOW_SETTINGS });
   });
 
   after(async () => {

@@ -78,6 +78,8 @@ export interface ScenarioOptions {
   untrusted?: boolean;
   /** Adds files to the fresh workspace before code-server opens it (e.g. a folder's `.vscode/mcp.json`). */
   prepare?: (workspace: TwoFolderWorkspace) => void;
+  /** User settings, merged over the theme settings. */
+  settings?: Record<string, unknown>;
 }
 
 export async function startScenario(prefix: string, options: ScenarioOptions = {}): Promise<Scenario> {
@@ -87,7 +89,7 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
   options.prepare?.(workspace);
   const model = await startFakeModelServer();
   const stateDir = join(workspace.root, ".code-server");
-  const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv(model), settings: THEME_SETTINGS, workspaceTrust: options.untrusted ?? false });
+  const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv(model), settings: { ...THEME_SETTINGS, ...options.settings }, workspaceTrust: options.untrusted ?? false });
   const browser = await launchBrowser(tools.chromium);
   const requests: Scenario["requests"] = [];
   const consoleErrors: string[] = [];
