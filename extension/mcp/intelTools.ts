@@ -71,7 +71,14 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
     async ({ path }) => {
       const list = async (real?: string) => {
         const { kept } = await inside(await intel.diagnostics(real));
-        if (kept.length === 0) return text(`No problems reported${real ? ` for ${await show(real)}` : " in this folder"}.`);
+        // "Nothing reported" is not "checked and clean": a clean file and a file no language extension
+        // analyses look the same from here, so the answer says which it can be.
+        if (kept.length === 0)
+          return text(
+            real
+              ? `No problems reported for ${await show(real)} (either it is clean, or no language extension in this editor checks files of its type).`
+              : "No problems reported in this folder (only files the editor's language extensions have checked are counted).",
+          );
         const lines = await Promise.all(
           kept.map(async (d) => `${await show(d.path)}:${fmtPos(d.range.start)} ${d.severity}${d.source ? ` [${d.source}${d.code ? ` ${d.code}` : ""}]` : ""}: ${d.message}`),
         );

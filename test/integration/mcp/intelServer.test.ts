@@ -88,6 +88,13 @@ describe("Manifold's own MCP server (I-103)", () => {
     await c.close();
   });
 
+  it("an empty diagnostics answer says it can mean 'clean' or 'not checked', never just 'no problems'", async () => {
+    const c = await connect(entryA);
+    const none = textOf(await c.callTool({ name: "diagnostics", arguments: { path: "clean.ts" } }));
+    assert.match(none, /^No problems reported for clean\.ts \(either it is clean, or no language extension/);
+    await c.close();
+  });
+
   it("I-103: a path outside the folder (absolute, ../, or a symlink out) is refused before the editor is asked", async () => {
     const c = await connect(entryA);
     intel.asked.length = 0;
