@@ -11,13 +11,13 @@ import type {
   SessionConfigOption,
   SessionModeState,
   SessionUpdate,
-  StopReason,
   ToolCallContent,
   ToolCallLocation,
   ToolCallStatus,
   ToolKind,
 } from "@agentclientprotocol/sdk";
 import type { QuestionForm } from "./questionForm";
+import { markedTurnEnd, stopNotice, type TurnEndNotice, type TurnStop } from "./turnEnd";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
@@ -64,6 +64,8 @@ export interface NoticeEntry {
   id: string;
   severity: "info" | "warning" | "error";
   text: string;
+  /** The one notice of how a turn ended (from the stop reason or the agent's marked text). */
+  turnEnd?: true;
 }
 export type QuestionState = { state: "pending" } | { state: "answered"; summary: string } | { state: "declined" } | { state: "cancelled" };
 export interface QuestionEntry {
@@ -139,7 +141,7 @@ export type TranscriptEvent =
   /** Edit and resend forked the conversation: everything from the `keepPrompts`+1-th user message on goes. */
   | { type: "transcript/truncate"; keepPrompts: number }
   | { type: "turn/started" }
-  | { type: "turn/ended"; stopReason: StopReason | "interrupted" | "error"; message?: string }
+  | { type: "turn/ended"; stopReason: TurnStop; message?: string }
   | { type: "permission/requested"; requestId: string; toolCallId: string; title: string; options: PermissionOption[] }
   | { type: "permission/resolved"; requestId: string; outcome: PermissionState }
   | { type: "tools/cancelUnfinished" }
@@ -239,8 +241,10 @@ function applyAcp(s: TranscriptState, u: SessionUpdate): TranscriptState {
   switch (u.sessionUpdate) {
     case "user_message_chunk":
       return appendUserChunk(s, u.content);
-    case "agent_message_chunk":
-      return appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
+    case "agent_message_chunk": {
+      const marked = markedTurnEnd(u._meta, blockText(u.content));
+      return marked ? withTurnEnd(s, marked, "marker") : appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
+    }
     case "agent_thought_chunk":
       return appendChunk(s, "thought", blockText(u.content), u.messageId ?? undefined);
     case "tool_call":
@@ -310,6 +314,21 @@ function withNotice(s: TranscriptState, severity: NoticeEntry["severity"], text:
   return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, severity, text }] };
 }
 
+/**
+ * Adds the turn's one end notice, or merges into it when the turn already has one (it is then the
+ * last entry: nothing follows a turn's end). The agent's marked text wins over the stop reason's
+ * generic sentence, whichever arrives first.
+ */
+function withTurnEnd(s: TranscriptState, notice: TurnEndNotice, from: "marker" | "stopReason"): TranscriptState {
+  const last = s.entries[s.entries.length - 1];
+  if (last?.kind === "notice" && last.turnEnd) {
+    if (from === "stopReason") return s;
+    return { ...s, entries: [...s.entries.slice(0, -1), { ...last, ...notice }] };
+  }
+  const [id, nextId] = mintId(s);
+  return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, ...notice, turnEnd: true }] };
+}
+
 export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
   switch (ev.type) {
     case "acp":
@@ -351,24 +370,8 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       return { ...s, running: true };
     case "turn/ended": {
       const ended = finishTools({ ...s, running: false });
-      switch (ev.stopReason) {
-        case "end_turn":
-          return ended;
-        case "cancelled":
-          return withNotice(ended, "info", "Turn cancelled.");
-        case "max_tokens":
-          return withNotice(ended, "warning", "The model stopped: maximum tokens reached.");
-        case "max_turn_requests":
-          return withNotice(ended, "warning", "The turn stopped: too many model requests in one turn.");
-        case "refusal":
-          return withNotice(ended, "warning", "The model refused; this prompt will not be kept for the next turn.");
-        case "interrupted":
-          return withNotice(ended, "warning", ev.message ?? "The turn was interrupted.");
-        case "error":
-          return withNotice(ended, "error", ev.message ?? "The turn failed.");
-        default:
-          return assertNever(ev.stopReason);
-      }
+      const notice = stopNotice(ev.stopReason, ev.message);
+      return notice ? withTurnEnd(ended, notice, "stopReason") : ended;
     }
     case "permission/requested": {
       const [id, nextId] = mintId(s);

@@ -77,3 +77,44 @@ test("the demo banner shows when the model option's value is demo or its name sa
     [true, true, false, false],
   );
 });
+
+// Manifold's agent sends its turn-end sentence as a marked message chunk (agent-server/acp/updates.ts).
+const marked = (reason: string, text: string): TranscriptEvent => ({
+  type: "acp",
+  update: { sessionUpdate: "agent_message_chunk", messageId: "turn-end-t1", content: { type: "text", text }, _meta: { "manifold/turnEnd": { reason } } },
+});
+const shown = (s: TranscriptState) => s.entries.map((e) => (e.kind === "notice" ? `notice:${e.severity}:${e.text}` : e.kind === "agent" ? `agent:${e.text}` : e.kind));
+
+test("a turn end is said once: the agent's marked text and the stop reason fold into one notice, in either order", () => {
+  const start: TranscriptEvent[] = [{ type: "user/prompt", text: "go", attachments: [] }, { type: "turn/started" }];
+  const text = "\n\n⚠️ The turn stopped: too many model requests in one turn.";
+  const markerFirst = fold([...start, marked("max_turn_requests", text), { type: "turn/ended", stopReason: "max_turn_requests" }]);
+  const stopFirst = fold([...start, { type: "turn/ended", stopReason: "max_turn_requests" }, marked("max_turn_requests", text)]);
+  for (const s of [markerFirst, stopFirst]) {
+    assert.deepEqual(shown(s), ["user", "notice:warning:The turn stopped: too many model requests in one turn."]);
+  }
+  // An error: the agent's sentence (with the detail) is the notice, not the host's generic one.
+  const failed = fold([...start, marked("error", "\n\n⚠️ The turn stopped with an error: boom"), { type: "turn/ended", stopReason: "error", message: "The turn failed: Internal error" }]);
+  assert.deepEqual(shown(failed), ["user", "notice:error:The turn stopped with an error: boom"]);
+});
+
+test("a replayed turn end (marker, no stop reason) is a notice; an agent without the marker still gets one from stopReason", () => {
+  const replayed = fold([
+    { type: "acp", update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: "q1" } } },
+    marked("interrupted", "\n\n⚠️ This turn was interrupted: the agent stopped before it finished."),
+    { type: "acp", update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: "q2" } } },
+    marked("interrupted", "\n\n⚠️ This turn was interrupted: the agent stopped before it finished."),
+  ]);
+  assert.deepEqual(shown(replayed), [
+    "user",
+    "notice:warning:This turn was interrupted: the agent stopped before it finished.",
+    "user",
+    "notice:warning:This turn was interrupted: the agent stopped before it finished.",
+  ]);
+  const other = fold([
+    { type: "turn/started" },
+    { type: "acp", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "partial" } } },
+    { type: "turn/ended", stopReason: "max_tokens" },
+  ]);
+  assert.deepEqual(shown(other), ["agent:partial", "notice:warning:The model stopped: maximum tokens reached."]);
+});
