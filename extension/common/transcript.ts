@@ -34,6 +34,28 @@ export interface AgentTextEntry {
   messageId?: string;
   text: string;
 }
+/**
+ * What the panel shows of an edit. The texts stay with the host (extension/sessions/diffTexts.ts):
+ * "Open diff" asks for them by the tool call's id and the content's index.
+ */
+export interface DiffSummary {
+  type: "diff";
+  path: string;
+  newFile: boolean;
+  linesBefore: number;
+  linesAfter: number;
+}
+export type ToolContentView = Exclude<ToolCallContent, { type: "diff" }> | DiffSummary;
+type ToolUpdateView<T> = Omit<T, "content" | "rawInput" | "rawOutput"> & { content?: ToolContentView[] | null };
+/**
+ * A session update as the transcript takes it: tool content with edits summarised and without the raw
+ * tool input and output (which repeat the texts). The host makes it from the agent's update.
+ */
+export type TranscriptUpdate =
+  | Exclude<SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>
+  | ToolUpdateView<Extract<SessionUpdate, { sessionUpdate: "tool_call" }>>
+  | ToolUpdateView<Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>>;
+
 /** Tool status as shown; `cancelled` is client-side only (v1 has no such wire status). */
 export type ToolDisplayStatus = ToolCallStatus | "cancelled";
 export interface ToolEntry {
@@ -43,7 +65,7 @@ export interface ToolEntry {
   title: string;
   toolKind: ToolKind;
   status: ToolDisplayStatus;
-  content: ToolCallContent[];
+  content: ToolContentView[];
   locations: ToolCallLocation[];
 }
 export type PermissionState =
@@ -122,7 +144,7 @@ export interface TranscriptState {
 }
 
 export type TranscriptEvent =
-  | { type: "acp"; update: SessionUpdate }
+  | { type: "acp"; update: TranscriptUpdate }
   | { type: "reset"; folderName: string; agentName: string }
   | { type: "status"; status: AgentStatus; message?: string }
   /** The agent serving this folder is known (or changed): its name reaches the panel as an event like every other fact. */
@@ -237,7 +259,7 @@ function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEnt
   return { ...s, nextId, entries: [...s.entries, { ...patch(undefined), id }] };
 }
 
-function applyAcp(s: TranscriptState, u: SessionUpdate): TranscriptState {
+function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
   switch (u.sessionUpdate) {
     case "user_message_chunk":
       return appendUserChunk(s, u.content);

@@ -19,6 +19,8 @@ export interface SessionBindingHooks {
   terminalSandbox(): Promise<CommandSandbox>;
   /** Into the folder's transcript. */
   emit(event: TranscriptEvent): void;
+  /** An update from the agent for this session (the folder turns it into a transcript event). */
+  update(update: SessionUpdate): void;
   onPermissionRequested(p: PendingPermission): void;
   onQuestionRequested(q: PendingQuestion): void;
 }
@@ -63,7 +65,7 @@ export class SessionBinding {
     };
     this.#registration = client.router.register(sessionId, {
       services,
-      applyUpdate: (update: SessionUpdate) => hooks.emit({ type: "acp", update }),
+      applyUpdate: (update: SessionUpdate) => hooks.update(update),
     });
   }
 

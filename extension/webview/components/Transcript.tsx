@@ -2,8 +2,7 @@
 // rendered either as plain text (JSX escapes it) or through renderMarkdown (inert HTML only).
 import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef } from "preact/hooks";
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import { blockText, type PermissionEntry, type TerminalView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
+import { blockText, type PermissionEntry, type TerminalView, type ToolContentView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
 import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
@@ -20,13 +19,11 @@ function basename(p: string): string {
   return p.split(/[\\/]/).pop() || p;
 }
 
-function ToolContent({ c, index, toolCallId, terminals }: { c: ToolCallContent; index: number; toolCallId: string; terminals: Record<string, TerminalView> }) {
+function ToolContent({ c, index, toolCallId, terminals }: { c: ToolContentView; index: number; toolCallId: string; terminals: Record<string, TerminalView> }) {
   switch (c.type) {
     case "content":
       return <pre class="tool-output">{blockText(c.content)}</pre>;
-    case "diff": {
-      const before = c.oldText ? c.oldText.split("\n").length : 0;
-      const after = c.newText.split("\n").length;
+    case "diff":
       return (
         <div class="tool-diff">
           <button
@@ -37,10 +34,9 @@ function ToolContent({ c, index, toolCallId, terminals }: { c: ToolCallContent; 
           >
             <Icon name="diff" /> {basename(c.path)}
           </button>
-          <span class="muted">{c.oldText === null || c.oldText === undefined ? `new file, ${after} lines` : `${before} → ${after} lines`}</span>
+          <span class="muted">{c.newFile ? `new file, ${c.linesAfter} lines` : `${c.linesBefore} → ${c.linesAfter} lines`}</span>
         </div>
       );
-    }
     case "terminal": {
       const t = terminals[c.terminalId];
       return (

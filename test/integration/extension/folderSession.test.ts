@@ -218,3 +218,32 @@ test("a panel that read its state before the agent connected learns the agent's 
   assert.ok(client.agentName.length > 0);
   assert.equal(view.agentName, client.agentName);
 });
+
+test("an edit reaches the panel as a summary: no event or snapshot carries its texts; Open diff gets them from the host by id", async () => {
+  const [a] = dirs() as [string];
+  const h = await setup([a]);
+  const s = h.sessions[0]!;
+  const posted: unknown[] = [];
+  s.setSink((events) => posted.push(...events));
+  const oldText = "OLD-LINE-1\nOLD-LINE-2";
+  const newText = "NEW-LINE-1\nNEW-LINE-2\nNEW-LINE-3";
+  h.fake.onPrompt = async ({ params, client }) => {
+    const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
+    await update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "edit a.ts", kind: "edit", status: "pending", rawInput: { path: "a.ts", old_string: oldText, new_string: newText } });
+    await update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t1",
+      status: "completed",
+      content: [{ type: "diff", path: join(a, "a.ts"), oldText, newText }],
+      rawOutput: { output: newText },
+    });
+    return "end_turn";
+  };
+  await s.prompt([{ type: "text", text: "edit" }], { text: "edit", attachments: [] });
+  const seen = JSON.stringify({ posted, snapshot: s.state });
+  for (const leaked of ["OLD-LINE", "NEW-LINE", "oldText", "newText"]) assert.ok(!seen.includes(leaked), `the webview would see ${leaked}`);
+  const tool = s.state.entries.find((e) => e.kind === "tool");
+  assert.deepEqual(tool?.kind === "tool" ? tool.content : undefined, [{ type: "diff", path: join(a, "a.ts"), newFile: false, linesBefore: 2, linesAfter: 3 }]);
+  assert.deepEqual(s.diff("t1", 0), { path: join(a, "a.ts"), oldText, newText });
+  assert.equal(s.diff("t1", 1), undefined);
+});

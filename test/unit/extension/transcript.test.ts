@@ -15,7 +15,7 @@ test("streaming chunks fold into one message per messageId; tools are patched in
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "Hel" } } },
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "lo" } } },
     { type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "edit a.ts", kind: "edit", status: "pending" } },
-    { type: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "diff", path: "/w/a.ts", oldText: "a", newText: "b" }] } },
+    { type: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }] } },
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m2", content: { type: "text", text: "Done." } } },
     { type: "acp", update: { sessionUpdate: "plan", entries: [{ content: "step", priority: "high", status: "completed" }] } },
     { type: "acp", update: { sessionUpdate: "session_info_update", title: "Fixing a.ts" } },
@@ -26,7 +26,7 @@ test("streaming chunks fold into one message per messageId; tools are patched in
     { kind: "user", id: "e1", text: "fix it", attachments: ["a.ts"] },
     { kind: "thought", id: "e2", text: "hmm ok" },
     { kind: "agent", id: "e3", messageId: "m1", text: "Hello" },
-    { kind: "tool", id: "e4", toolCallId: "t1", title: "edit a.ts", toolKind: "edit", status: "completed", content: [{ type: "diff", path: "/w/a.ts", oldText: "a", newText: "b" }], locations: [] },
+    { kind: "tool", id: "e4", toolCallId: "t1", title: "edit a.ts", toolKind: "edit", status: "completed", content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }], locations: [] },
     { kind: "agent", id: "e5", messageId: "m2", text: "Done." },
   ]);
   assert.deepEqual(
