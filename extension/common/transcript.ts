@@ -68,10 +68,9 @@ export interface ToolEntry {
   content: ToolContentView[];
   locations: ToolCallLocation[];
 }
-export type PermissionState =
-  | { state: "pending" }
-  | { state: "selected"; optionId: string; optionName: string }
-  | { state: "cancelled" };
+/** How a permission request was settled: the broker's answer, kept as the card's history. */
+export type PermissionOutcome = { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" };
+export type PermissionState = { state: "pending" } | PermissionOutcome;
 export interface PermissionEntry {
   kind: "permission";
   id: string;
@@ -79,7 +78,8 @@ export interface PermissionEntry {
   toolCallId: string;
   title: string;
   options: PermissionOption[];
-  outcome: PermissionState;
+  /** Set when the broker settles the request. Whether it is pending is the broker's word: `TranscriptState.pendingPermissions`. */
+  outcome?: PermissionOutcome;
 }
 export interface NoticeEntry {
   kind: "notice";
@@ -139,6 +139,11 @@ export interface TranscriptState {
   sessionFeatures: { list: boolean };
   /** The session's MCP servers: passed, not passed (and why), and their state when the agent reports it. */
   mcpServers: McpRow[];
+  /**
+   * The request ids the session's permission broker is waiting on: the broker's own list, replaced
+   * whenever it changes. Not history: clearing the transcript keeps it.
+   */
+  pendingPermissions: string[];
   /** Next id for entries made by this reducer (deterministic on both sides). */
   nextId: number;
 }
@@ -165,7 +170,8 @@ export type TranscriptEvent =
   | { type: "turn/started" }
   | { type: "turn/ended"; stopReason: TurnStop; message?: string }
   | { type: "permission/requested"; requestId: string; toolCallId: string; title: string; options: PermissionOption[] }
-  | { type: "permission/resolved"; requestId: string; outcome: PermissionState }
+  | { type: "permission/resolved"; requestId: string; outcome: PermissionOutcome }
+  | { type: "permissions/pending"; requestIds: string[] }
   | { type: "tools/cancelUnfinished" }
   | { type: "terminal/output"; terminalId: string; view: TerminalView }
   | { type: "config/options"; configOptions: SessionConfigOption[] }
@@ -194,6 +200,7 @@ export function emptyTranscript(folderName: string, agentName: string): Transcri
     promptCapabilities: { embeddedContext: false, image: false },
     sessionFeatures: { list: false },
     mcpServers: [],
+    pendingPermissions: [],
     nextId: 1,
   };
 }
@@ -356,7 +363,7 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
     case "acp":
       return applyAcp(s, ev.update);
     case "reset":
-      return { ...emptyTranscript(ev.folderName, ev.agentName), agentStatus: s.agentStatus, ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}) };
+      return { ...emptyTranscript(ev.folderName, ev.agentName), agentStatus: s.agentStatus, pendingPermissions: s.pendingPermissions, ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}) };
     case "status": {
       const { statusMessage: _m, ...rest } = s;
       return ev.message !== undefined ? { ...rest, agentStatus: ev.status, statusMessage: ev.message } : { ...rest, agentStatus: ev.status };
@@ -365,7 +372,7 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       return { ...s, agentName: ev.agentName };
     case "session/bound": {
       const base: TranscriptState = ev.clearHistory
-        ? { ...emptyTranscript(s.folderName, s.agentName), agentStatus: s.agentStatus, nextId: s.nextId }
+        ? { ...emptyTranscript(s.folderName, s.agentName), agentStatus: s.agentStatus, pendingPermissions: s.pendingPermissions, nextId: s.nextId }
         : s;
       const { sessionId: _sid, modes: _modes, ...rest } = base;
       return {
@@ -404,7 +411,6 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         toolCallId: ev.toolCallId,
         title: ev.title,
         options: ev.options,
-        outcome: { state: "pending" },
       };
       return { ...s, nextId, entries: [...s.entries, entry] };
     }
@@ -413,6 +419,8 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         ...s,
         entries: s.entries.map((e) => (e.kind === "permission" && e.requestId === ev.requestId ? { ...e, outcome: ev.outcome } : e)),
       };
+    case "permissions/pending":
+      return { ...s, pendingPermissions: ev.requestIds };
     case "question/requested": {
       const [id, nextId] = mintId(s);
       const entry: QuestionEntry = {
@@ -448,9 +456,11 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
   }
 }
 
-/** Pending permission requests in a transcript (what the panel must show as live cards). */
-export function pendingPermissions(s: TranscriptState): PermissionEntry[] {
-  return s.entries.filter((e): e is PermissionEntry => e.kind === "permission" && e.outcome.state === "pending");
+/** A permission card's state: pending while the broker holds its request, else how it was settled. */
+export function permissionState(s: Pick<TranscriptState, "pendingPermissions">, e: PermissionEntry): PermissionState {
+  if (s.pendingPermissions.includes(e.requestId)) return { state: "pending" };
+  // A request the broker no longer holds was settled; a card without its outcome was cancelled with its session.
+  return e.outcome ?? { state: "cancelled" };
 }
 
 /** True when the session's current model is the offline demo model. */

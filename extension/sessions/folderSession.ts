@@ -11,7 +11,6 @@ import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
 import {
   emptyTranscript,
-  pendingPermissions,
   reduceTranscript,
   type AgentStatus,
   type TranscriptEvent,
@@ -277,7 +276,7 @@ export class FolderSession {
     this.#binding = new SessionBinding(client, sessionId, this.confinement, {
       editor: this.deps.editor,
       terminalSandbox: () => this.deps.terminalSandbox(),
-      emit: (event) => this.emit(event),
+      emit: (...events) => this.emit(...events),
       update: (update) => this.emit({ type: "acp", update: this.#diffs.view(update) }),
       onPermissionRequested: (p) => this.deps.onPermissionRequested?.(this, p),
       onQuestionRequested: (q) => this.deps.onQuestionRequested?.(this, q),
@@ -488,10 +487,6 @@ export class FolderSession {
     this.#client = undefined;
     if (wasRunning) this.emit({ type: "turn/ended", stopReason: "interrupted", message: `The turn was interrupted: ${message}` });
     this.emit({ type: "tools/cancelUnfinished" });
-  }
-
-  hasPendingPermissions(): boolean {
-    return pendingPermissions(this.#state).length > 0;
   }
 
   /** Resolves when the terminals this folder served (every binding's) have ended their whole trees. */

@@ -7,7 +7,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { AcpClient } from "../../../extension/agent/acpClient";
 import type { EditorFiles } from "../../../extension/client/fileService";
 import { FolderSession } from "../../../extension/sessions/folderSession";
-import type { PermissionEntry, TranscriptState } from "../../../extension/common/transcript";
+import { permissionState, type PermissionEntry, type TranscriptState } from "../../../extension/common/transcript";
 import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 import { createNoSandbox } from "../../../sandbox/none";
@@ -83,7 +83,7 @@ test("I-90: cancel answers every pending permission request of the session `canc
     return cancelled.aborted && answers.every((r) => r.outcome.outcome === "cancelled") ? "cancelled" : "end_turn";
   };
   const turn = s.prompt([{ type: "text", text: "clean up" }], { text: "clean up", attachments: [] });
-  await h.when(s, (st) => permissions(st).filter((p) => p.outcome.state === "pending").length === 2);
+  await h.when(s, (st) => permissions(st).filter((p) => permissionState(st, p).state === "pending").length === 2);
   assert.equal(s.activity, "needs-approval");
   await s.cancel();
   await turn;
@@ -246,4 +246,32 @@ test("an edit reaches the panel as a summary: no event or snapshot carries its t
   assert.deepEqual(tool?.kind === "tool" ? tool.content : undefined, [{ type: "diff", path: join(a, "a.ts"), newFile: false, linesBefore: 2, linesAfter: 3 }]);
   assert.deepEqual(s.diff("t1", 0), { path: join(a, "a.ts"), oldText, newText });
   assert.equal(s.diff("t1", 1), undefined);
+});
+
+test("the permission broker owns which requests are pending: the panel model's list is the broker's at every change", async () => {
+  const [a] = dirs() as [string];
+  const h = await setup([a]);
+  const s = h.sessions[0]!;
+  const mismatches: string[] = [];
+  s.setSink(() => {
+    const broker = s.pending.map((p) => p.requestId);
+    if (JSON.stringify(broker) !== JSON.stringify(s.state.pendingPermissions)) mismatches.push(`${broker} ≠ ${s.state.pendingPermissions}`);
+  });
+  h.fake.onPrompt = async ({ params, client }) => {
+    await Promise.all([askPermission(h.fake, client, params.sessionId, "t1"), askPermission(h.fake, client, params.sessionId, "t2")]);
+    return "end_turn";
+  };
+  const turn = s.prompt([{ type: "text", text: "go" }], { text: "go", attachments: [] });
+  await h.when(s, (st) => st.pendingPermissions.length === 2);
+  const [first, second] = s.state.pendingPermissions as [string, string];
+  assert.equal(s.answerPermission(first, "allow"), true);
+  assert.deepEqual(s.state.pendingPermissions, [second]);
+  assert.equal(s.dismissPermission(second), true);
+  await turn;
+  assert.deepEqual(s.state.pendingPermissions, []);
+  assert.deepEqual(
+    permissions(s.state).map((p) => permissionState(s.state, p).state),
+    ["selected", "selected"],
+  );
+  assert.deepEqual(mismatches, []);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { emptyTranscript, isDemoModel, reduceTranscript, type TranscriptEvent, type TranscriptState } from "../../../extension/common/transcript";
+import { emptyTranscript, isDemoModel, permissionState, reduceTranscript, type PermissionEntry, type TranscriptEvent, type TranscriptState } from "../../../extension/common/transcript";
 
 function fold(events: TranscriptEvent[], s: TranscriptState = emptyTranscript("alpha", "agent")): TranscriptState {
   return events.reduce(reduceTranscript, s);
@@ -47,7 +47,7 @@ test("I-90: cancel marks unfinished tool calls cancelled, and a late in-progress
     { type: "turn/ended", stopReason: "cancelled" },
   ]);
   assert.deepEqual(
-    s.entries.map((e) => (e.kind === "tool" ? `${e.toolCallId}:${e.status}` : e.kind === "permission" ? `perm:${e.outcome.state}` : e.kind === "notice" ? e.text : e.kind)),
+    s.entries.map((e) => (e.kind === "tool" ? `${e.toolCallId}:${e.status}` : e.kind === "permission" ? `perm:${permissionState(s, e).state}` : e.kind === "notice" ? e.text : e.kind)),
     ["t1:cancelled", "t2:completed", "perm:cancelled", "Turn cancelled."],
   );
 });
@@ -117,4 +117,22 @@ test("a replayed turn end (marker, no stop reason) is a notice; an agent without
     { type: "turn/ended", stopReason: "max_tokens" },
   ]);
   assert.deepEqual(shown(other), ["agent:partial", "notice:warning:The model stopped: maximum tokens reached."]);
+});
+
+test("a permission card is pending exactly while the broker's pushed list holds its request, and clearing history keeps that list", () => {
+  const asked = fold([
+    { type: "permission/requested", requestId: "perm-1", toolCallId: "t1", title: "rm", options: [] },
+    { type: "permissions/pending", requestIds: ["perm-1"] },
+  ]);
+  const card = asked.entries.find((e): e is PermissionEntry => e.kind === "permission")!;
+  assert.deepEqual(permissionState(asked, card), { state: "pending" });
+  // The transcript's history is cleared (a session reset); the broker still waits, so the list stays.
+  assert.deepEqual(fold([{ type: "reset", folderName: "alpha", agentName: "agent" }], asked).pendingPermissions, ["perm-1"]);
+  const answered = fold([
+    { type: "permission/resolved", requestId: "perm-1", outcome: { state: "selected", optionId: "y", optionName: "Allow" } },
+    { type: "permissions/pending", requestIds: [] },
+  ], asked);
+  assert.deepEqual(permissionState(answered, card), { state: "cancelled" }, "the card as it was before the outcome: settled, no outcome → cancelled");
+  const settled = answered.entries.find((e): e is PermissionEntry => e.kind === "permission")!;
+  assert.deepEqual(permissionState(answered, settled), { state: "selected", optionId: "y", optionName: "Allow" });
 });
