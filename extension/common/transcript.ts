@@ -1,155 +1,24 @@
-// The per-session transcript model and its reducer.
+// The per-session transcript's reducer (its model: transcriptModel.ts, re-exported here).
 // The extension host folds every event into its copy (so a panel that is shown again, or restored after
 // a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
 // same function. One reducer on both sides keeps the two copies equal by construction.
-import { applyStatus, type McpRow, type McpServerStatus } from "./mcpRows";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { applyStatus } from "./mcpRows";
 import type {
-  AvailableCommand,
-  ContentBlock,
-  PermissionOption,
-  PlanEntry,
-  SessionConfigOption,
-  SessionModeState,
-  SessionUpdate,
-  StopReason,
-  ToolCallContent,
-  ToolCallLocation,
-  ToolCallStatus,
-  ToolKind,
-} from "@agentclientprotocol/sdk";
-import type { QuestionForm } from "./questionForm";
+  AgentTextEntry,
+  NoticeEntry,
+  PermissionEntry,
+  PermissionState,
+  QuestionEntry,
+  ToolEntry,
+  TranscriptEvent,
+  TranscriptState,
+  TranscriptUpdate,
+  UserEntry,
+} from "./transcriptModel";
+import { markedTurnEnd, stopNotice, type TurnEndNotice } from "./turnEnd";
 
-export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
-
-export interface UserEntry {
-  kind: "user";
-  id: string;
-  text: string;
-  /** Names of attached resources (files, selections), shown as chips. */
-  attachments: string[];
-}
-export interface AgentTextEntry {
-  kind: "agent" | "thought";
-  id: string;
-  messageId?: string;
-  text: string;
-}
-/** Tool status as shown; `cancelled` is client-side only (v1 has no such wire status). */
-export type ToolDisplayStatus = ToolCallStatus | "cancelled";
-export interface ToolEntry {
-  kind: "tool";
-  id: string;
-  toolCallId: string;
-  title: string;
-  toolKind: ToolKind;
-  status: ToolDisplayStatus;
-  content: ToolCallContent[];
-  locations: ToolCallLocation[];
-}
-export type PermissionState =
-  | { state: "pending" }
-  | { state: "selected"; optionId: string; optionName: string }
-  | { state: "cancelled" };
-export interface PermissionEntry {
-  kind: "permission";
-  id: string;
-  requestId: string;
-  toolCallId: string;
-  title: string;
-  options: PermissionOption[];
-  outcome: PermissionState;
-}
-export interface NoticeEntry {
-  kind: "notice";
-  id: string;
-  severity: "info" | "warning" | "error";
-  text: string;
-}
-export type QuestionState = { state: "pending" } | { state: "answered"; summary: string } | { state: "declined" } | { state: "cancelled" };
-export interface QuestionEntry {
-  kind: "question";
-  id: string;
-  questionId: string;
-  toolCallId?: string;
-  /** The agent's message: untrusted, rendered as text. */
-  message: string;
-  form: QuestionForm;
-  outcome: QuestionState;
-}
-export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | PermissionEntry | QuestionEntry | NoticeEntry;
-
-export interface TerminalView {
-  output: string;
-  truncated: boolean;
-  exitCode?: number | null;
-  signal?: string | null;
-}
-
-export interface Usage {
-  used: number;
-  size: number;
-  cost?: { amount: number; currency: string };
-}
-
-export interface TranscriptState {
-  folderName: string;
-  agentName: string;
-  agentStatus: AgentStatus;
-  statusMessage?: string;
-  sessionId?: string;
-  title?: string;
-  /** True while a `session/prompt` is in flight. */
-  running: boolean;
-  /** True while history is being loaded (session/load replay). */
-  loading: boolean;
-  entries: TranscriptEntry[];
-  plan: PlanEntry[];
-  usage?: Usage;
-  commands: AvailableCommand[];
-  configOptions: SessionConfigOption[];
-  modes?: SessionModeState;
-  terminals: Record<string, TerminalView>;
-  /** Whether the agent accepts embedded file contents / images in prompts. */
-  promptCapabilities: { embeddedContext: boolean; image: boolean };
-  /** Session management the agent supports (unsupported actions are hidden in the panel). */
-  sessionFeatures: { list: boolean };
-  /** The session's MCP servers: passed, not passed (and why), and their state when the agent reports it. */
-  mcpServers: McpRow[];
-  /** Next id for entries made by this reducer (deterministic on both sides). */
-  nextId: number;
-}
-
-export type TranscriptEvent =
-  | { type: "acp"; update: SessionUpdate }
-  | { type: "reset"; folderName: string; agentName: string }
-  | { type: "status"; status: AgentStatus; message?: string }
-  /** The agent serving this folder is known (or changed): its name reaches the panel as an event like every other fact. */
-  | { type: "agent"; agentName: string }
-  | {
-      type: "session/bound";
-      sessionId: string | undefined;
-      configOptions?: SessionConfigOption[];
-      modes?: SessionModeState;
-      promptCapabilities?: { embeddedContext: boolean; image: boolean };
-      sessionFeatures?: { list: boolean };
-      clearHistory: boolean;
-    }
-  | { type: "loading"; loading: boolean }
-  | { type: "user/prompt"; text: string; attachments: string[] }
-  /** Edit and resend forked the conversation: everything from the `keepPrompts`+1-th user message on goes. */
-  | { type: "transcript/truncate"; keepPrompts: number }
-  | { type: "turn/started" }
-  | { type: "turn/ended"; stopReason: StopReason | "interrupted" | "error"; message?: string }
-  | { type: "permission/requested"; requestId: string; toolCallId: string; title: string; options: PermissionOption[] }
-  | { type: "permission/resolved"; requestId: string; outcome: PermissionState }
-  | { type: "tools/cancelUnfinished" }
-  | { type: "terminal/output"; terminalId: string; view: TerminalView }
-  | { type: "config/options"; configOptions: SessionConfigOption[] }
-  | { type: "mcp/servers"; servers: McpRow[] }
-  | { type: "mcp/status"; servers: McpServerStatus[] }
-  | { type: "question/requested"; questionId: string; toolCallId?: string; message: string; form: QuestionForm }
-  | { type: "question/resolved"; questionId: string; outcome: QuestionState }
-  | { type: "notice"; severity: "info" | "warning" | "error"; text: string };
+export type * from "./transcriptModel";
 
 export function assertNever(x: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(x)}`);
@@ -170,6 +39,7 @@ export function emptyTranscript(folderName: string, agentName: string): Transcri
     promptCapabilities: { embeddedContext: false, image: false },
     sessionFeatures: { list: false },
     mcpServers: [],
+    pendingPermissions: [],
     nextId: 1,
   };
 }
@@ -235,12 +105,14 @@ function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEnt
   return { ...s, nextId, entries: [...s.entries, { ...patch(undefined), id }] };
 }
 
-function applyAcp(s: TranscriptState, u: SessionUpdate): TranscriptState {
+function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
   switch (u.sessionUpdate) {
     case "user_message_chunk":
       return appendUserChunk(s, u.content);
-    case "agent_message_chunk":
-      return appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
+    case "agent_message_chunk": {
+      const marked = markedTurnEnd(u._meta, blockText(u.content));
+      return marked ? withTurnEnd(s, marked, "marker") : appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
+    }
     case "agent_thought_chunk":
       return appendChunk(s, "thought", blockText(u.content), u.messageId ?? undefined);
     case "tool_call":
@@ -310,12 +182,27 @@ function withNotice(s: TranscriptState, severity: NoticeEntry["severity"], text:
   return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, severity, text }] };
 }
 
+/**
+ * Adds the turn's one end notice, or merges into it when the turn already has one (it is then the
+ * last entry: nothing follows a turn's end). The agent's marked text wins over the stop reason's
+ * generic sentence, whichever arrives first.
+ */
+function withTurnEnd(s: TranscriptState, notice: TurnEndNotice, from: "marker" | "stopReason"): TranscriptState {
+  const last = s.entries[s.entries.length - 1];
+  if (last?.kind === "notice" && last.turnEnd) {
+    if (from === "stopReason") return s;
+    return { ...s, entries: [...s.entries.slice(0, -1), { ...last, ...notice }] };
+  }
+  const [id, nextId] = mintId(s);
+  return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, ...notice, turnEnd: true }] };
+}
+
 export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
   switch (ev.type) {
     case "acp":
       return applyAcp(s, ev.update);
     case "reset":
-      return { ...emptyTranscript(ev.folderName, ev.agentName), agentStatus: s.agentStatus, ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}) };
+      return { ...emptyTranscript(ev.folderName, ev.agentName), agentStatus: s.agentStatus, pendingPermissions: s.pendingPermissions, ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}) };
     case "status": {
       const { statusMessage: _m, ...rest } = s;
       return ev.message !== undefined ? { ...rest, agentStatus: ev.status, statusMessage: ev.message } : { ...rest, agentStatus: ev.status };
@@ -324,7 +211,7 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       return { ...s, agentName: ev.agentName };
     case "session/bound": {
       const base: TranscriptState = ev.clearHistory
-        ? { ...emptyTranscript(s.folderName, s.agentName), agentStatus: s.agentStatus, nextId: s.nextId }
+        ? { ...emptyTranscript(s.folderName, s.agentName), agentStatus: s.agentStatus, pendingPermissions: s.pendingPermissions, nextId: s.nextId }
         : s;
       const { sessionId: _sid, modes: _modes, ...rest } = base;
       return {
@@ -351,24 +238,8 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       return { ...s, running: true };
     case "turn/ended": {
       const ended = finishTools({ ...s, running: false });
-      switch (ev.stopReason) {
-        case "end_turn":
-          return ended;
-        case "cancelled":
-          return withNotice(ended, "info", "Turn cancelled.");
-        case "max_tokens":
-          return withNotice(ended, "warning", "The model stopped: maximum tokens reached.");
-        case "max_turn_requests":
-          return withNotice(ended, "warning", "The turn stopped: too many model requests in one turn.");
-        case "refusal":
-          return withNotice(ended, "warning", "The model refused; this prompt will not be kept for the next turn.");
-        case "interrupted":
-          return withNotice(ended, "warning", ev.message ?? "The turn was interrupted.");
-        case "error":
-          return withNotice(ended, "error", ev.message ?? "The turn failed.");
-        default:
-          return assertNever(ev.stopReason);
-      }
+      const notice = stopNotice(ev.stopReason, ev.message);
+      return notice ? withTurnEnd(ended, notice, "stopReason") : ended;
     }
     case "permission/requested": {
       const [id, nextId] = mintId(s);
@@ -379,7 +250,6 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         toolCallId: ev.toolCallId,
         title: ev.title,
         options: ev.options,
-        outcome: { state: "pending" },
       };
       return { ...s, nextId, entries: [...s.entries, entry] };
     }
@@ -388,6 +258,8 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         ...s,
         entries: s.entries.map((e) => (e.kind === "permission" && e.requestId === ev.requestId ? { ...e, outcome: ev.outcome } : e)),
       };
+    case "permissions/pending":
+      return { ...s, pendingPermissions: ev.requestIds };
     case "question/requested": {
       const [id, nextId] = mintId(s);
       const entry: QuestionEntry = {
@@ -423,9 +295,11 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
   }
 }
 
-/** Pending permission requests in a transcript (what the panel must show as live cards). */
-export function pendingPermissions(s: TranscriptState): PermissionEntry[] {
-  return s.entries.filter((e): e is PermissionEntry => e.kind === "permission" && e.outcome.state === "pending");
+/** A permission card's state: pending while the broker holds its request, else how it was settled. */
+export function permissionState(s: Pick<TranscriptState, "pendingPermissions">, e: PermissionEntry): PermissionState {
+  if (s.pendingPermissions.includes(e.requestId)) return { state: "pending" };
+  // A request the broker no longer holds was settled; a card without its outcome was cancelled with its session.
+  return e.outcome ?? { state: "cancelled" };
 }
 
 /** True when the session's current model is the offline demo model. */

@@ -13,9 +13,10 @@ export interface PendingPermission {
   options: PermissionOption[];
 }
 
+/** Each change comes with the ids of the requests now pending: this broker owns that fact. */
 export interface PermissionListener {
-  requested(p: PendingPermission): void;
-  resolved(requestId: string, outcome: { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" }): void;
+  requested(p: PendingPermission, pending: string[]): void;
+  resolved(requestId: string, outcome: { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" }, pending: string[]): void;
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
@@ -58,7 +59,7 @@ export class PermissionBroker {
       }),
       signal,
       (requestId) => this.#settle(requestId, CANCELLED),
-      (pending) => this.listener.requested(pending),
+      (pending) => this.listener.requested(pending, this.#pending.ids()),
     );
   }
 
@@ -92,9 +93,9 @@ export class PermissionBroker {
     const outcome = response.outcome;
     if (outcome.outcome === "selected") {
       const name = p.options.find((o) => o.optionId === outcome.optionId)?.name ?? outcome.optionId;
-      this.listener.resolved(requestId, { state: "selected", optionId: outcome.optionId, optionName: name });
+      this.listener.resolved(requestId, { state: "selected", optionId: outcome.optionId, optionName: name }, this.#pending.ids());
     } else {
-      this.listener.resolved(requestId, { state: "cancelled" });
+      this.listener.resolved(requestId, { state: "cancelled" }, this.#pending.ids());
     }
     return true;
   }

@@ -11,13 +11,13 @@ import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
 import {
   emptyTranscript,
-  pendingPermissions,
   reduceTranscript,
   type AgentStatus,
   type TranscriptEvent,
   type TranscriptState,
 } from "../common/transcript";
 import type { McpRow, McpServerStatus } from "../common/mcpRows";
+import { DiffTexts, type DiffText } from "./diffTexts";
 import { SessionBinding } from "./sessionBinding";
 import { errorText } from "../common/text";
 
@@ -70,6 +70,7 @@ export class FolderSession {
   readonly confinement: PathConfinement;
   /** The MCP rows of the session being (re)opened, shown once it is bound. */
   #mcpRows: McpRow[] = [];
+  readonly #diffs = new DiffTexts();
 
   constructor(
     /** Absolute path of the workspace folder (the session's cwd). */
@@ -107,7 +108,10 @@ export class FolderSession {
   }
 
   emit(...events: TranscriptEvent[]): void {
-    for (const ev of events) this.#state = reduceTranscript(this.#state, ev);
+    for (const ev of events) {
+      if (ev.type === "reset" || (ev.type === "session/bound" && ev.clearHistory)) this.#diffs.clear();
+      this.#state = reduceTranscript(this.#state, ev);
+    }
     this.#sink?.(events);
     this.deps.onDidChange?.(this);
   }
@@ -272,7 +276,8 @@ export class FolderSession {
     this.#binding = new SessionBinding(client, sessionId, this.confinement, {
       editor: this.deps.editor,
       terminalSandbox: () => this.deps.terminalSandbox(),
-      emit: (event) => this.emit(event),
+      emit: (...events) => this.emit(...events),
+      update: (update) => this.emit({ type: "acp", update: this.#diffs.view(update) }),
       onPermissionRequested: (p) => this.deps.onPermissionRequested?.(this, p),
       onQuestionRequested: (q) => this.deps.onQuestionRequested?.(this, q),
     });
@@ -366,6 +371,11 @@ export class FolderSession {
     this.#binding?.cancelPending();
     this.emit({ type: "tools/cancelUnfinished" });
     await sent;
+  }
+
+  /** The texts of the diff at `index` of a tool call's content ("Open diff"). */
+  diff(toolCallId: string, index: number): DiffText | undefined {
+    return this.#diffs.get(toolCallId, index);
   }
 
   answerPermission(requestId: string, optionId: string): boolean {
@@ -477,10 +487,6 @@ export class FolderSession {
     this.#client = undefined;
     if (wasRunning) this.emit({ type: "turn/ended", stopReason: "interrupted", message: `The turn was interrupted: ${message}` });
     this.emit({ type: "tools/cancelUnfinished" });
-  }
-
-  hasPendingPermissions(): boolean {
-    return pendingPermissions(this.#state).length > 0;
   }
 
   /** Resolves when the terminals this folder served (every binding's) have ended their whole trees. */

@@ -17,8 +17,10 @@ export interface SessionBindingHooks {
   readonly editor: EditorFiles;
   /** The window's command sandbox for `terminal/*` (detected once, I-106). */
   terminalSandbox(): Promise<CommandSandbox>;
-  /** Into the folder's transcript. */
-  emit(event: TranscriptEvent): void;
+  /** Into the folder's transcript (several events: one change). */
+  emit(...events: TranscriptEvent[]): void;
+  /** An update from the agent for this session (the folder turns it into a transcript event). */
+  update(update: SessionUpdate): void;
   onPermissionRequested(p: PendingPermission): void;
   onQuestionRequested(q: PendingQuestion): void;
 }
@@ -36,11 +38,14 @@ export class SessionBinding {
     hooks: SessionBindingHooks,
   ) {
     this.#permissions = new PermissionBroker(sessionId, {
-      requested: (p) => {
-        hooks.emit({ type: "permission/requested", requestId: p.requestId, toolCallId: p.toolCallId, title: p.title, options: p.options });
+      requested: (p, pending) => {
+        hooks.emit(
+          { type: "permission/requested", requestId: p.requestId, toolCallId: p.toolCallId, title: p.title, options: p.options },
+          { type: "permissions/pending", requestIds: pending },
+        );
         hooks.onPermissionRequested(p);
       },
-      resolved: (requestId, outcome) => hooks.emit({ type: "permission/resolved", requestId, outcome }),
+      resolved: (requestId, outcome, pending) => hooks.emit({ type: "permission/resolved", requestId, outcome }, { type: "permissions/pending", requestIds: pending }),
     });
     this.#questions = new QuestionBroker(sessionId, transcriptListener(hooks.emit, hooks.onQuestionRequested));
     const files = new SessionFileService(confinement, hooks.editor);
@@ -63,7 +68,7 @@ export class SessionBinding {
     };
     this.#registration = client.router.register(sessionId, {
       services,
-      applyUpdate: (update: SessionUpdate) => hooks.emit({ type: "acp", update }),
+      applyUpdate: (update: SessionUpdate) => hooks.update(update),
     });
   }
 

@@ -219,10 +219,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   async #openDiff(toolCallId: string, index: number): Promise<void> {
-    const entry = this.session.state.entries.find((e) => e.kind === "tool" && e.toolCallId === toolCallId);
-    const content = entry?.kind === "tool" ? entry.content[index] : undefined;
-    if (!content || content.type !== "diff") return;
-    await this.deps.diffs.open(content.path, content.oldText, content.newText);
+    const d = this.session.diff(toolCallId, index);
+    if (d) await this.deps.diffs.open(d.path, d.oldText, d.newText);
   }
 
   #addAttachment(a: ResolvedAttachment): Attachment {

@@ -14,7 +14,7 @@ import { McpHost } from "../mcp/mcpHost";
 import { surfaceHiddenRequest } from "../permissions/surface";
 import { surfaceHiddenQuestion } from "../questions/surface";
 import type { SessionAction } from "../../common/webviewProtocol";
-import type { AgentStatus } from "../../common/transcript";
+import { permissionState, type AgentStatus } from "../../common/transcript";
 import { detectSandbox, type CommandSandbox } from "../../../sandbox";
 import { errorText } from "../../common/text";
 import { FolderSession } from "../../sessions/folderSession";
@@ -298,7 +298,7 @@ export class SessionManager implements vscode.Disposable {
             case "tool":
               return { kind: e.kind, text: e.title, status: e.status };
             case "permission":
-              return { kind: e.kind, text: e.title, status: e.outcome.state };
+              return { kind: e.kind, text: e.title, status: permissionState(st, e).state };
             case "question":
               return { kind: e.kind, text: e.message, status: e.outcome.state };
             default:

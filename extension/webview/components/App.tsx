@@ -62,7 +62,7 @@ export function App(p: AppProps) {
       <McpServers rows={s.mcpServers} />
       <Banners s={s} />
       <PlanView s={s} />
-      {s.entries.length === 0 ? <Empty s={s} /> : <Transcript entries={s.entries} terminals={s.terminals} running={s.running} />}
+      {s.entries.length === 0 ? <Empty s={s} /> : <Transcript entries={s.entries} terminals={s.terminals} running={s.running} pendingPermissions={s.pendingPermissions} />}
       <RestoreConfirm plan={p.restorePlan} />
       <RestoreDone done={p.restoreDone} onClose={p.onCloseDone} />
       <ChangesList changes={p.changes} running={s.running} />

@@ -2,8 +2,7 @@
 // rendered either as plain text (JSX escapes it) or through renderMarkdown (inert HTML only).
 import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef } from "preact/hooks";
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
-import { blockText, type PermissionEntry, type TerminalView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
+import { blockText, permissionState, type PermissionEntry, type TerminalView, type ToolContentView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
 import { TEST_IDS } from "../../common/webviewProtocol";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
@@ -20,13 +19,11 @@ function basename(p: string): string {
   return p.split(/[\\/]/).pop() || p;
 }
 
-function ToolContent({ c, index, toolCallId, terminals }: { c: ToolCallContent; index: number; toolCallId: string; terminals: Record<string, TerminalView> }) {
+function ToolContent({ c, index, toolCallId, terminals }: { c: ToolContentView; index: number; toolCallId: string; terminals: Record<string, TerminalView> }) {
   switch (c.type) {
     case "content":
       return <pre class="tool-output">{blockText(c.content)}</pre>;
-    case "diff": {
-      const before = c.oldText ? c.oldText.split("\n").length : 0;
-      const after = c.newText.split("\n").length;
+    case "diff":
       return (
         <div class="tool-diff">
           <button
@@ -37,10 +34,9 @@ function ToolContent({ c, index, toolCallId, terminals }: { c: ToolCallContent; 
           >
             <Icon name="diff" /> {basename(c.path)}
           </button>
-          <span class="muted">{c.oldText === null || c.oldText === undefined ? `new file, ${after} lines` : `${before} → ${after} lines`}</span>
+          <span class="muted">{c.newFile ? `new file, ${c.linesAfter} lines` : `${c.linesBefore} → ${c.linesAfter} lines`}</span>
         </div>
       );
-    }
     case "terminal": {
       const t = terminals[c.terminalId];
       return (
@@ -93,9 +89,10 @@ function shortcutFor(kind: string, i: number): string {
   return String(i + 1) + (kind === "allow_once" ? " / a" : kind === "reject_once" ? " / r" : "");
 }
 
-const PermissionCard = memo(function PermissionCard({ e }: { e: PermissionEntry }) {
+/** `pending` is the broker's word (the transcript's `pendingPermissions`); `e.outcome` is how it was settled. */
+const PermissionCard = memo(function PermissionCard({ e, pending }: { e: PermissionEntry; pending: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
-  const pending = e.outcome.state === "pending";
+  const state = permissionState({ pendingPermissions: pending ? [e.requestId] : [] }, e);
   useEffect(() => {
     if (!pending) return;
     const composer = document.querySelector<HTMLTextAreaElement>(`[data-testid="${TEST_IDS.composerInput}"]`);
@@ -127,7 +124,7 @@ const PermissionCard = memo(function PermissionCard({ e }: { e: PermissionEntry 
       class={`card permission ${pending ? "pending" : "settled"}`}
       data-testid={TEST_IDS.permissionCard}
       data-request-id={e.requestId}
-      data-state={e.outcome.state}
+      data-state={state.state}
       role="group"
       aria-label={`Approval needed: ${e.title}`}
       onKeyDown={onKey}
@@ -157,13 +154,26 @@ const PermissionCard = memo(function PermissionCard({ e }: { e: PermissionEntry 
           ))}
         </div>
       ) : (
-        <div class="muted">{e.outcome.state === "selected" ? `Answered: ${e.outcome.optionName}` : "Cancelled"}</div>
+        <div class="muted">{state.state === "selected" ? `Answered: ${state.optionName}` : "Cancelled"}</div>
       )}
     </div>
   );
 });
 
-const Entry = memo(function Entry({ e, terminals, promptIndex, running }: { e: TranscriptEntry; terminals: Record<string, TerminalView>; promptIndex: number; running: boolean }) {
+const Entry = memo(function Entry({
+  e,
+  terminals,
+  promptIndex,
+  running,
+  pending,
+}: {
+  e: TranscriptEntry;
+  terminals: Record<string, TerminalView>;
+  promptIndex: number;
+  running: boolean;
+  /** A permission card whose request the broker still holds. */
+  pending: boolean;
+}) {
   switch (e.kind) {
     case "user":
       return <UserMessage e={e} promptIndex={promptIndex} running={running} />;
@@ -185,7 +195,7 @@ const Entry = memo(function Entry({ e, terminals, promptIndex, running }: { e: T
     case "tool":
       return <ToolCard e={e} terminals={terminals} />;
     case "permission":
-      return <PermissionCard e={e} />;
+      return <PermissionCard e={e} pending={pending} />;
     case "question":
       return <QuestionCard e={e} />;
     case "notice":
@@ -204,7 +214,17 @@ function hasTerminal(e: ToolEntry): boolean {
   return e.content.some((c) => c.type === "terminal");
 }
 
-export function Transcript({ entries, terminals, running }: { entries: TranscriptEntry[]; terminals: Record<string, TerminalView>; running: boolean }) {
+export function Transcript({
+  entries,
+  terminals,
+  running,
+  pendingPermissions,
+}: {
+  entries: TranscriptEntry[];
+  terminals: Record<string, TerminalView>;
+  running: boolean;
+  pendingPermissions: string[];
+}) {
   let users = 0;
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -225,7 +245,14 @@ export function Transcript({ entries, terminals, running }: { entries: Transcrip
       }}
     >
       {entries.map((e) => (
-        <Entry key={e.id} e={e} terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY} promptIndex={e.kind === "user" ? users++ : -1} running={e.kind === "user" && running} />
+        <Entry
+          key={e.id}
+          e={e}
+          terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY}
+          promptIndex={e.kind === "user" ? users++ : -1}
+          running={e.kind === "user" && running}
+          pending={e.kind === "permission" && pendingPermissions.includes(e.requestId)}
+        />
       ))}
     </div>
   );

@@ -7,7 +7,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { AcpClient } from "../../../extension/agent/acpClient";
 import type { EditorFiles } from "../../../extension/client/fileService";
 import { FolderSession } from "../../../extension/sessions/folderSession";
-import type { PermissionEntry, TranscriptState } from "../../../extension/common/transcript";
+import { permissionState, type PermissionEntry, type TranscriptState } from "../../../extension/common/transcript";
 import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 import { createNoSandbox } from "../../../sandbox/none";
@@ -83,7 +83,7 @@ test("I-90: cancel answers every pending permission request of the session `canc
     return cancelled.aborted && answers.every((r) => r.outcome.outcome === "cancelled") ? "cancelled" : "end_turn";
   };
   const turn = s.prompt([{ type: "text", text: "clean up" }], { text: "clean up", attachments: [] });
-  await h.when(s, (st) => permissions(st).filter((p) => p.outcome.state === "pending").length === 2);
+  await h.when(s, (st) => permissions(st).filter((p) => permissionState(st, p).state === "pending").length === 2);
   assert.equal(s.activity, "needs-approval");
   await s.cancel();
   await turn;
@@ -217,4 +217,61 @@ test("a panel that read its state before the agent connected learns the agent's 
   await s.attach(client, { restart: false });
   assert.ok(client.agentName.length > 0);
   assert.equal(view.agentName, client.agentName);
+});
+
+test("an edit reaches the panel as a summary: no event or snapshot carries its texts; Open diff gets them from the host by id", async () => {
+  const [a] = dirs() as [string];
+  const h = await setup([a]);
+  const s = h.sessions[0]!;
+  const posted: unknown[] = [];
+  s.setSink((events) => posted.push(...events));
+  const oldText = "OLD-LINE-1\nOLD-LINE-2";
+  const newText = "NEW-LINE-1\nNEW-LINE-2\nNEW-LINE-3";
+  h.fake.onPrompt = async ({ params, client }) => {
+    const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
+    await update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "edit a.ts", kind: "edit", status: "pending", rawInput: { path: "a.ts", old_string: oldText, new_string: newText } });
+    await update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t1",
+      status: "completed",
+      content: [{ type: "diff", path: join(a, "a.ts"), oldText, newText }],
+      rawOutput: { output: newText },
+    });
+    return "end_turn";
+  };
+  await s.prompt([{ type: "text", text: "edit" }], { text: "edit", attachments: [] });
+  const seen = JSON.stringify({ posted, snapshot: s.state });
+  for (const leaked of ["OLD-LINE", "NEW-LINE", "oldText", "newText"]) assert.ok(!seen.includes(leaked), `the webview would see ${leaked}`);
+  const tool = s.state.entries.find((e) => e.kind === "tool");
+  assert.deepEqual(tool?.kind === "tool" ? tool.content : undefined, [{ type: "diff", path: join(a, "a.ts"), newFile: false, linesBefore: 2, linesAfter: 3 }]);
+  assert.deepEqual(s.diff("t1", 0), { path: join(a, "a.ts"), oldText, newText });
+  assert.equal(s.diff("t1", 1), undefined);
+});
+
+test("the permission broker owns which requests are pending: the panel model's list is the broker's at every change", async () => {
+  const [a] = dirs() as [string];
+  const h = await setup([a]);
+  const s = h.sessions[0]!;
+  const mismatches: string[] = [];
+  s.setSink(() => {
+    const broker = s.pending.map((p) => p.requestId);
+    if (JSON.stringify(broker) !== JSON.stringify(s.state.pendingPermissions)) mismatches.push(`${broker} ≠ ${s.state.pendingPermissions}`);
+  });
+  h.fake.onPrompt = async ({ params, client }) => {
+    await Promise.all([askPermission(h.fake, client, params.sessionId, "t1"), askPermission(h.fake, client, params.sessionId, "t2")]);
+    return "end_turn";
+  };
+  const turn = s.prompt([{ type: "text", text: "go" }], { text: "go", attachments: [] });
+  await h.when(s, (st) => st.pendingPermissions.length === 2);
+  const [first, second] = s.state.pendingPermissions as [string, string];
+  assert.equal(s.answerPermission(first, "allow"), true);
+  assert.deepEqual(s.state.pendingPermissions, [second]);
+  assert.equal(s.dismissPermission(second), true);
+  await turn;
+  assert.deepEqual(s.state.pendingPermissions, []);
+  assert.deepEqual(
+    permissions(s.state).map((p) => permissionState(s.state, p).state),
+    ["selected", "selected"],
+  );
+  assert.deepEqual(mismatches, []);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { emptyTranscript, isDemoModel, reduceTranscript, type TranscriptEvent, type TranscriptState } from "../../../extension/common/transcript";
+import { emptyTranscript, isDemoModel, permissionState, reduceTranscript, type PermissionEntry, type TranscriptEvent, type TranscriptState } from "../../../extension/common/transcript";
 
 function fold(events: TranscriptEvent[], s: TranscriptState = emptyTranscript("alpha", "agent")): TranscriptState {
   return events.reduce(reduceTranscript, s);
@@ -15,7 +15,7 @@ test("streaming chunks fold into one message per messageId; tools are patched in
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "Hel" } } },
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "lo" } } },
     { type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "edit a.ts", kind: "edit", status: "pending" } },
-    { type: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "diff", path: "/w/a.ts", oldText: "a", newText: "b" }] } },
+    { type: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }] } },
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m2", content: { type: "text", text: "Done." } } },
     { type: "acp", update: { sessionUpdate: "plan", entries: [{ content: "step", priority: "high", status: "completed" }] } },
     { type: "acp", update: { sessionUpdate: "session_info_update", title: "Fixing a.ts" } },
@@ -26,7 +26,7 @@ test("streaming chunks fold into one message per messageId; tools are patched in
     { kind: "user", id: "e1", text: "fix it", attachments: ["a.ts"] },
     { kind: "thought", id: "e2", text: "hmm ok" },
     { kind: "agent", id: "e3", messageId: "m1", text: "Hello" },
-    { kind: "tool", id: "e4", toolCallId: "t1", title: "edit a.ts", toolKind: "edit", status: "completed", content: [{ type: "diff", path: "/w/a.ts", oldText: "a", newText: "b" }], locations: [] },
+    { kind: "tool", id: "e4", toolCallId: "t1", title: "edit a.ts", toolKind: "edit", status: "completed", content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }], locations: [] },
     { kind: "agent", id: "e5", messageId: "m2", text: "Done." },
   ]);
   assert.deepEqual(
@@ -47,7 +47,7 @@ test("I-90: cancel marks unfinished tool calls cancelled, and a late in-progress
     { type: "turn/ended", stopReason: "cancelled" },
   ]);
   assert.deepEqual(
-    s.entries.map((e) => (e.kind === "tool" ? `${e.toolCallId}:${e.status}` : e.kind === "permission" ? `perm:${e.outcome.state}` : e.kind === "notice" ? e.text : e.kind)),
+    s.entries.map((e) => (e.kind === "tool" ? `${e.toolCallId}:${e.status}` : e.kind === "permission" ? `perm:${permissionState(s, e).state}` : e.kind === "notice" ? e.text : e.kind)),
     ["t1:cancelled", "t2:completed", "perm:cancelled", "Turn cancelled."],
   );
 });
@@ -76,4 +76,63 @@ test("the demo banner shows when the model option's value is demo or its name sa
     [isDemoModel(withModel("demo", "Anything")), isDemoModel(withModel("x", "Demo model (offline)")), isDemoModel(withModel("gpt", "GPT")), isDemoModel(emptyTranscript("a", "b"))],
     [true, true, false, false],
   );
+});
+
+// Manifold's agent sends its turn-end sentence as a marked message chunk (agent-server/acp/updates.ts).
+const marked = (reason: string, text: string): TranscriptEvent => ({
+  type: "acp",
+  update: { sessionUpdate: "agent_message_chunk", messageId: "turn-end-t1", content: { type: "text", text }, _meta: { "manifold/turnEnd": { reason } } },
+});
+const shown = (s: TranscriptState) => s.entries.map((e) => (e.kind === "notice" ? `notice:${e.severity}:${e.text}` : e.kind === "agent" ? `agent:${e.text}` : e.kind));
+
+test("a turn end is said once: the agent's marked text and the stop reason fold into one notice, in either order", () => {
+  const start: TranscriptEvent[] = [{ type: "user/prompt", text: "go", attachments: [] }, { type: "turn/started" }];
+  const text = "\n\n⚠️ The turn stopped: too many model requests in one turn.";
+  const markerFirst = fold([...start, marked("max_turn_requests", text), { type: "turn/ended", stopReason: "max_turn_requests" }]);
+  const stopFirst = fold([...start, { type: "turn/ended", stopReason: "max_turn_requests" }, marked("max_turn_requests", text)]);
+  for (const s of [markerFirst, stopFirst]) {
+    assert.deepEqual(shown(s), ["user", "notice:warning:The turn stopped: too many model requests in one turn."]);
+  }
+  // An error: the agent's sentence (with the detail) is the notice, not the host's generic one.
+  const failed = fold([...start, marked("error", "\n\n⚠️ The turn stopped with an error: boom"), { type: "turn/ended", stopReason: "error", message: "The turn failed: Internal error" }]);
+  assert.deepEqual(shown(failed), ["user", "notice:error:The turn stopped with an error: boom"]);
+});
+
+test("a replayed turn end (marker, no stop reason) is a notice; an agent without the marker still gets one from stopReason", () => {
+  const replayed = fold([
+    { type: "acp", update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: "q1" } } },
+    marked("interrupted", "\n\n⚠️ This turn was interrupted: the agent stopped before it finished."),
+    { type: "acp", update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: "q2" } } },
+    marked("interrupted", "\n\n⚠️ This turn was interrupted: the agent stopped before it finished."),
+  ]);
+  assert.deepEqual(shown(replayed), [
+    "user",
+    "notice:warning:This turn was interrupted: the agent stopped before it finished.",
+    "user",
+    "notice:warning:This turn was interrupted: the agent stopped before it finished.",
+  ]);
+  const other = fold([
+    { type: "turn/started" },
+    { type: "acp", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "partial" } } },
+    { type: "turn/ended", stopReason: "max_tokens" },
+  ]);
+  assert.deepEqual(shown(other), ["agent:partial", "notice:warning:The model stopped: maximum tokens reached."]);
+});
+
+test("a permission card is pending exactly while the broker's pushed list holds its request, and clearing history keeps that list", () => {
+  const asked = fold([
+    { type: "permission/requested", requestId: "perm-1", toolCallId: "t1", title: "rm", options: [] },
+    { type: "permissions/pending", requestIds: ["perm-1"] },
+  ]);
+  const card = asked.entries.find((e): e is PermissionEntry => e.kind === "permission")!;
+  assert.deepEqual(permissionState(asked, card), { state: "pending" });
+  // The transcript's history is cleared (a session reset); the broker still waits, so the list stays.
+  assert.deepEqual(fold([{ type: "reset", folderName: "alpha", agentName: "agent" }], asked).pendingPermissions, ["perm-1"]);
+  const answered = fold([
+    { type: "permission/resolved", requestId: "perm-1", outcome: { state: "selected", optionId: "y", optionName: "Allow" } },
+    { type: "permissions/pending", requestIds: [] },
+  ], asked);
+  assert.deepEqual(permissionState(answered, card), { state: "cancelled" }, "the card as it was before the outcome: settled, no outcome → cancelled");
+  const settled = answered.entries.find((e): e is PermissionEntry => e.kind === "permission")!;
+  assert.deepEqual(permissionState(answered, settled), { state: "selected", optionId: "y", optionName: "Allow" });
 });
