@@ -26,11 +26,3 @@ export function commandGrantKey(command: string): string {
   const prefix = cmd && SUBCOMMAND_TOOLS.has(cmd) && sub !== undefined && !sub.startsWith("-") ? `${cmd} ${sub}` : (cmd ?? "");
   return `bash:prefix:${prefix}`;
 }
-
-/** Human spelling of a grant key for the permission card. */
-export function describeGrantKey(key: string): string {
-  if (key.startsWith("bash:prefix:")) return `commands starting with \`${key.slice("bash:prefix:".length)}\``;
-  if (key.startsWith("bash:exact:")) return `exactly \`${key.slice("bash:exact:".length)}\``;
-  const i = key.indexOf(":");
-  return i === -1 ? key : `${key.slice(0, i)} on ${key.slice(i + 1)}`;
-}

@@ -9,7 +9,6 @@ import type { AgentRegistry } from "./registry";
 
 export const DelegateParams = z.object({
   task: z.string().min(1).describe("What the subagent should do, with everything it needs to know."),
-  agent: z.string().optional().describe("Name of a configured ACP agent to run the task (omit for the built-in agent)."),
 });
 export type DelegateParams = z.infer<typeof DelegateParams>;
 
@@ -48,7 +47,6 @@ export function createDelegateTool(registry: AgentRegistry, links: SubagentLinks
 }
 
 async function runDelegate(registry: AgentRegistry, links: SubagentLinks, args: DelegateParams, ctx: ToolContext): Promise<ToolResult> {
-  if (args.agent !== undefined) return { output: `No ACP agent named "${args.agent}" is configured. Call delegate without "agent" to use the built-in subagent.`, isError: true };
   const parent = registry.get(ctx.sessionId);
   if (!parent) return { output: "The parent session is gone.", isError: true };
   if (parent.session.header.parent !== undefined) return { output: "A subagent cannot delegate further; do the task yourself.", isError: true };

@@ -1,5 +1,5 @@
 // AgentRegistry: live agents keyed by SessionId (agent id == session id, I-8). One creation
-// transaction serves create and resume: final-entry conflict check, rollback, quiescence (I-13, I-15, I-20..24).
+// transaction serves create and resume: final-entry conflict check, rollback, quiescence (I-15, I-20..24).
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import type { PermissionAnswer } from "../policy/types";
@@ -31,16 +31,9 @@ export class AlreadyLiveError extends Error {
   }
 }
 
-export class IdConflictError extends Error {
-  constructor() {
-    super("sessionId and resumeSessionId are mutually exclusive: pass one of them");
-    this.name = "IdConflictError";
-  }
-}
-
 export interface CreateOptions {
   cwd: string;
-  /** Exact id (config-driven or pre-minted). Omitted: a CSPRNG UUID v4 is minted (I-6). */
+  /** Exact id (pre-minted). Omitted: a CSPRNG UUID v4 is minted (I-6). */
   sessionId?: string;
   parent?: string;
   signal?: AbortSignal;
@@ -52,17 +45,6 @@ export interface ResumeOptions {
   resumeSessionId: string;
   signal?: AbortSignal;
   setup?: (agent: Agent) => Promise<void> | void;
-}
-
-export interface StartOptions {
-  cwd: string;
-  sessionId?: string;
-  resumeSessionId?: string;
-  /** Config label for fresh starts: `${label}-session-${uuid}` (I-7). */
-  label?: string;
-  /** With an exact sessionId: restore it when history exists, create it when truly absent (I-12). */
-  resumeOrCreate?: boolean;
-  signal?: AbortSignal;
 }
 
 export class AgentRegistry {
@@ -123,20 +105,6 @@ export class AgentRegistry {
 
   get(id: string): Agent | undefined {
     return this.agents.get(id);
-  }
-
-  /** One entry point for the id rules: exact id vs resume id (I-9), labels (I-7), resume-or-create (I-12). */
-  async start(opts: StartOptions): Promise<Agent> {
-    if (opts.sessionId !== undefined && opts.resumeSessionId !== undefined) throw new IdConflictError();
-    if (opts.resumeSessionId !== undefined) return this.resume({ resumeSessionId: opts.resumeSessionId, ...(opts.signal ? { signal: opts.signal } : {}) });
-    if (opts.sessionId !== undefined && opts.resumeOrCreate) {
-      const id = opts.sessionId;
-      await this.draining.get(id); // I-13: wait for a same-id lifecycle that is still draining
-      if (await this.store.exists(id)) return this.resume({ resumeSessionId: id, ...(opts.signal ? { signal: opts.signal } : {}) });
-      return this.create({ cwd: opts.cwd, sessionId: id, ...(opts.signal ? { signal: opts.signal } : {}) });
-    }
-    const sessionId = opts.sessionId ?? (opts.label !== undefined ? `${opts.label}-session-${randomUUID()}` : undefined);
-    return this.create({ cwd: opts.cwd, ...(sessionId !== undefined ? { sessionId } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
   }
 
   async create(opts: CreateOptions): Promise<Agent> {
@@ -219,11 +187,6 @@ export class AgentRegistry {
     const id = agent.sessionId;
     if (this.agents.get(id) === agent) this.agents.delete(id);
     if (this.sessions.get(id) === agent.session) this.sessions.delete(id);
-  }
-
-  /** Returns the detach closure of this exact agent (for tests of I-22). */
-  detacher(agent: Agent): () => void {
-    return () => this.detach(agent);
   }
 
   /** Stops the loop, flushes, unregisters, publishes `agent/disposed` once; memoized per agent. */

@@ -1,14 +1,14 @@
-// AgentRegistry: identity rules (I-6..15) and the creation transaction (I-21..24).
+// AgentRegistry: identity rules (I-6, I-8, I-11, I-15) and the creation transaction (I-21..24).
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { AgentRegistry, AlreadyLiveError, IdConflictError } from "../../../agent-server/runtime/registry";
+import { AgentRegistry, AlreadyLiveError } from "../../../agent-server/runtime/registry";
 import { createAgentServices } from "../../../agent-server/runtime/services";
-import { CorruptSessionError, SessionExistsError, SessionNotFoundError } from "../../../agent-server/session/errors";
+import { SessionExistsError, SessionNotFoundError } from "../../../agent-server/session/errors";
 import { GatedStore, until } from "../../support/inProcess";
-import { createFakeTools, createScriptedModels, gate, type Gate } from "../../support/scriptedModel";
+import { createFakeTools, createScriptedModels, gate } from "../../support/scriptedModel";
 import type { TaskAccess } from "../../../agent-server/tools/types";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -19,7 +19,6 @@ describe("agent registry", () => {
   let ws: string;
   let store: GatedStore;
   let registry: AgentRegistry;
-  let disposeGate: Gate | null;
   const lifecycle: string[] = [];
 
   beforeEach(() => {
@@ -28,10 +27,7 @@ describe("agent registry", () => {
     store = new GatedStore(join(root, "data"), join(root, "tmp"));
     const { configs, clientFor } = createScriptedModels(["m"]);
     const services = createAgentServices({ models: configs, defaultModelId: "m", createModelClient: clientFor, tools: createFakeTools({}), tasksFor: () => noTasks });
-    disposeGate = null;
-    registry = new AgentRegistry(store, services, async () => {
-      if (disposeGate) await disposeGate.promise;
-    });
+    registry = new AgentRegistry(store, services);
     lifecycle.length = 0;
     registry.bus.on((ev) => {
       if (ev.type !== "agent/event") lifecycle.push(`${ev.type}:${ev.agent.sessionId}`);
@@ -46,18 +42,11 @@ describe("agent registry", () => {
   it("I-6: minted ids are unique UUID v4s (1,000 sessions)", async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 1000; i++) {
-      const a = await registry.start({ cwd: ws });
+      const a = await registry.create({ cwd: ws });
       assert.match(a.sessionId, UUID_V4);
       ids.add(a.sessionId);
     }
     assert.equal(ids.size, 1000);
-  });
-
-  it("I-7: config-driven fresh starts mint `${label}-session-${uuid}`, distinct each time", async () => {
-    const one = await registry.start({ cwd: ws, label: "reviewer" });
-    const two = await registry.start({ cwd: ws, label: "reviewer" });
-    for (const a of [one, two]) assert.match(a.sessionId, /^reviewer-session-[0-9a-f-]{36}$/);
-    assert.notEqual(one.sessionId, two.sessionId);
   });
 
   it("I-8: registry id, Session.id and header.id agree for created, resumed and subagent agents", async () => {
@@ -79,56 +68,14 @@ describe("agent registry", () => {
     check(id);
   });
 
-  it("I-9: sessionId together with resumeSessionId is rejected before any persistence I/O or registration", async () => {
-    await assert.rejects(registry.start({ cwd: ws, sessionId: "a", resumeSessionId: "b" }), IdConflictError);
-    assert.deepEqual(store.calls, { create: 0, open: 0, readHeader: 0, exists: 0 });
-    assert.equal(registry.agents.size, 0);
-  });
-
   it("I-11: resuming a missing id fails the same way twice and registers nothing", async () => {
     const errs: unknown[] = [];
-    for (let i = 0; i < 2; i++) await registry.start({ cwd: ws, resumeSessionId: "missing" }).catch((e: unknown) => errs.push(e));
+    for (let i = 0; i < 2; i++) await registry.resume({ resumeSessionId: "missing" }).catch((e: unknown) => errs.push(e));
     assert.equal(errs.length, 2);
     for (const e of errs) assert.ok(e instanceof SessionNotFoundError);
     assert.equal((errs[0] as Error).message, (errs[1] as Error).message);
     assert.equal(registry.agents.size, 0);
     assert.equal(registry.sessions.size, 0);
-  });
-
-  it("I-12: resume-or-create restores present history, creates when absent, surfaces a corrupt header", async () => {
-    const first = await registry.start({ cwd: ws, sessionId: "present", resumeOrCreate: true });
-    first.append({ type: "session/title", title: "kept" });
-    await registry.dispose(first);
-    const restored = await registry.start({ cwd: ws, sessionId: "present", resumeOrCreate: true });
-    assert.deepEqual(
-      restored.session.entries.map((e) => e.type),
-      ["session/title"],
-    );
-    const fresh = await registry.start({ cwd: ws, sessionId: "absent", resumeOrCreate: true });
-    assert.equal(fresh.session.entries.length, 0);
-    writeFileSync(store.pathFor("broken"), '{"type":"header","vers');
-    await assert.rejects(registry.start({ cwd: ws, sessionId: "broken", resumeOrCreate: true }), CorruptSessionError);
-    assert.equal(registry.agents.has("broken"), false);
-  });
-
-  it("I-13: resume-or-create waits for a same-id lifecycle that is still draining", async () => {
-    const old = await registry.start({ cwd: ws, sessionId: "remount", resumeOrCreate: true });
-    disposeGate = gate();
-    const disposing = registry.dispose(old);
-    const opensBefore = store.calls.open + store.calls.create;
-    let remounted = false;
-    const remount = registry.start({ cwd: ws, sessionId: "remount", resumeOrCreate: true }).then((a) => {
-      remounted = true;
-      return a;
-    });
-    await new Promise((r) => setImmediate(r));
-    assert.equal(remounted, false);
-    assert.equal(store.calls.open + store.calls.create, opensBefore);
-    disposeGate.open();
-    await disposing;
-    const agent = await remount;
-    assert.notEqual(agent, old);
-    assert.deepEqual(lifecycle, ["agent/created:remount", "agent/disposed:remount", "agent/created:remount"]);
   });
 
   it("I-15: created/disposed stay paired when setup throws after publication", async () => {
@@ -168,7 +115,9 @@ describe("agent registry", () => {
 
   it("I-22: a stale detach never removes a newer entry with the same id", async () => {
     const old = await registry.create({ cwd: ws, sessionId: "re" });
-    const staleDetach = registry.detacher(old);
+    // The public paths wait for a draining id before re-creating it, so a stale detach cannot be
+    // provoked through them; the exact-entry guard is defence in depth and is called directly.
+    const staleDetach = (): void => (registry as unknown as { detach(a: typeof old): void }).detach(old);
     await registry.dispose(old);
     const fresh = await registry.resume({ resumeSessionId: "re" });
     staleDetach();

@@ -1,7 +1,6 @@
-// Pure runtime pieces: settings fold, history → messages, configured agents (I-10), log → updates.
+// Pure runtime pieces: settings fold, history → messages, log → updates.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AgentConfigError, validateConfiguredAgents } from "../../../agent-server/runtime/agentConfig";
 import { buildMessages } from "../../../agent-server/runtime/history";
 import { defaultSettings, foldSettings, modeOf, validateConfigValue } from "../../../agent-server/runtime/settings";
 import { replayUpdates } from "../../../agent-server/acp/updates";
@@ -14,25 +13,6 @@ function log(events: SessionEvent[]): LogEntry[] {
 }
 
 describe("runtime pure pieces", () => {
-  it("I-10: two configured agents naming the same exact id are rejected at validation", () => {
-    assert.throws(
-      () =>
-        validateConfiguredAgents([
-          { label: "a", cwd: "/w", sessionId: "fixed" },
-          { label: "b", cwd: "/w", sessionId: "fixed" },
-        ]),
-      (e: unknown) => e instanceof AgentConfigError && /"a" and "b"/.test(e.message),
-    );
-    assert.deepEqual(
-      validateConfiguredAgents([
-        { label: "a", cwd: "/w", sessionId: "one" },
-        { label: "a", cwd: "/w" },
-        { label: "b", cwd: "/w", sessionId: "two" },
-      ]).length,
-      3,
-    );
-  });
-
   it("I-48: settings fold only config/set events, mode presets set sandbox and approval", () => {
     const s = foldSettings(defaultSettings("m1"), [
       { type: "config/set", configId: "mode", value: "read-only" },
