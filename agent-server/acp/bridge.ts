@@ -5,11 +5,11 @@ import { RequestError, type AgentContext, type ClientCapabilities, type ContentB
 import type { McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
-import type { Agent } from "../runtime/agent";
-import type { AgentEvent, RuntimeEvent } from "../runtime/events";
+import type { Agent, AgentEvent } from "../runtime/agent";
+import type { RuntimeEvent } from "../runtime/events";
 import type { AgentOwner, AgentRegistry } from "../runtime/registry";
 import type { LogEntry, TurnEndReason } from "../session/events";
-import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../tools/types";
+import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../runtime/capabilities";
 import { askClient } from "./permissions";
 import { askQuestion } from "./questions";
 import { PromptSlot, SessionRecord, type SlotResult } from "./record";

@@ -2,7 +2,7 @@
 // naming an announced tool call. Anything but a recognized allow is a refusal (I-41..45).
 import type { AgentContext, PermissionOption, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { PermissionAnswer } from "../policy/types";
-import type { PermissionAsk } from "../tools/types";
+import type { PermissionAsk } from "../runtime/capabilities";
 import type { SessionRecord } from "./record";
 
 export const OPTION_ALLOW_ONCE = "allow_once";

@@ -4,7 +4,7 @@
 import type { AgentContext, CreateElicitationRequest } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { AbortedError } from "../runtime/abortable";
-import type { UserAnswer, UserQuestion } from "../tools/types";
+import type { UserAnswer, UserQuestion } from "../runtime/capabilities";
 import type { SessionRecord } from "./record";
 
 export const QUESTION_CANCELLED = "the question was cancelled";

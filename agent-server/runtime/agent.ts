@@ -6,8 +6,8 @@ import type { PermissionAnswer } from "../policy/types";
 import type { SandboxContext } from "../../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
-import type { ClientFs, PermissionAsk, TaskAccess, ToolContext, ToolResult, ToolRunner, UserAnswer, UserQuestion } from "../tools/types";
-import type { AgentEvent } from "./events";
+import type { TaskAccess, ToolCallPatch, ToolContext, ToolResult, ToolRunner } from "../tools/types";
+import type { ClientFs, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
 import { abortable, raceAbort } from "./abortable";
 import { buildMessages } from "./history";
 import { defaultSettings, foldSettings, applyConfig, type SessionSettings } from "./settings";
@@ -20,10 +20,20 @@ export interface QueuedMessage {
   source: MessageSource;
 }
 
+/** What a live agent publishes (through its hooks onto the registry's bus; consumers demultiplex by the exact agent, I-4). */
+export type AgentEvent =
+  /** An entry was appended to the session log (the durable stream). */
+  | { kind: "entry"; entry: LogEntry }
+  /** A tool call started running, or streamed progress into its card (not persisted). */
+  | { kind: "tool-progress"; toolCallId: string; status?: "in_progress"; patch?: ToolCallPatch }
+  /** A turn ended and its checkpoint ran; `unsaved` is set when the turn is not on disk (I-109). */
+  | { kind: "turn-closed"; turnId: string; reason: TurnEndReason; error?: string; unsaved?: string }
+  /** Queued messages that will never run (cancel, dispose). */
+  | { kind: "dropped"; messageIds: string[] };
+
 /** Process-wide services every agent uses; nothing in here is per-session state. */
 export interface AgentServices {
   modelFor(modelId: string): Promise<ModelClient>;
-  /** Read at each step (may be installed after the services object is built). */
   readonly tools: ToolRunner;
   tasksFor(sessionId: string, sandboxOf: () => SandboxContext): TaskAccess;
   readonly defaultModelId: string;
@@ -42,6 +52,8 @@ export interface AgentHooks {
   canAskUser?(agent: Agent): boolean;
   /** Routed to the owning session only; rejects with an AbortError when `signal` aborts (I-46). */
   askUser?(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer>;
+  /** Runs a subagent of this agent for its tool call `toolCallId`; cancelled with `signal`. */
+  runSubagent(agent: Agent, toolCallId: string, task: string, signal: AbortSignal, onText: (textSoFar: string) => void): Promise<SubagentOutcome>;
 }
 
 export interface AgentOptions {
@@ -336,6 +348,7 @@ export class Agent {
       tasks: this.tasks,
       requestPermission: (ask) => this.hooks.requestPermission(this, toolCallId, ask, signal),
       ...(this.hooks.askUser && this.hooks.canAskUser?.(this) ? { askUser: (q: UserQuestion) => this.hooks.askUser!(this, toolCallId, q, signal) } : {}),
+      runSubagent: (task, onText) => this.hooks.runSubagent(this, toolCallId, task, signal, onText),
       update: (patch) => {
         if (!this.disposed) this.hooks.publish(this, { kind: "tool-progress", toolCallId, patch });
       },

@@ -1,17 +1,5 @@
-// What a live agent publishes. One process-wide bus; consumers demultiplex by the exact agent (I-4).
-import type { ToolCallPatch } from "../tools/types";
-import type { LogEntry, TurnEndReason } from "../session/events";
-import type { Agent } from "./agent";
-
-export type AgentEvent =
-  /** An entry was appended to the session log (the durable stream). */
-  | { kind: "entry"; entry: LogEntry }
-  /** A tool call started running, or streamed progress into its card (not persisted). */
-  | { kind: "tool-progress"; toolCallId: string; status?: "in_progress"; patch?: ToolCallPatch }
-  /** A turn ended and its checkpoint ran; `unsaved` is set when the turn is not on disk (I-109). */
-  | { kind: "turn-closed"; turnId: string; reason: TurnEndReason; error?: string; unsaved?: string }
-  /** Queued messages that will never run (cancel, dispose). */
-  | { kind: "dropped"; messageIds: string[] };
+// The registry's lifecycle and agent events. One process-wide bus; consumers demultiplex by the exact agent (I-4).
+import type { Agent, AgentEvent } from "./agent";
 
 export type RuntimeEvent =
   | { type: "agent/created"; agent: Agent }

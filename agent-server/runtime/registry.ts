@@ -7,12 +7,12 @@ import { SessionNotFoundError } from "../session/errors";
 import { LOG_FORMAT_VERSION, type SessionHeader } from "../session/events";
 import type { SessionLog } from "../session/log";
 import type { SessionStore } from "../session/store";
-import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../tools/types";
 import { AbortedError, raceAbort } from "./abortable";
-import { Agent, type AgentHooks, type AgentServices } from "./agent";
-import { RuntimeBus, type AgentEvent } from "./events";
+import { Agent, type AgentEvent, type AgentHooks, type AgentServices } from "./agent";
+import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "./capabilities";
+import { RuntimeBus } from "./events";
 import { canonicalCwd } from "./cwd";
-import { SubagentLinks } from "./delegate";
+import { runSubagent, SubagentLinks } from "./subagents";
 
 /** Whoever shows an agent to a user (an ACP bridge). Answers only for agents it owns; else undefined. */
 export interface AgentOwner {
@@ -63,7 +63,8 @@ export class AgentRegistry {
 
   constructor(
     readonly store: SessionStore,
-    readonly services: AgentServices,
+    /** A promise while the process is still starting: a creation waits for it. */
+    private readonly services: AgentServices | Promise<AgentServices>,
     private readonly onDisposeOwner: (sessionId: string) => Promise<void> = async () => undefined,
     /** Called after a session's log is deleted (drop its task records, grants, …). */
     private readonly onForgetOwner: (sessionId: string) => Promise<void> = async () => undefined,
@@ -95,6 +96,7 @@ export class AgentRegistry {
         }
         return Promise.resolve<UserAnswer>({ outcome: "unavailable" }); // I-46: nobody owns it, fail closed
       },
+      runSubagent: (parent, toolCallId, task, signal, onText) => runSubagent(this, { parent, toolCallId, task, signal, onText }),
     };
   }
 
@@ -153,7 +155,8 @@ export class AgentRegistry {
       const root = await raceAbort(canonicalCwd(log.header.cwd), signal);
       const tmpDir = this.store.tmpDirFor(id);
       await raceAbort(mkdir(tmpDir, { recursive: true, mode: 0o700 }), signal);
-      agent = new Agent({ log, root, tmpDir, services: this.services, hooks: this.hooks });
+      const services = await raceAbort(Promise.resolve(this.services), signal);
+      agent = new Agent({ log, root, tmpDir, services, hooks: this.hooks });
       // Final-entry conflict check (I-21): someone else won this id while we were building.
       if (this.agents.has(id) || this.sessions.has(id)) throw new AlreadyLiveError(id);
       this.agents.set(id, agent);

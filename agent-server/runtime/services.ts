@@ -29,9 +29,7 @@ export function createAgentServices(input: ServicesInput): AgentServices {
   return {
     defaultModelId: input.defaultModelId,
     maxSteps: input.maxSteps ?? DEFAULT_MAX_STEPS,
-    get tools() {
-      return input.tools;
-    },
+    tools: input.tools,
     tasksFor: input.tasksFor,
     systemPrompt,
     async modelFor(modelId) {

@@ -12,8 +12,9 @@ import { createRunner } from "./runner";
 import type { SessionToolSource, ToolDefinition, ToolRunner } from "./types";
 import { writeFileTool } from "./writeFile";
 
-export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, PermissionAsk, ToolCapabilities, UserQuestion, UserAnswer, SessionToolSource } from "./types";
+export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, ToolCapabilities, SessionToolSource } from "./types";
 export { createTaskRegistry, TaskNotFoundError } from "./tasks/registry";
+export { delegateTool } from "./delegate";
 export type { TaskRegistry, TaskExit, TaskRegistryOptions } from "./tasks/registry";
 
 export interface ToolRunnerDeps {

@@ -5,37 +5,7 @@ import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientpr
 import type { z } from "zod";
 import type { PermissionAnswer } from "../policy/types";
 import type { SandboxContext } from "../../sandbox/types";
-
-/** A request for the user's permission, shown in the owning session's panel only. */
-export interface PermissionAsk {
-  /** Short human title, e.g. "Run `npm install`" or "Write ../notes.txt (outside the workspace)". */
-  title: string;
-  /** Why we ask, e.g. "writes outside the workspace". */
-  reason: string;
-  /** Normalized key that "Allow for this session" stores (tool + path, or command prefix). */
-  grantKey: string;
-  /**
-   * False when "Allow for this session" must not be offered (an escalation out of `read-only`,
-   * or a command that can only run unconfined because no sandbox backend works): the client shows
-   * Allow once / Reject only. If it is answered anyway, it counts as "allow once".
-   */
-  allowSession?: boolean;
-}
-
-/** A question for the user (sent as an ACP `elicitation/create` form to the owning session only). */
-export interface UserQuestion {
-  question: string;
-  /** When given, the answer must be one of these (the form offers them as an enum). */
-  choices?: string[];
-}
-
-/**
- * The user's reply. `declined` covers decline, cancel-by-the-user, malformed answers and transport
- * failures; `unavailable` means the question could not be routed (fails closed, nothing was sent).
- * Cancelling the caller's turn (or tearing the session down) is not an answer: `askUser` then
- * rejects with an error named `AbortError` (I-46).
- */
-export type UserAnswer = { outcome: "answered"; answer: string } | { outcome: "declined" } | { outcome: "unavailable" };
+import type { ClientFs, PermissionAsk, RunSubagent, UserAnswer, UserQuestion } from "../runtime/capabilities";
 
 /** Per-session (per-connection) abilities that decide which tools the model is offered. */
 export interface ToolCapabilities {
@@ -43,12 +13,6 @@ export interface ToolCapabilities {
   askUser: boolean;
   /** The asking session: its own tools (MCP) are offered to it and to no other session (I-99). */
   sessionId?: string;
-}
-
-/** Read/write through the ACP client (so the editor sees unsaved buffers and edits can be undone). */
-export interface ClientFs {
-  readTextFile(path: string, opts?: { line?: number; limit?: number }): Promise<string>;
-  writeTextFile(path: string, content: string): Promise<void>;
 }
 
 /** Owner-bound access to background tasks: every call is checked against the caller's session id. */
@@ -82,6 +46,8 @@ export interface ToolContext {
    * Rejects with an `AbortError` when the turn is cancelled or the session torn down (I-46).
    */
   askUser?(q: UserQuestion): Promise<UserAnswer>;
+  /** Hand a task to an in-process subagent of this session (the `delegate` tool). */
+  runSubagent: RunSubagent;
   /** Stream progress into this call's card. */
   update(patch: ToolCallPatch): void;
 }

@@ -87,8 +87,6 @@ export interface ConnectOptions {
 
 export interface HarnessOptions {
   tools?: ToolRunner;
-  /** Tools that need the registry (e.g. delegate); wins over `tools`. */
-  toolsFor?: (registry: AgentRegistry) => ToolRunner;
   modelIds?: string[];
   workspaces?: number;
   maxSteps?: number;
@@ -104,19 +102,16 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   const store = new GatedStore(dataDir, join(dataDir, "..", `${dataDir.split("/").pop()}-tmp`), opts.writeFn);
   const modelIds = opts.modelIds ?? ["test:one", "test:two"];
   const { configs, model, clientFor } = createScriptedModels(modelIds);
-  let tools: ToolRunner = opts.tools ?? createFakeTools({});
+  const tools: ToolRunner = opts.tools ?? createFakeTools({});
   const services = createAgentServices({
     models: configs,
     defaultModelId: modelIds[0]!,
     createModelClient: clientFor,
-    get tools() {
-      return tools;
-    },
+    tools,
     tasksFor: () => opts.tasks ?? noTasks,
     ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}),
   });
   const registry = new AgentRegistry(store, services);
-  if (opts.toolsFor) tools = opts.toolsFor(registry);
   const clients: ClientSide[] = [];
   return {
     dataDir,

@@ -1,7 +1,6 @@
 // What the demo model says and does: a pure function from the conversation to one scripted step.
 // It exercises real tool calls (list, read, write inside and outside the workspace, bash) so a
 // newcomer sees tool cards, permission prompts, questions (ask_user) and the sandbox work, with no network.
-import { DECLINED_OUTPUT } from "../../tools/askUser";
 import type { ChatMessage, ToolResultPart } from "../types";
 
 export type DemoStep = { text: string; toolCall?: { toolName: string; input: Record<string, unknown> } };
@@ -44,10 +43,17 @@ function pathIn(text: string): string | undefined {
   return words.find((w, i) => i > 0 && /[./\\]/.test(w) && /[A-Za-z0-9]/.test(w));
 }
 
+/**
+ * What `ask_user` answers on a decline. The demo reads tool output as text, like any model, so it
+ * states the text itself (a model layer does not import tools); test/unit/model/demo.test.ts feeds
+ * it the tool's own constant, so the two cannot drift apart unnoticed.
+ */
+const DECLINED_TEXT = "The user declined to answer.";
+
 /** What the user answered to the demo's question, declined, or why it could not be asked. */
 function summariseAnswer(r: ToolResultPart): string {
   if (r.isError) return `I could not ask you: ${r.output}\n\nA real model would carry on without the answer or ask in its reply. (Demo model, offline.)`;
-  if (r.output === DECLINED_OUTPUT) {
+  if (r.output === DECLINED_TEXT) {
     return "You declined to answer, and that is fine: a real model would carry on without the answer or ask in its reply instead. (Demo model, offline.)";
   }
   const quoted = r.output.split("\n").map((l) => `> ${l}`).join("\n");

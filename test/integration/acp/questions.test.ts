@@ -6,7 +6,8 @@ import { QUESTION_CANCELLED } from "../../../agent-server/acp/questions";
 import type { ModelStreamRequest } from "../../../agent-server/model/types";
 import { askUserTool, DECLINED_OUTPUT, UNAVAILABLE_OUTPUT } from "../../../agent-server/tools/askUser";
 import { createRunner } from "../../../agent-server/tools/runner";
-import type { ToolDefinition, ToolRunner, UserAnswer } from "../../../agent-server/tools/types";
+import type { UserAnswer } from "../../../agent-server/runtime/capabilities";
+import type { ToolDefinition, ToolRunner } from "../../../agent-server/tools/types";
 import { createHarness, until, type ClientSide, type Harness } from "../../support/inProcess";
 import { finish, text, toolCall } from "../../support/scriptedModel";
 

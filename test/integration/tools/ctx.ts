@@ -5,7 +5,8 @@ import * as path from "node:path";
 import type { ApprovalPolicy, PermissionAnswer, SandboxMode } from "../../../agent-server/policy/types";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import type { TaskRegistry } from "../../../agent-server/tools/tasks/registry";
-import type { ClientFs, PermissionAsk, ToolCallPatch, ToolContext } from "../../../agent-server/tools/types";
+import type { ClientFs, PermissionAsk } from "../../../agent-server/runtime/capabilities";
+import type { ToolCallPatch, ToolContext } from "../../../agent-server/tools/types";
 
 export function tempDir(prefix = "mf-tools-"): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
@@ -52,6 +53,8 @@ export function makeCtx(opts: {
     sandbox,
     clientFs: opts.clientFs,
     tasks: opts.tasks.forOwner(sessionId, () => sandbox),
+    // Tool tests run no sessions, so no subagent can be started.
+    runSubagent: async () => ({ kind: "refused", why: "no subagents in tool tests" }),
     async requestPermission(ask) {
       asks.push(ask);
       return answers.shift() ?? "reject";

@@ -1,0 +1,113 @@
+// The agent-server's object graph, composed in dependency order, with one teardown.
+//
+// Two halves, because `initialize` must be answerable before the sandbox probe spawns its child and
+// the models are resolved (cold start, DESIGN.md §7):
+//   now:   store, MCP sessions, registry, ACP app (nothing here needs the probe or the models);
+//   later: models + sandbox → tools → tasks → services, one turn of the event loop after the
+//          connection starts reading. The registry holds the services as that promise: a creation
+//          waits for it, and the ACP handlers wait for `ready` before they create anything.
+import type * as acp from "@agentclientprotocol/sdk";
+import { detectSandbox } from "../sandbox";
+import { createAgentApp } from "./acp/app";
+import type { Bridge } from "./acp/bridge";
+import { McpSessions, mcpLimitsFrom } from "./mcp";
+import { createModelClient, resolveModels } from "./model";
+import type { ModelConfig } from "./model/types";
+import type { AgentServices } from "./runtime/agent";
+import { AgentRegistry } from "./runtime/registry";
+import { createAgentServices } from "./runtime/services";
+import { FileSessionStore } from "./session/store";
+import { createTaskRegistry, createToolRunner, delegateTool, type TaskRegistry, type ToolDefinition, type ToolRunner } from "./tools";
+
+export interface ServerOptions {
+  env: NodeJS.ProcessEnv;
+  /** Absolute and real: the command sandbox masks it by path. */
+  dataDir: string;
+}
+
+export interface Server {
+  app: acp.AgentApp;
+  /** Models, sandbox and services are in place (rejects with the start-up failure). */
+  ready: Promise<void>;
+  /** Memoized: every session disposed (I-80), then every background task and MCP server stopped. */
+  teardown(): Promise<void>;
+}
+
+/** What exists once the models are resolved and the sandbox probed. */
+interface Runtime {
+  sandboxBackend: string;
+  tools: ToolRunner;
+  tasks: TaskRegistry;
+  services: AgentServices;
+}
+
+export function createServer(opts: ServerOptions): Server {
+  const store = new FileSessionStore(opts.dataDir);
+  // Each session's MCP servers: started by the bridge, stopped with the session's agent.
+  const mcp = new McpSessions(opts.env, mcpLimitsFrom(opts.env));
+  const models: ModelConfig[] = [];
+  const runtime = startRuntime(opts, mcp, models);
+  // Agents exist only after `runtime` resolved (creation awaits the services), so the per-owner
+  // cleanups below always find it; a failed start-up has no agents to clean up after.
+  const started = runtime.catch(() => null);
+  const services = runtime.then((r) => r.services);
+  services.catch(() => undefined); // the failure is reported once, through `ready`; a creation still sees it
+  const registry: AgentRegistry = new AgentRegistry(
+    store,
+    services,
+    async (sessionId) => {
+      const r = await started;
+      await Promise.all([r?.tasks.disposeOwner(sessionId), mcp.stop(sessionId)]);
+      r?.tools.forgetSession(sessionId);
+    },
+    async (sessionId) => {
+      await (await started)?.tasks.forgetOwner(sessionId);
+    },
+  );
+  // What start-up produced, once it has: the sandbox backend the config options describe, what teardown stops.
+  let current: Runtime | null = null;
+  const ready = runtime.then((r) => {
+    current = r;
+    // Completion notices go to the exact live instance that started the task (I-60).
+    r.tasks.onExit((owner, exit) => {
+      registry.get(owner)?.noticeTaskExit(exit.taskId, `Background task ${exit.taskId} finished with exit code ${exit.exitCode ?? "none (killed)"}. Read its output with bash_output.`);
+    });
+  });
+  // A bad model configuration keeps the process serving: every session request answers with the reason.
+  ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${err instanceof Error ? err.message : String(err)}`));
+  const { app, bridge } = createAgentApp({ registry, models, ready, sandboxBackend: () => current?.sandboxBackend, mcp });
+  return { app, ready, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
+}
+
+async function startRuntime(opts: ServerOptions, mcp: McpSessions, models: ModelConfig[]): Promise<Runtime> {
+  // A turn of the event loop first, so an `initialize` already waiting on stdin is answered before the probe.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const [resolved, sandbox] = await Promise.all([resolveModels(opts.env), detectSandbox(opts.env, { hide: [opts.dataDir] })]);
+  models.push(...resolved.models);
+  const tools = createToolRunner({ sandbox, hidden: [opts.dataDir], extraTools: [delegateTool as ToolDefinition<never>], sessionTools: mcp });
+  const tasks = createTaskRegistry(sandbox);
+  const services = createAgentServices({
+    models,
+    defaultModelId: resolved.defaultId,
+    createModelClient,
+    tools,
+    tasksFor: (sessionId, sandboxOf) => tasks.forOwner(sessionId, sandboxOf),
+  });
+  const label = models.find((m) => m.id === resolved.defaultId)?.label ?? resolved.defaultId;
+  console.error(`[agent-server] data dir ${opts.dataDir}; default model ${label}`);
+  return { sandboxBackend: sandbox.backend, tools, tasks, services };
+}
+
+/** Sessions first (their turns end `disposed` on disk), then what outlives them; a bridge failure is reported after. */
+async function teardown(bridge: Bridge, startedSoFar: () => Runtime | null, mcp: McpSessions): Promise<void> {
+  let failure: unknown = null;
+  await bridge.teardown().catch((err: unknown) => (failure = err));
+  const r = startedSoFar();
+  await Promise.all([r?.tasks.disposeAll().catch(() => undefined), mcp.stopAll()]);
+  if (failure !== null) throw failure;
+}
+
+function memoize(fn: () => Promise<void>): () => Promise<void> {
+  let once: Promise<void> | undefined;
+  return () => (once ??= fn());
+}
