@@ -1,10 +1,13 @@
 // The pure permission policy: (tool call, sandbox mode, approval policy, session grants, backend)
-// → allow | ask | deny. It implements DESIGN.md's "Sandbox × approval" tables and nothing else;
-// it knows nothing of ACP, UI, files or processes.
+// → allow | ask | deny, each with its consequences (run unsandboxed? which writes?), so the runner
+// applies the decision instead of working it out again. It implements DESIGN.md's "Sandbox ×
+// approval" tables and nothing else; it knows nothing of ACP, UI, files or processes.
 import { isReadOnlyCommand } from "./commands";
-import type { ApprovalPolicy, Decision, SandboxMode } from "./types";
+import type { ApprovalPolicy, CallEffect, Decision, SandboxMode } from "./types";
 
 export type PolicyCall =
+  /** Touches nothing the sandbox guards (the caller's own background tasks, a question, a subagent). */
+  | { tool: string; kind: "none" }
   | { tool: string; kind: "read" }
   /**
    * `insideRoot`: every target lies in the session root or its temp area (canonical paths).
@@ -28,17 +31,35 @@ export interface PolicyInput {
   backendAvailable: boolean;
 }
 
-/** An ask that a later "Allow for this session" may not cover (escalations out of read-only, no backend). */
+/** `sessionGrantable` readable on every outcome (undefined unless an ask). */
 export type PolicyDecision = Decision & { sessionGrantable?: boolean };
 
-const ask = (reason: string, escalate: boolean, sessionGrantable: boolean): PolicyDecision => ({ kind: "ask", reason, escalate, sessionGrantable });
-const deny = (reason: string): PolicyDecision => ({ kind: "deny", reason });
+/** allow | ask | deny before its consequences are attached. */
+type Verdict = { kind: "allow" } | { kind: "ask"; reason: string; escalate: boolean; sessionGrantable: boolean } | { kind: "deny"; reason: string };
+
+const allow: Verdict = { kind: "allow" };
+const ask = (reason: string, escalate: boolean, sessionGrantable: boolean): Verdict => ({ kind: "ask", reason, escalate, sessionGrantable });
+const deny = (reason: string): Verdict => ({ kind: "deny", reason });
 
 export function decide(input: PolicyInput): PolicyDecision {
+  const verdict = judge(input);
+  if (verdict.kind === "allow") return { kind: "allow", ...effectOf(input, false) };
+  if (verdict.kind === "ask") return { ...verdict, approved: effectOf(input, verdict.escalate) };
+  return verdict;
+}
+
+/** What the call does if it runs: file tools and MCP never run under the command sandbox, so only commands and full access bypass it. */
+function effectOf({ call, sandbox }: PolicyInput, escalated: boolean): CallEffect {
+  const full = sandbox === "danger-full-access";
+  const unsandboxed = call.kind === "command" ? full || escalated : call.kind === "write" && full;
+  return { unsandboxed, writes: call.kind === "write" ? call.paths : [] };
+}
+
+function judge(input: PolicyInput): Verdict {
   const { call, sandbox, approval, grants, grantKey, backendAvailable } = input;
   const granted = grants.has(grantKey);
 
-  if (call.kind === "read") return { kind: "allow" };
+  if (call.kind === "read" || call.kind === "none") return allow;
 
   if (call.kind === "mcp") {
     // Like a command outside the sandbox; a server's annotations (readOnlyHint …) never count (I-100).
@@ -46,7 +67,7 @@ export function decide(input: PolicyInput): PolicyDecision {
       if (approval === "never") return deny("MCP call refused: the session is read-only, an MCP tool's effects cannot be confined, and the approval policy is `never`.");
       return ask("the session is read-only and an MCP tool's effects cannot be confined", false, false);
     }
-    if (approval === "never" || granted) return { kind: "allow" };
+    if (approval === "never" || granted) return allow;
     return ask("MCP tools run outside the sandbox: their effects cannot be confined", false, true);
   }
 
@@ -61,20 +82,20 @@ export function decide(input: PolicyInput): PolicyDecision {
     }
     const sandboxAllows = sandbox === "danger-full-access" || (sandbox === "workspace-write" && call.insideRoot);
     if (sandboxAllows) {
-      if (approval !== "untrusted" || granted) return { kind: "allow", unconfined: sandbox === "danger-full-access" };
+      if (approval !== "untrusted" || granted) return allow;
       return ask("approval policy `untrusted` asks before every write", false, true);
     }
     const why = sandbox === "read-only" ? "the session is read-only" : "the target is outside the workspace";
     if (approval === "never") return deny(`Write refused: ${why} and the approval policy is \`never\`.`);
     // In read-only an approved write widens that one call only (I-74); outside-root writes in
     // workspace-write may be granted for the session by exact tool + canonical path.
-    if (sandbox === "workspace-write" && granted) return { kind: "allow" };
+    if (sandbox === "workspace-write" && granted) return allow;
     return ask(`${why}`, true, sandbox !== "read-only");
   }
 
   // Commands.
   if (sandbox === "danger-full-access") {
-    if (approval !== "untrusted" || granted || isReadOnlyCommand(call.command)) return { kind: "allow", unconfined: true };
+    if (approval !== "untrusted" || granted || isReadOnlyCommand(call.command)) return allow;
     return ask("approval policy `untrusted` asks before commands that are not read-only", false, true);
   }
   if (!backendAvailable) {
@@ -90,5 +111,5 @@ export function decide(input: PolicyInput): PolicyDecision {
   if (approval === "untrusted" && !granted && !isReadOnlyCommand(call.command)) {
     return ask("approval policy `untrusted` asks before commands that are not read-only", false, true);
   }
-  return { kind: "allow" };
+  return allow;
 }

@@ -13,10 +13,27 @@ export const MODE_PRESETS = {
 export type ModePreset = keyof typeof MODE_PRESETS;
 export const DEFAULT_MODE: ModePreset = "agent";
 
+/** What a call that runs may do: the consequences the runner applies as they are, never working them out again. */
+export interface CallEffect {
+  /** Run outside the sandbox: danger-full-access, or an approved escalation of a command. */
+  unsandboxed: boolean;
+  /** The canonical targets the call may write (write calls only; inside the write roots or approved outside them). */
+  writes: readonly string[];
+}
+
 /** The outcome of the pure permission policy for one tool call. */
 export type Decision =
-  | { kind: "allow"; /** run outside the sandbox (approved escalation or full access) */ unconfined?: boolean }
-  | { kind: "ask"; reason: string; /** if granted, run this one call unconfined */ escalate: boolean }
+  | ({ kind: "allow" } & CallEffect)
+  | {
+      kind: "ask";
+      reason: string;
+      /** Approving widens this one call beyond what the sandbox allows. */
+      escalate: boolean;
+      /** Whether "Allow for this session" may be offered (not for escalations out of read-only or with no backend). */
+      sessionGrantable: boolean;
+      /** The effect once the user approves. */
+      approved: CallEffect;
+    }
   | { kind: "deny"; reason: string };
 
 /** What the user answered to a permission request. Anything but an allow is a refusal. */

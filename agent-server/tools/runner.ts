@@ -1,16 +1,17 @@
-// The orchestrator every tool call goes through: validate → describe → policy → ask → run → truncate.
+// The orchestrator every tool call goes through: validate → target → decide → ask → execute → record.
 // Grants ("Allow for this session") are kept here, one set per session id; `forgetSession` drops them.
 import * as fs from "node:fs";
 import { z } from "zod";
 import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
+import type { CallEffect } from "../policy/types";
+import { writeRoots } from "../policy/writeRoots";
 import { commandGrantKey } from "../policy/commands";
 import { createGrantStore, fileGrantKey, mcpGrantKey, type GrantStore } from "../policy/grants";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
-import { createFence, FenceError } from "./fence";
-import type { CommandSandbox } from "../../sandbox/types";
+import { createFence, FenceError, type FileFence } from "./fence";
+import type { CommandSandbox, SandboxContext } from "../../sandbox/types";
 import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
 import type { CallPermit, SessionToolSource, ToolCapabilities, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
-import { writableRoots } from "./writeRoots";
 
 export interface RunnerOptions {
   sandbox: CommandSandbox;
@@ -23,6 +24,67 @@ export interface RunnerOptions {
 }
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
+const NOT_RUN = "The call was cancelled before it ran.";
+
+interface ValidCall {
+  name: string;
+  tool: ToolDefinition<unknown>;
+  args: unknown;
+}
+
+/** What the call touches, for the policy: the policy's view, the grant key, and the checked write targets by raw input path. */
+interface Target {
+  call: PolicyCall;
+  grantKey: string;
+  writes: ReadonlyMap<string, GuardedPath>;
+  fence: FileFence;
+}
+
+function targetOf({ name, tool, args }: ValidCall, sb: SandboxContext, fence: FileFence): Target | ToolResult {
+  const access = tool.access(args);
+  try {
+    switch (access.kind) {
+      case "none":
+        return { call: { tool: name, kind: "none" }, grantKey: name, writes: new Map(), fence };
+      case "read":
+        return { call: { tool: name, kind: "read" }, grantKey: name, writes: new Map(), fence };
+      case "write":
+        return writeTarget(name, access.paths, sb, fence);
+      case "command":
+        return { call: { tool: name, kind: "command", command: access.command, escalate: access.escalate }, grantKey: commandGrantKey(access.command), writes: new Map(), fence };
+      case "mcp":
+        return { call: { tool: name, kind: "mcp" }, grantKey: mcpGrantKey(access.server, access.tool), writes: new Map(), fence };
+    }
+  } catch (err) {
+    if (err instanceof PathGuardError) return fail(`Invalid path: ${err.message}`);
+    if (err instanceof FenceError) return fail(err.message);
+    return fail(`Could not check the path: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Canonical targets, whether each lies in the sandbox's write roots, and the fence (throws PathGuardError / FenceError). */
+function writeTarget(name: string, paths: readonly string[], sb: SandboxContext, fence: FileFence): Target {
+  const roots = writeRoots(sb);
+  // The temp area must exist to be recognised as a write root (the guard canonicalises each root).
+  if (roots.includes(sb.tmpDir)) fs.mkdirSync(sb.tmpDir, { recursive: true, mode: 0o700 });
+  const writes = new Map<string, GuardedPath>();
+  let insideRoot = true;
+  let protectedWhy: string | null = null;
+  for (const p of paths) {
+    const g = guardPath(p, sb.root, roots);
+    if (fence.refuses(g.real)) throw new FenceError(p);
+    writes.set(p, g);
+    if (g.within === null) insideRoot = false;
+    protectedWhy ??= g.protected;
+  }
+  const reals = [...writes.values()].map((g) => g.real);
+  return { call: { tool: name, kind: "write", paths: reals, insideRoot, protected: protectedWhy }, grantKey: fileGrantKey(name, reals), writes, fence };
+}
+
+/** What the model reads: tools page their own output at MAX_OUTPUT_LINES; this cap leaves room for their notes. */
+function record(result: ToolResult): ToolResult {
+  return { ...result, output: truncateHead(result.output, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES + 50) };
+}
 
 function zodMessage(name: string, err: z.ZodError): string {
   const issues = err.issues.map((i) => `- ${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`).join("\n");
@@ -52,98 +114,50 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
   /** Built-ins first; a session tool only for its own session (their `mcp__` names never shadow a built-in). */
   const lookup = (name: string, sessionId: string | undefined): ToolDefinition<unknown> | undefined => tools.get(name) ?? sessionToolsOf(sessionId).find((t) => t.name === name);
 
+  /** One call: validate → target → decide → ask → execute → record. Each step answers the model itself when the call stops there. */
   async function run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const valid = validate(name, rawInput, ctx);
+    if ("output" in valid) return valid;
+    const target = targetOf(valid, ctx.sandbox, createFence(opts.hidden ?? [], ctx.sandbox));
+    if ("output" in target) return target;
+    const decision = decide({ call: target.call, sandbox: ctx.sandbox.mode, approval: ctx.sandbox.approval, grants: grants.of(ctx.sessionId), grantKey: target.grantKey, backendAvailable });
+    const effect = await settle(decision, valid, target.grantKey, ctx);
+    if ("output" in effect) return effect;
+    return record(await execute(valid, target, effect, ctx));
+  }
+
+  function validate(name: string, rawInput: unknown, ctx: ToolContext): ValidCall | ToolResult {
     const tool = lookup(name, ctx.sessionId);
     if (!tool) return fail(`Unknown tool "${name}". Available tools: ${specs({ askUser: ctx.askUser !== undefined, sessionId: ctx.sessionId }).map((s) => s.name).join(", ")}.`);
     const parsed = tool.parameters.safeParse(rawInput);
     if (!parsed.success) return fail(zodMessage(name, parsed.error));
-    const args = parsed.data;
-    const sb = ctx.sandbox;
-    const access = tool.access(args);
+    return { name, tool, args: parsed.data };
+  }
 
-    let call: PolicyCall | null = null;
-    let grantKey = name;
-    const writes = new Map<string, GuardedPath>();
-    let insideRoot = true;
-    let protectedWhy: string | null = null;
-    const fence = createFence(opts.hidden ?? [], sb);
-    try {
-      switch (access.kind) {
-        case "none":
-          break;
-        case "read":
-          call = { tool: name, kind: "read" };
-          break;
-        case "write": {
-          const roots = writableRoots(sb);
-          if (roots.includes(sb.tmpDir)) fs.mkdirSync(sb.tmpDir, { recursive: true, mode: 0o700 });
-          for (const p of access.paths) {
-            const g = guardPath(p, sb.root, roots);
-            if (fence.refuses(g.real)) throw new FenceError(p);
-            writes.set(p, g);
-            if (g.within === null) insideRoot = false;
-            protectedWhy ??= g.protected;
-          }
-          const reals = [...writes.values()].map((g) => g.real);
-          grantKey = fileGrantKey(name, reals);
-          call = { tool: name, kind: "write", paths: reals, insideRoot, protected: protectedWhy };
-          break;
-        }
-        case "command":
-          grantKey = commandGrantKey(access.command);
-          call = { tool: name, kind: "command", command: access.command, escalate: access.escalate };
-          break;
-        case "mcp":
-          grantKey = mcpGrantKey(access.server, access.tool);
-          call = { tool: name, kind: "mcp" };
-          break;
-      }
-    } catch (err) {
-      if (err instanceof PathGuardError) return fail(`Invalid path: ${err.message}`);
-      if (err instanceof FenceError) return fail(err.message);
-      return fail(`Could not check the path: ${err instanceof Error ? err.message : String(err)}`);
-    }
-
-    let decision: PolicyDecision = { kind: "allow" };
-    if (call) decision = decide({ call, sandbox: sb.mode, approval: sb.approval, grants: grants.of(ctx.sessionId), grantKey, backendAvailable });
+  /** The decision's answer to the call: its effect when it may run, else what the model reads. Stores an "Allow for this session". */
+  async function settle(decision: PolicyDecision, { tool, args }: ValidCall, grantKey: string, ctx: ToolContext): Promise<CallEffect | ToolResult> {
     if (decision.kind === "deny") return fail(decision.reason);
-    let escalated = false;
-    if (decision.kind === "ask") {
-      if (ctx.signal.aborted) return fail("The call was cancelled before it ran.");
-      const sessionGrantable = decision.sessionGrantable !== false;
-      const answer = await ctx.requestPermission({
-        title: tool.title(args, { cwd: sb.root }),
-        reason: decision.reason,
-        grantKey,
-        allowSession: sessionGrantable,
-      });
-      if (answer !== "allow_once" && answer !== "allow_session") {
-        return fail(
-          answer === "cancelled"
-            ? "The permission request was cancelled; the call did not run."
-            : `The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`,
-        );
-      }
-      if (answer === "allow_session" && sessionGrantable) grants.add(ctx.sessionId, grantKey);
-      escalated = decision.escalate;
+    if (decision.kind === "allow") return ctx.signal.aborted ? fail(NOT_RUN) : decision;
+    if (ctx.signal.aborted) return fail(NOT_RUN);
+    const answer = await ctx.requestPermission({ title: tool.title(args, { cwd: ctx.sandbox.root }), reason: decision.reason, grantKey, allowSession: decision.sessionGrantable });
+    if (answer === "cancelled") return fail("The permission request was cancelled; the call did not run.");
+    if (answer !== "allow_once" && answer !== "allow_session") {
+      return fail(`The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`);
     }
-    if (ctx.signal.aborted) return fail("The call was cancelled before it ran.");
+    if (answer === "allow_session" && decision.sessionGrantable) grants.add(ctx.sessionId, grantKey);
+    return ctx.signal.aborted ? fail(NOT_RUN) : decision.approved;
+  }
 
-    const full = sb.mode === "danger-full-access";
-    const permit: CallPermit = {
-      unconfined: full || (access.kind === "command" && escalated),
-      writes,
-      fence,
-    };
-    let result: ToolResult;
+  async function execute({ name, tool, args }: ValidCall, target: Target, effect: CallEffect, ctx: ToolContext): Promise<ToolResult> {
+    // Only the targets the decision lets this call write reach the tool.
+    const writes = new Map([...target.writes].filter(([, g]) => effect.writes.includes(g.real)));
+    const permit: CallPermit = { unconfined: effect.unsandboxed, writes, fence: target.fence };
     try {
-      result = await tool.run(args, ctx, permit);
+      return await tool.run(args, ctx, permit);
     } catch (err) {
       if (ctx.signal.aborted) return fail("The call was cancelled.");
       return fail(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
-    // Tools page their own output at MAX_OUTPUT_LINES; the runner's cap leaves room for their notes.
-    return { ...result, output: truncateHead(result.output, MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES + 50) };
   }
 
   return {
