@@ -212,7 +212,7 @@ export class Bridge implements AgentOwner {
     rec.active = slot;
     rec.slots.set(slot.messageId, slot);
     try {
-      rec.agent.enqueue({ messageId: slot.messageId, content: content as unknown as Record<string, unknown>[], source: "user" });
+      rec.agent.enqueue({ messageId: slot.messageId, content, source: "user" });
     } catch (err) {
       rec.settle(slot, { error: err instanceof Error ? err.message : String(err) });
       throw RequestError.internalError(undefined, err instanceof Error ? err.message : String(err));

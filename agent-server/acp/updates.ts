@@ -1,6 +1,6 @@
 // Session log entries → ACP `session/update` payloads. One mapping for live streaming and for
 // `session/load` replay, so a replayed session looks like the live one did. Pure.
-import type { ContentBlock, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
+import type { SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
 import type { LogEntry, TurnEndReason } from "../session/events";
 
 const TOOL_KINDS: readonly string[] = ["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"];
@@ -21,7 +21,7 @@ export function turnEndText(reason: TurnEndReason, error?: string): string | nul
 export function entryToUpdates(e: LogEntry): SessionUpdate[] {
   switch (e.type) {
     case "user/message":
-      return e.content.map((block) => ({ sessionUpdate: "user_message_chunk", content: block as unknown as ContentBlock, messageId: e.messageId }));
+      return e.content.map((block) => ({ sessionUpdate: "user_message_chunk", content: block, messageId: e.messageId }));
     case "assistant/text":
       return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text }, messageId: e.messageId }];
     case "assistant/thought":
@@ -33,7 +33,7 @@ export function entryToUpdates(e: LogEntry): SessionUpdate[] {
       return [u];
     }
     case "tool/result": {
-      const content: ToolCallContent[] = (e.content as unknown as ToolCallContent[] | undefined) ?? (e.output ? [{ type: "content", content: { type: "text", text: e.output } }] : []);
+      const content: ToolCallContent[] = e.content ?? (e.output ? [{ type: "content", content: { type: "text", text: e.output } }] : []);
       return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolCallId, status: e.status, content, rawOutput: { output: e.output, isError: e.isError } }];
     }
     case "session/title":

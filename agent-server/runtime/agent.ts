@@ -1,6 +1,7 @@
 // AgentLoop: one live agent of one session. A message queue; each message runs one turn
 // (`turn/start` … `turn/end{reason}`) of model steps and tool calls; queue-aware cancel; dispose.
 import { randomUUID } from "node:crypto";
+import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ModelClient, ModelStreamRequest, FinishReason, Usage } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
 import type { SandboxContext } from "../../sandbox/types";
@@ -16,7 +17,7 @@ export type MessageSource = "user" | "task" | "subagent";
 
 export interface QueuedMessage {
   messageId: string;
-  content: Record<string, unknown>[];
+  content: ContentBlock[];
   source: MessageSource;
 }
 
@@ -361,7 +362,7 @@ export class Agent {
       result = { output: `The tool failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
     }
     const ev: SessionEvent = { type: "tool/result", toolCallId, status: result.isError ? "failed" : "completed", output: result.output, isError: result.isError };
-    if (result.content) ev.content = result.content as unknown as Record<string, unknown>[];
+    if (result.content) ev.content = result.content;
     this.append(ev);
     answered.add(toolCallId);
   }

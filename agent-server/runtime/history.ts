@@ -5,10 +5,9 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AssistantPart, ChatMessage, ToolResultPart, UserPart } from "../model/types";
 import type { LogEntry } from "../session/events";
 
-export function promptToUserParts(content: readonly Record<string, unknown>[]): UserPart[] {
+export function promptToUserParts(content: readonly ContentBlock[]): UserPart[] {
   const parts: UserPart[] = [];
-  for (const raw of content) {
-    const block = raw as unknown as ContentBlock;
+  for (const block of content) {
     switch (block.type) {
       case "text":
         parts.push({ type: "text", text: block.text });

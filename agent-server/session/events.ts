@@ -1,6 +1,7 @@
 // The session log format: one JSONL file per session, an immutable header line, then events with
 // contiguous `seq`. Everything a session is (history, settings, title) is folded from these events.
 import { z } from "zod";
+import { ContentBlockSchema, ToolCallContentSchema } from "./acpContent";
 
 export const LOG_FORMAT_VERSION = 1;
 
@@ -26,12 +27,10 @@ export const TurnEndReason = z.enum([
 ]);
 export type TurnEndReason = z.infer<typeof TurnEndReason>;
 
-// Prompt content as the client sent it (ACP ContentBlock), kept opaque here: validated by the SDK on the way in.
-const ContentBlocks = z.array(z.record(z.string(), z.unknown()));
-
 export const SessionEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("turn/start"), turnId: z.string(), messageId: z.string().nullable(), source: z.enum(["user", "task", "subagent"]) }),
-  z.object({ type: z.literal("user/message"), messageId: z.string(), content: ContentBlocks }),
+  // The prompt as the client sent it (ACP ContentBlocks; the SDK validated them on the way in).
+  z.object({ type: z.literal("user/message"), messageId: z.string(), content: z.array(ContentBlockSchema) }),
   z.object({ type: z.literal("assistant/text"), messageId: z.string(), text: z.string() }),
   z.object({ type: z.literal("assistant/thought"), messageId: z.string(), text: z.string() }),
   z.object({
@@ -49,7 +48,8 @@ export const SessionEvent = z.discriminatedUnion("type", [
     status: z.enum(["completed", "failed"]),
     output: z.string(),
     isError: z.boolean(),
-    content: z.array(z.record(z.string(), z.unknown())).optional(),
+    /** What the card shows at the end (ACP tool-call content: diffs, command output). */
+    content: z.array(ToolCallContentSchema).optional(),
   }),
   z.object({ type: z.literal("config/set"), configId: z.string(), value: z.string() }),
   // A background-task completion notice, delivered inside the owner's next user turn (before the user message).
