@@ -8,7 +8,7 @@
 //          waits for it, and the ACP handlers wait for `ready` before they create anything.
 import type * as acp from "@agentclientprotocol/sdk";
 import { detectSandbox } from "../sandbox";
-import { createAgentApp } from "./acp/app";
+import { createAcpApp } from "./acp/app";
 import type { Bridge } from "./acp/bridge";
 import { McpSessions, mcpLimitsFrom } from "./mcp";
 import { createModelClient, resolveModels } from "./model";
@@ -75,7 +75,7 @@ export function createServer(opts: ServerOptions): Server {
   });
   // A bad model configuration keeps the process serving: every session request answers with the reason.
   ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${err instanceof Error ? err.message : String(err)}`));
-  const { app, bridge } = createAgentApp({ registry, models, ready, sandboxBackend: () => current?.sandboxBackend, mcp });
+  const { app, bridge } = createAcpApp({ registry, models, ready, sandboxBackend: () => current?.sandboxBackend, mcp });
   return { app, ready, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
 }
 

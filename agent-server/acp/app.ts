@@ -1,5 +1,5 @@
-// The ACP agent app for one connection: capabilities and the request/notification handlers,
-// each a thin adapter onto the Bridge.
+// The ACP app: the agent-server's face on one connection (capabilities and the request/notification
+// handlers, each a thin adapter onto the Bridge). "Agent" elsewhere in agent-server/ is the runtime `Agent` of one session.
 import * as acp from "@agentclientprotocol/sdk";
 import { MCP_CAPABILITIES, MCP_META, MCP_RESTART_METHOD, MCP_STATUS_METHOD, mcpRestartParams, type McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
@@ -21,7 +21,7 @@ export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
   _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true } },
 };
 
-export interface AgentAppDeps {
+export interface AcpAppDeps {
   registry: AgentRegistry;
   /** The `model` config option values (may be filled in while `ready` is pending). */
   models: readonly ModelConfig[];
@@ -33,7 +33,7 @@ export interface AgentAppDeps {
   ready?: Promise<void>;
 }
 
-export function createAgentApp(deps: AgentAppDeps): { app: acp.AgentApp; bridge: Bridge } {
+export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bridge } {
   const bridge = new Bridge({ registry: deps.registry, models: deps.models, sandboxBackend: deps.sandboxBackend, ...(deps.mcp ? { mcp: deps.mcp } : {}) });
   const ready = deps.ready ?? Promise.resolve();
   const app = acp

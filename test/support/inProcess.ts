@@ -4,7 +4,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAgentApp } from "../../agent-server/acp/app";
+import { createAcpApp } from "../../agent-server/acp/app";
 import type { Bridge } from "../../agent-server/acp/bridge";
 import type { AgentServices } from "../../agent-server/runtime/agent";
 import { AgentRegistry } from "../../agent-server/runtime/registry";
@@ -123,7 +123,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     modelIds,
     tools,
     async connect(connectOpts: ConnectOptions = {}) {
-      const { app, bridge } = createAgentApp({ registry, models: configs });
+      const { app, bridge } = createAcpApp({ registry, models: configs });
       const updates = new Map<string, acp.SessionUpdate[]>();
       const order: string[] = [];
       const permissionRequests: acp.RequestPermissionRequest[] = [];
