@@ -3,11 +3,8 @@ import { createDemoModelClient } from "./demo/demoModel";
 import { createAiSdkClient, type RetryOptions } from "./providers/aiSdkClient";
 import type { ModelClient, ModelConfig } from "./types";
 
-export type { ModelClient, ModelConfig } from "./types";
-export { ModelConfigError, ModelError } from "./types";
-export { resolveModels, type ResolvedModels, type ResolveOptions } from "./resolve";
+export { resolveModels } from "./resolve";
 export { DEMO_MODEL_CONFIG } from "./demo/demoModel";
-export { isAbortError } from "./errors";
 export type { RetryOptions } from "./providers/aiSdkClient";
 
 /** A client for one model. Cheap: the AI SDK is loaded on the first `stream` call, not here. */

@@ -27,7 +27,6 @@ export interface SessionStore {
   open(id: string): Promise<SessionLog>;
   /** Reads the header only (no recovery, no descriptor kept). */
   readHeader(id: string): Promise<SessionHeader>;
-  exists(id: string): Promise<boolean>;
   list(): Promise<SessionSummary[]>;
   /** Removes the log and the session's temp area. Unknown ids succeed quietly. */
   delete(id: string): Promise<void>;
@@ -143,15 +142,6 @@ export class FileSessionStore implements SessionStore {
       return parseLog(id, nl === -1 ? text : text.slice(0, nl)).header;
     } finally {
       await handle.close();
-    }
-  }
-
-  async exists(id: string): Promise<boolean> {
-    try {
-      await stat(this.pathFor(id));
-      return true;
-    } catch {
-      return false;
     }
   }
 

@@ -12,10 +12,9 @@ import { createRunner } from "./runner";
 import type { SessionToolSource, ToolDefinition, ToolRunner } from "./types";
 import { writeFileTool } from "./writeFile";
 
-export type { ToolRunner, ToolContext, ToolResult, TaskAccess, ToolDefinition, CallPermit, ToolAccess, ToolCapabilities, SessionToolSource } from "./types";
-export { createTaskRegistry, TaskNotFoundError } from "./tasks/registry";
+export type { ToolRunner, ToolDefinition } from "./types";
+export { createTaskRegistry, type TaskRegistry } from "./tasks/registry";
 export { delegateTool } from "./delegate";
-export type { TaskRegistry, TaskExit, TaskRegistryOptions } from "./tasks/registry";
 
 export interface ToolRunnerDeps {
   sandbox: CommandSandbox;

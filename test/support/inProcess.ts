@@ -20,7 +20,7 @@ import { createFakeTools, createScriptedModels, type Gate, type ScriptedModel } 
 export class GatedStore extends FileSessionStore {
   createGate: Gate | null = null;
   openGate: Gate | null = null;
-  calls = { create: 0, open: 0, readHeader: 0, exists: 0 };
+  calls = { create: 0, open: 0, readHeader: 0 };
   override async create(header: SessionHeader): Promise<SessionLog> {
     this.calls.create++;
     if (this.createGate) await this.createGate.promise;
@@ -34,10 +34,6 @@ export class GatedStore extends FileSessionStore {
   override async readHeader(id: string): Promise<SessionHeader> {
     this.calls.readHeader++;
     return super.readHeader(id);
-  }
-  override async exists(id: string): Promise<boolean> {
-    this.calls.exists++;
-    return super.exists(id);
   }
 }
 

@@ -1,7 +1,7 @@
 // session/load races and checks (I-16..20, I-25, I-64, I-82) over the in-memory connection.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { createHarness, until, type ClientSide, type Harness } from "../../support/inProcess";
@@ -248,7 +248,7 @@ describe("session/load (in-process)", () => {
     mkdirSync(h.store.tmpDirFor(id), { recursive: true });
     await c2.agent.request(acp.methods.agent.session.delete, { sessionId: id });
     await c2.agent.request(acp.methods.agent.session.delete, { sessionId: "never-was" });
-    assert.equal(await h.store.exists(id), false);
+    assert.equal(existsSync(h.store.pathFor(id)), false);
     assert.equal(c2.bridge.records.has(id), false);
     const after = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[0]! });
     assert.deepEqual(after.sessions, []);
