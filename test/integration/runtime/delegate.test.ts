@@ -69,4 +69,25 @@ describe("delegate (in-process subagent)", () => {
     const listed = await h.store.list();
     assert.equal(listed.find((s) => s.sessionId === child.id)?.parent, parent);
   });
+
+  it("a subagent cannot delegate further: its delegate call is refused and no grandchild session is created", async () => {
+    const c = await h.connect();
+    const parent = await c.newSession(h.ws[0]!);
+    const created: string[] = [];
+    h.registry.bus.on((ev) => {
+      if (ev.type === "agent/created") created.push(ev.agent.sessionId);
+    });
+    h.model.fallback = (req) => {
+      const first = JSON.stringify(req.messages[0]);
+      const last = req.messages[req.messages.length - 1];
+      if (first.includes("child task") && last?.role === "tool") return [text(JSON.stringify(last.content)), finish()];
+      if (first.includes("child task")) return [toolCall("delegate", { task: "grandchild task" }), finish("tool-calls")];
+      if (last?.role === "tool") return [text("parent done"), finish()];
+      return [toolCall("delegate", { task: "child task" }), finish("tool-calls")];
+    };
+    assert.deepEqual(await c.prompt(parent, "please delegate"), { stopReason: "end_turn" });
+    assert.equal(created.length, 1, "only the child was created");
+    const childAnswer = h.model.requests.find((r) => JSON.stringify(r.messages[0]).includes("child task") && r.messages.at(-1)?.role === "tool");
+    assert.match(JSON.stringify(childAnswer?.messages.at(-1)), /A subagent cannot delegate further/);
+  });
 });
