@@ -3,11 +3,14 @@
 import * as path from "node:path";
 import { FolderCheckpoints, type FolderCheckpointsOptions } from "./folderCheckpoints";
 import { gitVersion } from "./git";
+import { Emitter, type Event } from "../common/event";
 
 export class CheckpointRegistry {
   readonly #folders = new Map<string, FolderCheckpoints>();
   #unavailable?: string;
-  readonly #listeners = new Set<(folder: string) => void>();
+  readonly #onDidChange = new Emitter<string>();
+  /** Record changes of any folder, named as asked for in forFolder (the sessions view redraws its changed files). */
+  readonly onDidChange: Event<string> = this.#onDidChange.event;
 
   constructor(
     readonly storageRoot: string,
@@ -37,15 +40,9 @@ export class CheckpointRegistry {
     return { ck };
   }
 
-  /** Listens for record changes of any folder, named as asked for in forFolder (the sessions view redraws its changed files). */
-  onDidChange(listener: (folder: string) => void): { dispose(): void } {
-    this.#listeners.add(listener);
-    return { dispose: () => this.#listeners.delete(listener) };
-  }
-
   #changed(folder: string): void {
     this.opts.onChanged?.(folder);
-    for (const l of [...this.#listeners]) l(folder);
+    this.#onDidChange.fire(folder);
   }
 
   /** A folder's checkpoints when available (for the session's prompt hooks), else undefined. */
