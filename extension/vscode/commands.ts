@@ -8,6 +8,7 @@ import { errorText } from "../common/text";
 import type { FolderSession } from "../sessions/folderSession";
 import type { SessionManager } from "./sessions/sessionManager";
 import { isChangeNode, openChangeDiff, type SessionsNode, type SessionsView } from "./sessions/sessionsView";
+import { DisposableStore, type IDisposable } from "../common/lifecycle";
 
 /** Commands accept a tree node, a folder Uri, a folder path, or nothing (then ask). */
 async function resolveFolder(manager: SessionManager, arg: unknown, placeHolder: string): Promise<vscode.WorkspaceFolder | undefined> {
@@ -63,137 +64,172 @@ async function pickSession(s: FolderSession, placeHolder: string, includeCurrent
   return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.sessionId;
 }
 
-export function registerCommands(manager: SessionManager, view: SessionsView, context: vscode.ExtensionContext): vscode.Disposable[] {
-  const attached = async (arg: unknown, placeHolder: string) => {
-    const folder = await resolveFolder(manager, arg, placeHolder);
-    if (!folder) return undefined;
-    manager.openPanel(folder, { preserveFocus: true });
-    const s = manager.session(folder);
-    await manager.ensureAttached(s);
-    return s;
-  };
-  const reg = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, fn);
-  return [
-    reg(COMMANDS.openChat, async (arg) => {
-      const folder = await resolveFolder(manager, arg, "Open a Manifold chat for which folder?");
-      if (folder) manager.openPanel(folder);
+/** Every command, registered by area; one disposable for all of them. */
+export function registerCommands(manager: SessionManager, view: SessionsView, context: vscode.ExtensionContext): IDisposable {
+  const store = new DisposableStore();
+  for (const register of [registerSessionCommands, registerTurnCommands, registerAgentCommands, registerMcpCommands, registerCheckpointCommands]) {
+    register(manager, view, context, store);
+  }
+  return store;
+}
+
+function reg(store: DisposableStore, id: string, fn: (...args: unknown[]) => unknown): void {
+  store.add(vscode.commands.registerCommand(id, fn));
+}
+
+/** The folder's panel is opened (without focus) and its session attached, starting the agent if needed. */
+async function attached(manager: SessionManager, arg: unknown, placeHolder: string): Promise<FolderSession | undefined> {
+  const folder = await resolveFolder(manager, arg, placeHolder);
+  if (!folder) return undefined;
+  manager.openPanel(folder, { preserveFocus: true });
+  const s = manager.session(folder);
+  await manager.ensureAttached(s);
+  return s;
+}
+
+/** Open Chat, New/Switch/Close/Delete Session. */
+function registerSessionCommands(manager: SessionManager, view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+  reg(store, COMMANDS.openChat, async (arg) => {
+    const folder = await resolveFolder(manager, arg, "Open a Manifold chat for which folder?");
+    if (folder) manager.openPanel(folder);
+  });
+  reg(store, COMMANDS.newSession, (arg) =>
+    withErrors("New Session", async () => {
+      const s = await attached(manager, arg, "New session in which folder?");
+      if (!s) return;
+      await s.newSession();
+      view.refresh();
     }),
-    reg(COMMANDS.newSession, (arg) =>
-      withErrors("New Session", async () => {
-        const s = await attached(arg, "New session in which folder?");
-        if (!s) return;
-        await s.newSession();
-        view.refresh();
-      }),
-    ),
-    reg(COMMANDS.switchSession, (arg) =>
-      withErrors("Switch Session", async () => {
-        const s = await attached(arg, "Switch the session of which folder?");
-        if (!s) return;
-        const id = sessionIdArg(arg) ?? (await pickSession(s, `Sessions of ${s.folderName}`, false));
-        if (!id) return;
-        await s.switchTo(id);
-        view.refresh();
-      }),
-    ),
-    reg(COMMANDS.closeSession, (arg) =>
-      withErrors("Close Session", async () => {
-        const folder = await resolveFolder(manager, arg, "Close the session of which folder?");
-        if (!folder) return;
-        const panel = manager.panel(folder.uri.fsPath);
-        // Closing the panel closes its session (pending approvals are dismissed = rejected).
-        if (panel) panel.dispose();
-        else await manager.session(folder).close();
-      }),
-    ),
-    reg(COMMANDS.deleteSession, (arg) =>
-      withErrors("Delete Session", async () => {
-        const s = await attached(arg, "Delete a session of which folder?");
-        if (!s) return;
-        const id = sessionIdArg(arg) ?? (await pickSession(s, `Delete which session of ${s.folderName}?`, true));
-        if (!id) return;
-        const ok = "Delete";
-        const answer = await vscode.window.showWarningMessage(
-          `Delete this session of ${s.folderName}? Its history is removed permanently.`,
-          { modal: true, detail: id },
-          ok,
-        );
-        if (answer !== ok) return;
-        await s.deleteSession(id);
-        view.refresh();
-      }),
-    ),
-    reg(COMMANDS.cancelTurn, async (arg) => {
-      const running = manager.allSessions().filter((s) => s.state.running);
-      let target: FolderSession | undefined;
-      if (arg !== undefined) {
-        const folder = await resolveFolder(manager, arg, "");
-        target = folder ? manager.session(folder) : undefined;
-      } else if (running.length === 1) target = running[0];
-      else if (running.length > 1) {
-        const picked = await vscode.window.showQuickPick(running.map((s) => ({ label: s.folderName, s })), { placeHolder: "Cancel the turn in which folder?" });
-        target = picked?.s;
-      }
-      if (target) await target.cancel();
+  );
+  reg(store, COMMANDS.switchSession, (arg) =>
+    withErrors("Switch Session", async () => {
+      const s = await attached(manager, arg, "Switch the session of which folder?");
+      if (!s) return;
+      const id = sessionIdArg(arg) ?? (await pickSession(s, `Sessions of ${s.folderName}`, false));
+      if (!id) return;
+      await s.switchTo(id);
+      view.refresh();
     }),
-    reg(COMMANDS.showPendingApprovals, async () => {
-      const folder = await pickPendingApproval(manager.allSessions().map((s) => ({ folder: s.folder, folderName: s.folderName, pending: s.pending, questions: s.pendingQuestions })));
-      const wf = folder ? manager.folderOf(folder) : undefined;
-      if (wf) manager.openPanel(wf);
+  );
+  reg(store, COMMANDS.closeSession, (arg) =>
+    withErrors("Close Session", async () => {
+      const folder = await resolveFolder(manager, arg, "Close the session of which folder?");
+      if (!folder) return;
+      const panel = manager.panel(folder.uri.fsPath);
+      // Closing the panel closes its session (pending approvals are dismissed = rejected).
+      if (panel) panel.dispose();
+      else await manager.session(folder).close();
     }),
-    reg(COMMANDS.selectAgent, async () => {
-      const current = vscode.workspace.getConfiguration("manifold").get<string>(SETTINGS.agent) ?? "builtin";
-      const items = [
-        { label: "builtin", description: "Manifold's own agent" + (current === "builtin" ? " (current)" : "") },
-        ...thirdPartyAgents().map((a) => ({ label: a.name, description: `${a.command} ${(a.args ?? []).join(" ")}` + (a.name === current ? " (current)" : "") })),
-        { label: "$(gear) Configure agents…", description: "manifold.agents in settings", configure: true },
-      ];
-      const picked = await vscode.window.showQuickPick(items, { placeHolder: "Which ACP agent serves this window?" });
-      if (!picked) return;
-      if ("configure" in picked) {
-        await vscode.commands.executeCommand("workbench.action.openSettings", "manifold.agents");
-        return;
-      }
-      await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agent, picked.label, vscode.ConfigurationTarget.Global);
-      await withErrors("Restart Agent", () => manager.restartAgent());
+  );
+  reg(store, COMMANDS.deleteSession, (arg) =>
+    withErrors("Delete Session", async () => {
+      const s = await attached(manager, arg, "Delete a session of which folder?");
+      if (!s) return;
+      const id = sessionIdArg(arg) ?? (await pickSession(s, `Delete which session of ${s.folderName}?`, true));
+      if (!id || !(await confirmDelete(s, id))) return;
+      await s.deleteSession(id);
+      view.refresh();
     }),
-    reg(COMMANDS.setApiKey, async () => {
-      const provider = await vscode.window.showQuickPick(
-        [
-          { label: "OpenAI-compatible", description: "OPENAI_API_KEY (OpenAI, OpenRouter, …)", key: SECRET_KEYS.openai },
-          { label: "Anthropic", description: "ANTHROPIC_API_KEY", key: SECRET_KEYS.anthropic },
-        ],
-        { placeHolder: "Set the API key of which provider?" },
-      );
-      if (!provider) return;
-      const value = await vscode.window.showInputBox({ password: true, ignoreFocusOut: true, prompt: `${provider.label} API key (stored in VS Code's secret storage; empty to remove)` });
-      if (value === undefined) return;
-      if (value.trim() === "") await context.secrets.delete(provider.key);
-      else await context.secrets.store(provider.key, value.trim());
-      const restart = "Restart Agent";
-      if (manager.agent.pid !== undefined) {
-        const answer = await vscode.window.showInformationMessage("Manifold: the key is used when the agent starts.", restart);
-        if (answer === restart) await withErrors("Restart Agent", () => manager.restartAgent());
-      }
-    }),
-    reg(COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent())),
-    reg(COMMANDS.showLog, () => manager.log.show(true)),
-    reg(COMMANDS.restartMcpServer, () => withErrors("Restart MCP Server", () => restartMcpServer(manager))),
-    reg(COMMANDS.showChanges, (arg) =>
-      withErrors("Show Changes", async () => {
-        // A changed file's row in the sessions view: straight to its diff.
-        if (isChangeNode(arg)) return openChangeDiff(manager, arg);
-        const s = await attached(arg, "Show the changes in which folder?");
-        if (s) await showChanges(manager, s);
-      }),
-    ),
-    reg(COMMANDS.restoreCheckpoint, (arg) =>
-      withErrors("Restore Checkpoint", async () => {
-        const s = await attached(arg, "Restore a checkpoint of which folder?");
-        if (s) await pickCheckpoint(manager, s);
-      }),
-    ),
+  );
+}
+
+async function confirmDelete(s: FolderSession, sessionId: string): Promise<boolean> {
+  const ok = "Delete";
+  const answer = await vscode.window.showWarningMessage(`Delete this session of ${s.folderName}? Its history is removed permanently.`, { modal: true, detail: sessionId }, ok);
+  return answer === ok;
+}
+
+/** Cancel Turn and Show Pending Approvals: what a running turn needs of the user. */
+function registerTurnCommands(manager: SessionManager, _view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+  reg(store, COMMANDS.cancelTurn, async (arg) => {
+    const target = await turnToCancel(manager, arg);
+    if (target) await target.cancel();
+  });
+  reg(store, COMMANDS.showPendingApprovals, async () => {
+    const folder = await pickPendingApproval(manager.allSessions().map((s) => ({ folder: s.folder, folderName: s.folderName, pending: s.pending, questions: s.pendingQuestions })));
+    const wf = folder ? manager.folderOf(folder) : undefined;
+    if (wf) manager.openPanel(wf);
+  });
+}
+
+/** The folder named by `arg`; with none, the one running turn, or the user's pick among several. */
+async function turnToCancel(manager: SessionManager, arg: unknown): Promise<FolderSession | undefined> {
+  if (arg !== undefined) {
+    const folder = await resolveFolder(manager, arg, "");
+    return folder ? manager.session(folder) : undefined;
+  }
+  const running = manager.allSessions().filter((s) => s.state.running);
+  if (running.length <= 1) return running[0];
+  const picked = await vscode.window.showQuickPick(running.map((s) => ({ label: s.folderName, s })), { placeHolder: "Cancel the turn in which folder?" });
+  return picked?.s;
+}
+
+/** Select Agent, Set API Key, Restart Agent, Show Agent Log. */
+function registerAgentCommands(manager: SessionManager, _view: SessionsView, context: vscode.ExtensionContext, store: DisposableStore): void {
+  reg(store, COMMANDS.selectAgent, () => selectAgent(manager));
+  reg(store, COMMANDS.setApiKey, () => setApiKey(manager, context));
+  reg(store, COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent()));
+  reg(store, COMMANDS.showLog, () => manager.log.show(true));
+}
+
+async function selectAgent(manager: SessionManager): Promise<void> {
+  const current = vscode.workspace.getConfiguration("manifold").get<string>(SETTINGS.agent) ?? "builtin";
+  const items = [
+    { label: "builtin", description: "Manifold's own agent" + (current === "builtin" ? " (current)" : "") },
+    ...thirdPartyAgents().map((a) => ({ label: a.name, description: `${a.command} ${(a.args ?? []).join(" ")}` + (a.name === current ? " (current)" : "") })),
+    { label: "$(gear) Configure agents…", description: "manifold.agents in settings", configure: true },
   ];
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: "Which ACP agent serves this window?" });
+  if (!picked) return;
+  if ("configure" in picked) {
+    await vscode.commands.executeCommand("workbench.action.openSettings", "manifold.agents");
+    return;
+  }
+  await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agent, picked.label, vscode.ConfigurationTarget.Global);
+  await withErrors("Restart Agent", () => manager.restartAgent());
+}
+
+async function setApiKey(manager: SessionManager, context: vscode.ExtensionContext): Promise<void> {
+  const provider = await vscode.window.showQuickPick(
+    [
+      { label: "OpenAI-compatible", description: "OPENAI_API_KEY (OpenAI, OpenRouter, …)", key: SECRET_KEYS.openai },
+      { label: "Anthropic", description: "ANTHROPIC_API_KEY", key: SECRET_KEYS.anthropic },
+    ],
+    { placeHolder: "Set the API key of which provider?" },
+  );
+  if (!provider) return;
+  const value = await vscode.window.showInputBox({ password: true, ignoreFocusOut: true, prompt: `${provider.label} API key (stored in VS Code's secret storage; empty to remove)` });
+  if (value === undefined) return;
+  if (value.trim() === "") await context.secrets.delete(provider.key);
+  else await context.secrets.store(provider.key, value.trim());
+  const restart = "Restart Agent";
+  if (manager.agent.pid !== undefined) {
+    const answer = await vscode.window.showInformationMessage("Manifold: the key is used when the agent starts.", restart);
+    if (answer === restart) await withErrors("Restart Agent", () => manager.restartAgent());
+  }
+}
+
+/** Restart MCP Server. */
+function registerMcpCommands(manager: SessionManager, _view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+  reg(store, COMMANDS.restartMcpServer, () => withErrors("Restart MCP Server", () => restartMcpServer(manager)));
+}
+
+/** Show Changes and Restore Checkpoint. */
+function registerCheckpointCommands(manager: SessionManager, _view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+  reg(store, COMMANDS.showChanges, (arg) =>
+    withErrors("Show Changes", async () => {
+      // A changed file's row in the sessions view: straight to its diff.
+      if (isChangeNode(arg)) return openChangeDiff(manager, arg);
+      const s = await attached(manager, arg, "Show the changes in which folder?");
+      if (s) await showChanges(manager, s);
+    }),
+  );
+  reg(store, COMMANDS.restoreCheckpoint, (arg) =>
+    withErrors("Restore Checkpoint", async () => {
+      const s = await attached(manager, arg, "Restore a checkpoint of which folder?");
+      if (s) await pickCheckpoint(manager, s);
+    }),
+  );
 }
 
 function checkpointsOf(manager: SessionManager, s: FolderSession) {

@@ -20,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
     log,
     diffs,
     view,
-    ...registerCommands(manager, view, context),
+    registerCommands(manager, view, context),
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         panel.webview.options = webviewOptions(context.extensionUri);
