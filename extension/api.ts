@@ -1,6 +1,9 @@
 // What `activate()` returns: a small read-only view used by the extension-host tests (and by other
 // extensions that want to know which session serves which folder). Never exposes keys.
-export interface SessionBinding {
+import type { Event } from "./common/event";
+
+/** Which ACP session serves which workspace folder. */
+export interface FolderBinding {
   /** Absolute path of the workspace folder. */
   folder: string;
   sessionId: string;
@@ -24,15 +27,27 @@ export interface PanelSnapshot {
   pendingApprovals: number;
 }
 
+/**
+ * What changed: the agent's status; the set or visibility of the chat panels; one folder's session
+ * (its binding, transcript, running state or pending requests); one folder's checkpoints.
+ */
+export type ManifoldChange =
+  | { readonly kind: "agent"; readonly status: string }
+  | { readonly kind: "panels" }
+  | { readonly kind: "session"; readonly folder: string }
+  | { readonly kind: "checkpoints"; readonly folder: string };
+
 export interface ManifoldApi {
   /** PID of the agent process serving this window, if it is running. */
   agentPid(): number | undefined;
   /** Current folder ↔ session bindings. */
-  bindings(): SessionBinding[];
+  bindings(): FolderBinding[];
   /** Resolves when every open folder panel is bound to a live session. */
   whenReady(): Promise<void>;
   /** Snapshots of the open chat panels. */
   panels(): PanelSnapshot[];
+  /** Fires when what `bindings()`, `panels()` or the agent's status report may have changed. */
+  readonly onDidChange: Event<ManifoldChange>;
 }
 
 /** Command ids (category "Manifold"); titles in package.json follow DESIGN.md §4. */

@@ -6,10 +6,7 @@
 // - While a `session/new` is in flight its id is not known yet; updates for unknown ids are held
 //   until every in-flight creation has been answered, then delivered to the new owner or dropped.
 import type { SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
-
-export interface Disposable {
-  dispose(): void;
-}
+import { toDisposable, type IDisposable } from "../common/lifecycle";
 
 /** What an owner of a session handles. `T` is the per-session service bag (permissions, fs, terminals). */
 export interface SessionOwner<T> {
@@ -27,14 +24,12 @@ export class SessionRouter<T> {
   constructor(private readonly onError: (sessionId: string, err: unknown) => void = () => {}) {}
 
   /** Registers the owner of `sessionId`. Register before `session/load`: replay arrives before the answer. */
-  register(sessionId: string, owner: SessionOwner<T>): Disposable {
+  register(sessionId: string, owner: SessionOwner<T>): IDisposable {
     if (this.#owners.has(sessionId)) throw new Error(`session ${sessionId} already has an owner`);
     this.#owners.set(sessionId, owner);
-    return {
-      dispose: () => {
-        if (this.#owners.get(sessionId) === owner) this.#owners.delete(sessionId);
-      },
-    };
+    return toDisposable(() => {
+      if (this.#owners.get(sessionId) === owner) this.#owners.delete(sessionId);
+    });
   }
 
   owner(sessionId: string): SessionOwner<T> | undefined {

@@ -16,12 +16,14 @@ export interface EmitterOptions {
 interface Listener<T> {
   readonly fn: (e: T) => unknown;
   readonly thisArg: unknown;
+  sub?: IDisposable;
 }
 
 /**
  * Owns one event. `fire(e)` calls the listeners subscribed at that moment, in order; one that throws
  * is reported and does not stop the others. A listener added during a fire hears the next fire; one
- * removed during a fire is not called if its turn has not come. After `dispose()` nothing fires.
+ * removed during a fire is not called if its turn has not come. After `dispose()` nothing fires, and
+ * the subscriptions it still had count as disposed (they are dead; a leak check does not report them).
  */
 export class Emitter<T> implements IDisposable {
   readonly #listeners = new Set<Listener<T>>();
@@ -40,6 +42,7 @@ export class Emitter<T> implements IDisposable {
         if (!this.#listeners.delete(l)) return;
         if (this.#listeners.size === 0) this.options.onDidRemoveLastListener?.();
       });
+      l.sub = sub;
       if (Array.isArray(disposables)) disposables.push(sub);
       else disposables?.add(sub);
       return sub;
@@ -66,10 +69,11 @@ export class Emitter<T> implements IDisposable {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#listeners.size > 0) {
-      this.#listeners.clear();
-      this.options.onDidRemoveLastListener?.();
-    }
+    if (this.#listeners.size === 0) return;
+    const listeners = [...this.#listeners];
+    this.#listeners.clear();
+    for (const l of listeners) l.sub?.dispose();
+    this.options.onDidRemoveLastListener?.();
   }
 }
 

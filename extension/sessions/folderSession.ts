@@ -20,6 +20,8 @@ import type { McpRow, McpServerStatus } from "../common/mcpRows";
 import { DiffTexts, type DiffText } from "./diffTexts";
 import { SessionBinding } from "./sessionBinding";
 import { errorText } from "../common/text";
+import { Emitter, type Event } from "../common/event";
+import { Disposable } from "../common/lifecycle";
 
 export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-answer" | "error" | "detached";
 
@@ -41,8 +43,6 @@ export interface FolderSessionDeps {
   checkpoints?: SessionCheckpointHooks;
   /** A turn ended or the session changed: the changes list may be stale. */
   onCheckpointsChanged?(session: FolderSession): void;
-  /** Activity changed (sessions view, badges). */
-  onDidChange?(session: FolderSession): void;
   log?(message: string): void;
 }
 
@@ -55,14 +55,19 @@ export interface SessionCheckpointHooks {
   deleteSession(sessionId: string): Promise<void>;
 }
 
-export class FolderSession {
+export class FolderSession extends Disposable {
   #state: TranscriptState;
   #client?: AcpClient;
   /** What is served for the bound session id (none while detached). */
   #binding?: SessionBinding;
   /** A close in flight; an attach waits for it. */
   #closing?: Promise<void>;
-  #sink?: (events: TranscriptEvent[]) => void;
+  readonly #onDidEmit = this._register(new Emitter<readonly TranscriptEvent[]>());
+  /**
+   * The events folded into `state`, after they are folded: the panel posts them on (it read `state` as
+   * its snapshot first), the sessions view and the API hear activity change from them.
+   */
+  readonly onDidEmit: Event<readonly TranscriptEvent[]> = this.#onDidEmit.event;
   #error = false;
   #attaching?: Promise<void>;
   /** Terminal trees of bindings left behind, still being killed. */
@@ -78,6 +83,7 @@ export class FolderSession {
     readonly folderName: string,
     private readonly deps: FolderSessionDeps,
   ) {
+    super();
     this.confinement = new PathConfinement(folder);
     this.#state = emptyTranscript(folderName, "");
   }
@@ -102,18 +108,12 @@ export class FolderSession {
     return this.#error ? "error" : "idle";
   }
 
-  /** The panel connects here; it receives every event after the snapshot it reads from `state`. */
-  setSink(sink: ((events: TranscriptEvent[]) => void) | undefined): void {
-    this.#sink = sink;
-  }
-
-  emit(...events: TranscriptEvent[]): void {
+  emit(...events: [TranscriptEvent, ...TranscriptEvent[]]): void {
     for (const ev of events) {
       if (ev.type === "reset" || (ev.type === "session/bound" && ev.clearHistory)) this.#diffs.clear();
       this.#state = reduceTranscript(this.#state, ev);
     }
-    this.#sink?.(events);
-    this.deps.onDidChange?.(this);
+    this.#onDidEmit.fire(events);
   }
 
   setStatus(status: AgentStatus, message?: string): void {
@@ -490,11 +490,11 @@ export class FolderSession {
   }
 
   /** Resolves when the terminals this folder served (every binding's) have ended their whole trees. */
-  dispose(): Promise<void> {
+  override dispose(): Promise<void> {
     const client = this.#client;
     const sessionId = this.sessionId;
     this.#unregister();
-    this.#sink = undefined;
+    super.dispose();
     if (client && sessionId) void client.closeSession(sessionId).catch(() => undefined);
     return Promise.all(this.#teardowns).then(() => undefined);
   }

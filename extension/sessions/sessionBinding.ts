@@ -4,7 +4,7 @@
 // pending request (a dismissal never grants, a question is cancelled).
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpClient, SessionServices } from "../agent/acpClient";
-import type { Disposable } from "../agent/router";
+import type { IDisposable } from "../common/lifecycle";
 import { SessionFileService, type EditorFiles } from "../client/fileService";
 import type { PathConfinement } from "../client/folderConfinement";
 import { TerminalService } from "../client/terminals";
@@ -18,7 +18,7 @@ export interface SessionBindingHooks {
   /** The window's command sandbox for `terminal/*` (detected once, I-106). */
   terminalSandbox(): Promise<CommandSandbox>;
   /** Into the folder's transcript (several events: one change). */
-  emit(...events: TranscriptEvent[]): void;
+  emit(...events: [TranscriptEvent, ...TranscriptEvent[]]): void;
   /** An update from the agent for this session (the folder turns it into a transcript event). */
   update(update: SessionUpdate): void;
   onPermissionRequested(p: PendingPermission): void;
@@ -29,7 +29,7 @@ export class SessionBinding {
   readonly #permissions: PermissionBroker;
   readonly #questions: QuestionBroker;
   readonly #terminals: TerminalService;
-  readonly #registration: Disposable;
+  readonly #registration: IDisposable;
 
   constructor(
     client: AcpClient,

@@ -8,25 +8,27 @@ import { registerCommands, runSessionAction } from "./commands";
 import { affectsAgent } from "./config";
 import { SessionManager } from "./sessions/sessionManager";
 import { SessionsView } from "./sessions/sessionsView";
+import { DisposableStore } from "../common/lifecycle";
 
 let root: { dispose(): Promise<void> } | undefined;
 
 export function activate(context: vscode.ExtensionContext): ManifoldApi {
-  const log = vscode.window.createOutputChannel("Manifold Agent", { log: true });
-  const diffs = new DiffContentProvider();
+  // Everything but the manager, whose teardown is awaited (the agent tree must be gone, I-96).
+  const store = new DisposableStore();
+  const log = store.add(vscode.window.createOutputChannel("Manifold Agent", { log: true }));
+  const diffs = store.add(new DiffContentProvider());
   const manager = new SessionManager(context, log, diffs, runSessionAction);
-  const view = new SessionsView(manager);
-  const disposables: vscode.Disposable[] = [
-    log,
-    diffs,
-    view,
-    registerCommands(manager, view, context),
+  const view = store.add(new SessionsView(manager));
+  store.add(registerCommands(manager, view, context));
+  store.add(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         panel.webview.options = webviewOptions(context.extensionUri);
         manager.restorePanel(panel, state);
       },
     }),
+  );
+  store.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsAgent(e) && manager.agent.pid !== undefined) {
         const restart = "Restart Agent";
@@ -35,11 +37,11 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
         });
       }
     }),
-  ];
+  );
   let disposing: Promise<void> | undefined;
   const dispose = () =>
     (disposing ??= (async () => {
-      for (const d of disposables.splice(0).reverse()) d.dispose();
+      store.dispose();
       await manager.dispose();
     })());
   root = { dispose };
@@ -50,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
     bindings: () => manager.bindings(),
     whenReady: () => manager.whenReady(),
     panels: () => manager.panels(),
+    onDidChange: manager.onDidChange,
   };
 }
 

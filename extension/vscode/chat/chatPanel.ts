@@ -18,6 +18,8 @@ import type { DiffContentProvider } from "./diffContent";
 import type { BaselineDocs } from "../checkpoints/baselineDocs";
 import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
 import { CheckpointReview, isReviewMessage } from "../../checkpoints/review";
+import { Emitter, type Event } from "../../common/event";
+import { DisposableStore, MutableDisposable } from "../../common/lifecycle";
 
 export const CHAT_VIEW_TYPE = "manifold.chat";
 
@@ -49,14 +51,19 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 export class ChatPanel implements vscode.Disposable {
-  readonly #disposables: vscode.Disposable[] = [];
+  readonly #store = new DisposableStore();
+  /** The session's events → this webview, from its `ready` on (a reloaded webview subscribes afresh). */
+  readonly #feed = this.#store.add(new MutableDisposable());
   readonly #attachments = new Map<string, ResolvedAttachment>();
   #attachSeq = 0;
   #queue: TranscriptEvent[] = [];
   #flushTimer?: ReturnType<typeof setTimeout>;
   #disposed = false;
-  readonly #onDidDispose = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.#onDidDispose.event;
+  readonly #onDidDispose = this.#store.add(new Emitter<void>());
+  readonly onDidDispose: Event<void> = this.#onDidDispose.event;
+  readonly #onDidChangeVisibility = this.#store.add(new Emitter<boolean>());
+  /** The panel was shown or hidden (the value: whether it is visible now). */
+  readonly onDidChangeVisibility: Event<boolean> = this.#onDidChangeVisibility.event;
   readonly review: CheckpointReview;
 
   constructor(
@@ -74,12 +81,9 @@ export class ChatPanel implements vscode.Disposable {
       post: (m) => this.#post(m),
       promptBlocks: (text) => buildPrompt(text, [], session.state.promptCapabilities.embeddedContext),
     });
-    this.#disposables.push(
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)),
-      panel.onDidDispose(() => this.dispose()),
-      panel.onDidChangeViewState(() => session.emit()),
-      this.#onDidDispose,
-    );
+    this.#store.add(panel.webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)));
+    this.#store.add(panel.onDidDispose(() => this.dispose()));
+    this.#store.add(panel.onDidChangeViewState(() => this.#onDidChangeVisibility.fire(this.visible)));
   }
 
   get visible(): boolean {
@@ -107,7 +111,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   /** Events are batched (~one frame) so a streaming turn does not post thousands of messages. */
-  #enqueue(events: TranscriptEvent[]): void {
+  #enqueue(events: readonly TranscriptEvent[]): void {
     if (events.length === 0) return;
     this.#queue.push(...events);
     this.#flushTimer ??= setTimeout(() => this.#flush(), 16);
@@ -149,7 +153,7 @@ export class ChatPanel implements vscode.Disposable {
         this.#flushTimer = undefined;
         this.#queue = [];
         this.#post({ type: "snapshot", state: s.state });
-        s.setSink((events) => this.#enqueue(events));
+        this.#feed.value = s.onDidEmit((events) => this.#enqueue(events));
         void this.refreshChanges();
         return;
       case "prompt/send": {
@@ -277,9 +281,8 @@ export class ChatPanel implements vscode.Disposable {
     if (this.#disposed) return;
     this.#disposed = true;
     clearTimeout(this.#flushTimer);
-    this.session.setSink(undefined);
     this.#onDidDispose.fire();
-    for (const d of this.#disposables.splice(0)) d.dispose();
+    this.#store.dispose();
     this.panel.dispose();
   }
 }

@@ -1,7 +1,7 @@
 // Folder ↔ session ↔ panel: one FolderSession per workspace folder (cwd = folder.uri.fsPath), one
 // chat panel per folder, the window's one agent started at first need, re-attach after restarts.
 import * as vscode from "vscode";
-import type { PanelSnapshot, SessionBinding } from "../../api";
+import type { FolderBinding, ManifoldChange, PanelSnapshot } from "../../api";
 import type { AcpClient } from "../../agent/acpClient";
 import { AgentHost } from "../../agent/agentHost";
 import type { AgentLog } from "../../agent/agentProcess";
@@ -21,15 +21,19 @@ import { FolderSession } from "../../sessions/folderSession";
 import { getOrCreate } from "../../sessions/getOrCreate";
 import { BaselineDocs } from "../checkpoints/baselineDocs";
 import { CheckpointRegistry } from "../../checkpoints/registry";
+import { Emitter, Event } from "../../common/event";
+import { DisposableMap, DisposableStore } from "../../common/lifecycle";
 
 const BINDINGS_KEY = "manifold.bindings";
 
 export class SessionManager implements vscode.Disposable {
   readonly #sessions = new Map<string, FolderSession>();
+  /** Each folder session's subscription, ended when the folder leaves the workspace. */
+  readonly #sessionSubs = new DisposableMap<string>();
   readonly #panels = new Map<string, ChatPanel>();
-  readonly #disposables: vscode.Disposable[] = [];
-  readonly #onDidChange = new vscode.EventEmitter<void>();
-  readonly onDidChange = this.#onDidChange.event;
+  readonly #store = new DisposableStore();
+  readonly #onDidChange = this.#store.add(new Emitter<ManifoldChange>());
+  readonly onDidChange: Event<ManifoldChange> = this.#onDidChange.event;
   readonly agent: AgentHost;
   readonly mcp: McpHost;
   #status: AgentStatus = "idle";
@@ -81,10 +85,10 @@ export class SessionManager implements vscode.Disposable {
       onStatus: (status, message) => this.#setStatus(status, message),
     });
     if (!vscode.workspace.isTrusted) this.#status = "untrusted";
-    this.#disposables.push(
-      this.baselineDocs,
-      this.#onDidChange,
-      vscode.workspace.onDidChangeWorkspaceFolders((e) => this.#foldersChanged(e)),
+    this.#store.add(this.baselineDocs);
+    this.#store.add(this.#sessionSubs);
+    this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders((e) => this.#foldersChanged(e)));
+    this.#store.add(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.#setStatus("idle");
         for (const s of this.#openSessions()) void this.ensureAttached(s).catch(() => undefined);
@@ -139,15 +143,17 @@ export class SessionManager implements vscode.Disposable {
         onQuestionRequested: (session, q) => {
           if (!this.#panels.get(session.folder)?.visible) surfaceHiddenQuestion(session.folderName, q, () => this.openPanel(folder));
         },
-        onDidChange: () => this.#onDidChange.fire(),
         ...(this.checkpoints.get(key) ? { checkpoints: this.checkpoints.get(key) } : {}),
         onCheckpointsChanged: (session) => {
           void this.#panels.get(session.folder)?.refreshChanges();
-          this.#onDidChange.fire();
+          this.#onDidChange.fire({ kind: "checkpoints", folder: session.folder });
         },
         log: (m) => this.log.info(`[${folder.name}] ${m}`),
       });
-    return getOrCreate(this.#sessions, key, create, (s) => s.setStatus(this.#status, this.#statusMessage));
+    return getOrCreate(this.#sessions, key, create, (s) => {
+      this.#sessionSubs.set(key, s.onDidEmit(() => this.#onDidChange.fire({ kind: "session", folder: key })));
+      s.setStatus(this.#status, this.#statusMessage);
+    });
   }
 
   folders(): vscode.WorkspaceFolder[] {
@@ -176,7 +182,7 @@ export class SessionManager implements vscode.Disposable {
     this.#status = status;
     this.#statusMessage = message;
     for (const s of this.#sessions.values()) s.setStatus(status, message);
-    this.#onDidChange.fire();
+    this.#onDidChange.fire({ kind: "agent", status });
   }
 
   async #onAgentStarted(client: AcpClient, restart: boolean): Promise<void> {
@@ -250,9 +256,11 @@ export class SessionManager implements vscode.Disposable {
       if (this.#panels.get(folder.uri.fsPath) === chat) this.#panels.delete(folder.uri.fsPath);
       // Closing the panel dismisses its cards (reject) and ends its live session; the binding stays.
       void s.close().catch(() => undefined);
-      this.#onDidChange.fire();
+      this.#onDidChange.fire({ kind: "panels" });
     });
-    this.#onDidChange.fire();
+    // Shown or hidden: `panels()` reports `visible`.
+    chat.onDidChangeVisibility(() => this.#onDidChange.fire({ kind: "panels" }));
+    this.#onDidChange.fire({ kind: "panels" });
     void this.ensureAttached(s).catch((err: unknown) => this.log.error(`[${folder.name}] ${errorText(err)}`));
     return chat;
   }
@@ -262,18 +270,19 @@ export class SessionManager implements vscode.Disposable {
       this.#panels.get(f.uri.fsPath)?.dispose();
       const s = this.#sessions.get(f.uri.fsPath);
       this.#sessions.delete(f.uri.fsPath);
+      this.#sessionSubs.deleteAndDispose(f.uri.fsPath);
       this.mcp.revoke(f.uri.fsPath);
       void s?.dispose();
     }
     // New folders get their own panel (and session) when chat is in use in this window.
     if (this.#panels.size > 0) for (const f of e.added) if (f.uri.scheme === "file") this.openPanel(f, { preserveFocus: true });
-    this.#onDidChange.fire();
+    this.#onDidChange.fire({ kind: "panels" });
   }
 
   // ---- API ----
 
-  bindings(): SessionBinding[] {
-    const out: SessionBinding[] = [];
+  bindings(): FolderBinding[] {
+    const out: FolderBinding[] = [];
     for (const s of this.#sessions.values()) if (s.sessionId) out.push({ folder: s.folder, sessionId: s.sessionId, cwd: s.folder });
     return out;
   }
@@ -318,12 +327,7 @@ export class SessionManager implements vscode.Disposable {
       // An attach in progress already has an id (registered before load): wait for it to finish.
       await Promise.all(open.map(async (s) => (await s.whenAttached(), s.sessionId ? undefined : this.ensureAttached(s))));
       if (!vscode.workspace.isTrusted || this.#openSessions().every((s) => s.sessionId)) return;
-      await new Promise<void>((resolve) => {
-        const sub = this.onDidChange(() => {
-          sub.dispose();
-          resolve();
-        });
-      });
+      await Event.toPromise(this.onDidChange);
     }
   }
 
@@ -332,7 +336,7 @@ export class SessionManager implements vscode.Disposable {
     // Deactivation ends every terminal tree the extension served (I-106) before it returns.
     const terminalsGone = Promise.all([...this.#sessions.values()].map((s) => s.dispose()));
     this.#sessions.clear();
-    for (const d of this.#disposables.splice(0)) d.dispose();
+    this.#store.dispose();
     this.mcp.dispose();
     await Promise.all([this.agent.dispose(), terminalsGone]);
   }

@@ -11,6 +11,16 @@ import { permissionState, type PermissionEntry, type TranscriptState } from "../
 import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 import { createNoSandbox } from "../../../sandbox/none";
+import { ensureNoDisposablesAreLeaked } from "../../support/disposableLeaks";
+
+/** Every FolderSession a test makes; disposed after it, before the leak check. */
+const made: FolderSession[] = [];
+function folderSession(...args: ConstructorParameters<typeof FolderSession>): FolderSession {
+  const s = new FolderSession(...args);
+  made.push(s);
+  return s;
+}
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
 
 const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
 
@@ -35,13 +45,13 @@ async function setup(folders: string[], caps: acp.AgentCapabilities = {}): Promi
   const bindings = memoryBindings();
   const sessions = folders.map(
     (f) =>
-      new FolderSession(f, f.split("/").pop() ?? f, {
+      folderSession(f, f.split("/").pop() ?? f, {
         bindings,
         editor,
         terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
-        onDidChange: (s) => waiters.changed(s),
       }),
   );
+  for (const s of sessions) s.onDidEmit(() => waiters.changed(s));
   for (const s of sessions) await s.attach(client, { restart: false });
   return {
     fake,
@@ -202,7 +212,7 @@ test("a panel that read its state before the agent connected learns the agent's 
   const fake = createFakeAgent({});
   const client = new AcpClient(fake.app);
   await client.initialize();
-  const s = new FolderSession(a, "alpha", {
+  const s = folderSession(a, "alpha", {
     bindings: memoryBindings(),
     editor,
     terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
@@ -210,7 +220,7 @@ test("a panel that read its state before the agent connected learns the agent's 
   // The panel's view: the snapshot it read once, then only the events it is sent.
   let view = s.state;
   const { reduceTranscript } = await import("../../../extension/common/transcript");
-  s.setSink((events) => {
+  s.onDidEmit((events) => {
     for (const ev of events) view = reduceTranscript(view, ev);
   });
   assert.equal(view.agentName, "");
@@ -224,7 +234,7 @@ test("an edit reaches the panel as a summary: no event or snapshot carries its t
   const h = await setup([a]);
   const s = h.sessions[0]!;
   const posted: unknown[] = [];
-  s.setSink((events) => posted.push(...events));
+  s.onDidEmit((events) => posted.push(...events));
   const oldText = "OLD-LINE-1\nOLD-LINE-2";
   const newText = "NEW-LINE-1\nNEW-LINE-2\nNEW-LINE-3";
   h.fake.onPrompt = async ({ params, client }) => {
@@ -253,7 +263,7 @@ test("the permission broker owns which requests are pending: the panel model's l
   const h = await setup([a]);
   const s = h.sessions[0]!;
   const mismatches: string[] = [];
-  s.setSink(() => {
+  s.onDidEmit(() => {
     const broker = s.pending.map((p) => p.requestId);
     if (JSON.stringify(broker) !== JSON.stringify(s.state.pendingPermissions)) mismatches.push(`${broker} ≠ ${s.state.pendingPermissions}`);
   });

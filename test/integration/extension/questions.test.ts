@@ -18,8 +18,13 @@ import type { TranscriptState } from "../../../extension/common/transcript";
 import { createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 import { createNoSandbox } from "../../../sandbox/none";
+import { ensureNoDisposablesAreLeaked } from "../../support/disposableLeaks";
 
 const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
+
+/** Every FolderSession a test makes; disposed after it, before the leak check. */
+const made: FolderSession[] = [];
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
 
 interface Harness {
   fake: FakeAgent;
@@ -44,10 +49,11 @@ async function setup(): Promise<Harness> {
       editor,
       terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
       onQuestionRequested: (s, q) => surfaced.push({ folder: s.folderName, q }),
-      onDidChange: (s) => waiters.changed(s),
     });
   const alpha = make("alpha");
   const beta = make("beta");
+  made.push(alpha, beta);
+  for (const s of [alpha, beta]) s.onDidEmit(() => waiters.changed(s));
   await alpha.attach(client, { restart: false });
   await beta.attach(client, { restart: false });
   return {

@@ -1,5 +1,5 @@
-// Waiting on a FolderSession's transcript state without polling: `changed(s)` goes in the session's
-// `onDidChange`, `when(s, pred)` resolves once `pred` holds for its state.
+// Waiting on a FolderSession's transcript state without polling: `changed(s)` listens to the session's
+// `onDidEmit`, `when(s, pred)` resolves once `pred` holds for its state.
 import type { FolderSession } from "../../../extension/sessions/folderSession";
 import type { TranscriptState } from "../../../extension/common/transcript";
 
