@@ -8,6 +8,7 @@ import { COMMANDS } from "../../api";
 import type { FileChange } from "../../checkpoints/folderCheckpoints";
 import type { FolderSession, SessionActivity } from "../../sessions/folderSession";
 import type { SessionManager } from "./sessionManager";
+import { DisposableStore } from "../../common/lifecycle";
 
 export type SessionsNode =
   | { kind: "folder"; folder: vscode.WorkspaceFolder }
@@ -47,7 +48,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   readonly #onDidChangeTreeData = new vscode.EventEmitter<SessionsNode | undefined>();
   readonly onDidChangeTreeData = this.#onDidChangeTreeData.event;
   readonly #view: vscode.TreeView<SessionsNode>;
-  readonly #disposables: vscode.Disposable[] = [];
+  readonly #store = new DisposableStore();
   #refreshTimer?: ReturnType<typeof setTimeout>;
   /** session/list results per folder, refetched when the folder's current session changes. */
   readonly #lists = new Map<string, { current: string | undefined; list: Promise<SessionInfo[]> }>();
@@ -59,11 +60,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   constructor(private readonly manager: SessionManager) {
     this.#view = vscode.window.createTreeView("manifold.sessions", { treeDataProvider: this, showCollapseAll: false });
-    this.#disposables.push(
-      this.#view,
-      this.#onDidChangeTreeData,
-      manager.onDidChange(() => this.#scheduleRefresh()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.#scheduleRefresh()),
+    this.#store.add(this.#view);
+    this.#store.add(this.#onDidChangeTreeData);
+    this.#store.add(manager.onDidChange(() => this.#scheduleRefresh()));
+    this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => this.#scheduleRefresh()));
+    this.#store.add(
       manager.checkpoints.onDidChange((folder) => {
         this.#changes.delete(folder);
         this.#scheduleRefresh();
@@ -165,7 +166,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   dispose(): void {
     clearTimeout(this.#refreshTimer);
-    for (const d of this.#disposables.splice(0)) d.dispose();
+    this.#store.dispose();
   }
 }
 
