@@ -66,26 +66,51 @@ export class AgentHost {
     return this.#starting;
   }
 
+  /** One start: resolve the command, reap leftovers, spawn, initialize, publish, re-attach. */
   async #start(restart: boolean): Promise<AcpClient> {
     const gen = ++this.#generation;
     this.opts.onStatus(restart ? "restarting" : "starting");
-    let spec: AgentSpec;
+    const spec = await this.#resolveSpec();
+    await this.#reapOnce();
+    const running = this.#spawn(spec, gen);
+    await this.#initialize(running);
+    await this.#publish(running);
+    this.opts.onStatus("ready");
+    await this.opts.onStarted(running.client, restart);
+    return running.client;
+  }
+
+  async #resolveSpec(): Promise<AgentSpec> {
     try {
-      spec = await this.opts.resolveSpec();
+      return await this.opts.resolveSpec();
     } catch (err) {
       this.opts.onStatus("error", (err as Error).message);
       throw err;
     }
-    if (this.opts.recordsDir && !this.#reaped) {
-      this.#reaped = true;
-      const pids = await reapStaleAgents(this.opts.recordsDir).catch(() => []);
-      if (pids.length > 0) this.opts.log.info(`ended ${pids.length} agent(s) left by a window that closed uncleanly: ${pids.join(", ")}`);
-    }
+  }
+
+  /** The first start of this window ends the agents a crashed window left behind. */
+  async #reapOnce(): Promise<void> {
+    if (!this.opts.recordsDir || this.#reaped) return;
+    this.#reaped = true;
+    const pids = await reapStaleAgents(this.opts.recordsDir).catch(() => []);
+    if (pids.length > 0) this.opts.log.info(`ended ${pids.length} agent(s) left by a window that closed uncleanly: ${pids.join(", ")}`);
+  }
+
+  /** Spawns the process and its client, watching for death from the start (a crash during initialize must not hang). */
+  #spawn(spec: AgentSpec, gen: number): Running {
     this.opts.log.info(`starting ${spec.name}: ${spec.command} ${spec.args.join(" ")}`);
     const proc = new AgentProcess(spec, this.opts.log, this.opts.trace());
     const client = new AcpClient(proc.stream, (sessionId, err) => this.opts.log.error(`update for ${sessionId} failed: ${(err as Error).message}`));
     const running: Running = { proc, client, spec };
-    // Watch for death from the start: a crash during initialize must not hang.
+    this.#watchExit(running, gen);
+    this.#watchConnection(running);
+    return running;
+  }
+
+  /** An exit we did not ask for (of the current generation) is a crash: report it and restart. */
+  #watchExit(running: Running, gen: number): void {
+    const { proc, client } = running;
     const died = proc.exited.then((info) => {
       if (this.#running === running) this.#running = undefined;
       client.close();
@@ -99,12 +124,22 @@ export class AgentHost {
       this.opts.onCrashed(message);
       this.#scheduleRestart(message);
     });
+  }
+
+  /**
+   * Connection gone. Usually the process is exiting too; if it lingers (broken stream), end it and let
+   * the exit be handled as a crash.
+   */
+  #watchConnection(running: Running): void {
+    const { proc, client } = running;
     void client.closed.then(async () => {
-      // Connection gone. Usually the process is exiting too; if it lingers (broken stream), end it
-      // and let the exit be handled as a crash.
       const exited = await Promise.race([proc.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2000))]);
       if (!exited && this.#running === running && !this.#disposed) await proc.stop(1500, { requested: false });
     });
+  }
+
+  /** `initialize`; on failure the process is stopped and the error says how it died, if it did. */
+  async #initialize({ proc, client, spec }: Running): Promise<void> {
     try {
       const init = await client.initialize();
       this.opts.log.info(`connected to ${init.agentInfo?.name ?? spec.name} ${init.agentInfo?.version ?? ""} (pid ${proc.pid})`);
@@ -120,6 +155,11 @@ export class AgentHost {
       this.opts.onStatus("error", why);
       throw new Error(why);
     }
+  }
+
+  /** Makes the agent the running one (unless the extension is shutting down) and records its pid for reaping. */
+  async #publish(running: Running): Promise<void> {
+    const { proc, spec } = running;
     if (this.#disposed) {
       await proc.stop();
       throw new Error("the extension is shutting down");
@@ -130,9 +170,6 @@ export class AgentHost {
       const unrecord = await recordAgent(this.opts.recordsDir, proc.pid, spec.builtin ? (spec.args[0] ?? spec.command) : spec.command).catch(() => undefined);
       if (unrecord) void proc.exited.then(() => unrecord().catch(() => undefined));
     }
-    this.opts.onStatus("ready");
-    await this.opts.onStarted(client, restart);
-    return client;
   }
 
   #scheduleRestart(reason: string): void {
