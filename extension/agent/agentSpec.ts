@@ -36,7 +36,9 @@ export interface AgentSpec {
   secretEnvNames: string[];
 }
 
-export class AgentConfigError extends Error {}
+export class AgentSettingsError extends Error {
+  override name = "AgentSettingsError";
+}
 
 /**
  * Builds the spawn spec. The built-in agent runs on VS Code's own runtime (`execPath` with
@@ -76,8 +78,8 @@ export function resolveAgentSpec(opts: {
     };
   }
   const entry = settings.agents.find((a) => a.name === settings.agent);
-  if (!entry) throw new AgentConfigError(`manifold.agent is "${settings.agent}", but manifold.agents has no entry with that name`);
-  if (!entry.command) throw new AgentConfigError(`the agent "${entry.name}" in manifold.agents has no command`);
+  if (!entry) throw new AgentSettingsError(`manifold.agent is "${settings.agent}", but manifold.agents has no entry with that name`);
+  if (!entry.command) throw new AgentSettingsError(`the agent "${entry.name}" in manifold.agents has no command`);
   // A third-party agent is a normal program: it must not inherit Electron's "run as Node" switch.
   delete env.ELECTRON_RUN_AS_NODE;
   for (const [k, v] of Object.entries(entry.env ?? {})) env[k] = v;

@@ -18,7 +18,7 @@ import {
 } from "../common/transcript";
 import type { McpRow, McpServerStatus } from "../common/mcpRows";
 import { DiffTexts, type DiffText } from "./diffTexts";
-import { SessionBinding } from "./sessionBinding";
+import { BoundSession } from "./boundSession";
 import { errorText } from "../common/text";
 import { Emitter, type Event } from "../common/event";
 import { Disposable } from "../common/lifecycle";
@@ -59,7 +59,7 @@ export class FolderSession extends Disposable {
   #state: TranscriptState;
   #client?: AcpClient;
   /** What is served for the bound session id (none while detached). */
-  #binding?: SessionBinding;
+  #binding?: BoundSession;
   /** A close in flight; an attach waits for it. */
   #closing?: Promise<void>;
   readonly #onDidEmit = this._register(new Emitter<readonly TranscriptEvent[]>());
@@ -273,7 +273,7 @@ export class FolderSession extends Disposable {
 
   #register(client: AcpClient, sessionId: string): void {
     this.#unregister();
-    this.#binding = new SessionBinding(client, sessionId, this.confinement, {
+    this.#binding = new BoundSession(client, sessionId, this.confinement, {
       editor: this.deps.editor,
       terminalSandbox: () => this.deps.terminalSandbox(),
       emit: (...events) => this.emit(...events),

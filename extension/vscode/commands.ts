@@ -203,7 +203,7 @@ async function setApiKey(manager: SessionManager, context: vscode.ExtensionConte
   if (value.trim() === "") await context.secrets.delete(provider.key);
   else await context.secrets.store(provider.key, value.trim());
   const restart = "Restart Agent";
-  if (manager.agent.pid !== undefined) {
+  if (manager.agentHost.pid !== undefined) {
     const answer = await vscode.window.showInformationMessage("Manifold: the key is used when the agent starts.", restart);
     if (answer === restart) await withErrors("Restart Agent", () => manager.restartAgent());
   }

@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
   );
   store.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsAgent(e) && manager.agent.pid !== undefined) {
+      if (affectsAgent(e) && manager.agentHost.pid !== undefined) {
         const restart = "Restart Agent";
         void vscode.window.showInformationMessage("Manifold: agent settings changed; they apply when the agent restarts.", restart).then((a) => {
           if (a === restart) void vscode.commands.executeCommand("manifold.restartAgent");
@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
   // VS Code disposes subscriptions on shutdown; deactivate() awaits the same teardown.
   context.subscriptions.push({ dispose: () => void dispose() });
   return {
-    agentPid: () => manager.agent.pid,
+    agentPid: () => manager.agentHost.pid,
     bindings: () => manager.bindings(),
     whenReady: () => manager.whenReady(),
     panels: () => manager.panels(),

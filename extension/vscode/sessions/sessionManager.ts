@@ -34,7 +34,7 @@ export class SessionManager implements vscode.Disposable {
   readonly #store = new DisposableStore();
   readonly #onDidChange = this.#store.add(new Emitter<ManifoldChange>());
   readonly onDidChange: Event<ManifoldChange> = this.#onDidChange.event;
-  readonly agent: AgentHost;
+  readonly agentHost: AgentHost;
   readonly mcp: McpHost;
   #status: AgentStatus = "idle";
   readonly checkpoints: CheckpointRegistry;
@@ -60,7 +60,7 @@ export class SessionManager implements vscode.Disposable {
       error: (m) => log.error(m),
       trace: (m) => log.trace(m),
     };
-    this.agent = new AgentHost({
+    this.agentHost = new AgentHost({
       log: agentLog,
       trace: traceEnabled,
       needed: () => this.#panels.size > 0,
@@ -202,14 +202,14 @@ export class SessionManager implements vscode.Disposable {
       this.#setStatus("untrusted", "Manifold starts no agent until you trust this workspace.");
       return;
     }
-    const client = await this.agent.ensure();
+    const client = await this.agentHost.ensure();
     await s.whenAttached();
     if (!s.sessionId) await s.attach(client, { restart: false });
   }
 
   async restartAgent(): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
-    await this.agent.restart();
+    await this.agentHost.restart();
   }
 
   // ---- panels ----
@@ -322,7 +322,7 @@ export class SessionManager implements vscode.Disposable {
   async whenReady(): Promise<void> {
     for (;;) {
       // A (re)start in flight re-attaches every open panel when it completes: wait for it first.
-      await this.agent.whenStartSettled();
+      await this.agentHost.whenStartSettled();
       const open = this.#openSessions();
       // An attach in progress already has an id (registered before load): wait for it to finish.
       await Promise.all(open.map(async (s) => (await s.whenAttached(), s.sessionId ? undefined : this.ensureAttached(s))));
@@ -338,6 +338,6 @@ export class SessionManager implements vscode.Disposable {
     this.#sessions.clear();
     this.#store.dispose();
     this.mcp.dispose();
-    await Promise.all([this.agent.dispose(), terminalsGone]);
+    await Promise.all([this.agentHost.dispose(), terminalsGone]);
   }
 }

@@ -1,4 +1,4 @@
-// What one folder session serves to the agent while it is bound to one ACP session id: its pending
+// A bound session: what one folder session serves to the agent while it is bound to one ACP session id: its pending
 // permission requests and questions, its files and terminals, and its registration with the client's
 // router. Created when the folder binds a session, disposed when it leaves it; disposing answers every
 // pending request (a dismissal never grants, a question is cancelled).
@@ -13,7 +13,7 @@ import { PermissionBroker, type PendingPermission } from "../permissions/permiss
 import type { TranscriptEvent } from "../common/transcript";
 import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
 
-export interface SessionBindingHooks {
+export interface BoundSessionHooks {
   readonly editor: EditorFiles;
   /** The window's command sandbox for `terminal/*` (detected once, I-106). */
   terminalSandbox(): Promise<CommandSandbox>;
@@ -25,7 +25,7 @@ export interface SessionBindingHooks {
   onQuestionRequested(q: PendingQuestion): void;
 }
 
-export class SessionBinding {
+export class BoundSession {
   readonly #permissions: PermissionBroker;
   readonly #questions: QuestionBroker;
   readonly #terminals: TerminalService;
@@ -35,7 +35,7 @@ export class SessionBinding {
     client: AcpClient,
     readonly sessionId: string,
     confinement: PathConfinement,
-    hooks: SessionBindingHooks,
+    hooks: BoundSessionHooks,
   ) {
     this.#permissions = new PermissionBroker(sessionId, {
       requested: (p, pending) => {
