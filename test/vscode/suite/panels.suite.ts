@@ -2,17 +2,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { COMMANDS, type ManifoldApi, type PanelSnapshot } from "../../../extension/api";
-import { activateManifold, fixtureFolders } from "./helpers";
-
-/** Re-checks `probe` until it returns a value (the API has no change event; the mocha timeout bounds it). */
-async function eventually<T>(probe: () => T | undefined, what: string): Promise<T> {
-  for (let i = 0; ; i++) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (i > 1200) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { activateManifold, fixtureFolders, whenApi } from "./helpers";
 
 function panelOf(api: ManifoldApi, folder: vscode.WorkspaceFolder): PanelSnapshot | undefined {
   return api.panels().find((p) => p.folder === folder.uri.fsPath);
@@ -49,10 +39,14 @@ describe("Manifold chat panels", () => {
     const pid = api.agentPid();
     assert.equal(typeof pid, "number");
     process.kill(pid as number, "SIGKILL");
-    await eventually(() => {
-      const now = api.agentPid();
-      return now !== undefined && now !== pid ? now : undefined;
-    }, "a new agent process");
+    await whenApi(
+      api,
+      () => {
+        const now = api.agentPid();
+        return now !== undefined && now !== pid ? now : undefined;
+      },
+      "a new agent process",
+    );
     await api.whenReady();
     const after = api.panels();
     for (const folder of [alpha, beta]) {
