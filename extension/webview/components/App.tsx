@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { TranscriptState } from "../../common/transcript";
 import type { Attachment, ChangesView, RestoreDoneView, RestorePlanView } from "../../common/webviewProtocol";
 import { ChangesList, RestoreConfirm, RestoreDone } from "./Checkpoints";
-import { TEST_IDS } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 import { Composer } from "./Composer";

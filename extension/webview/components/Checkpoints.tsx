@@ -1,7 +1,7 @@
 // The changes list (files changed since the last prompt's checkpoint, keep/undo, open the diff), the
 // restore confirmation (every file listed first, the user's own edits marked) and the restore outcome.
 import type { ChangesView, RestoreDoneView, RestorePlanView } from "../../common/webviewProtocol";
-import { TEST_IDS } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { Attachment } from "../../common/webviewProtocol";
-import { TEST_IDS } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { savedDraft, saveDraft } from "../panelState";
 import { post } from "../vscodeApi";

@@ -2,7 +2,7 @@
 // (demo model, agent restarting / failed, Restricted Mode).
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { isDemoModel, type TranscriptState } from "../../common/transcript";
-import { TEST_IDS } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 

@@ -6,7 +6,7 @@ import { memo } from "preact/compat";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { QuestionEntry } from "../../common/transcript";
 import { coerceAnswer, initialValues, type QuestionField, type RawValue } from "../../common/questionForm";
-import { TEST_IDS } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { forgetQuestion, savedQuestionValues, saveQuestionValues } from "../panelState";
 import { post } from "../vscodeApi";

@@ -3,7 +3,7 @@
 import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { blockText, permissionState, type PermissionEntry, type TerminalView, type ToolContentView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
-import { TEST_IDS } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
 import { post } from "../vscodeApi";

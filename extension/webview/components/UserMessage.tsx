@@ -1,7 +1,7 @@
 // A user message with its checkpoint actions: restore the folder to before it, or edit and resend it.
 import { useState } from "preact/hooks";
 import type { UserEntry } from "../../common/transcript";
-import { TEST_IDS } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 

@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, ConsoleMessage, FrameLocator, Page, Request } from "playwright-core";
-import { TEST_IDS } from "../../../extension/common/webviewProtocol";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from "../../support/fakeModelServer";
 import { editorTab, launchBrowser, openWorkbench, runCommand, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
 import { ensureBuilt, vsixPath } from "./build";
@@ -16,7 +16,6 @@ import { ensureTools, type E2eTools } from "./tools";
 export type Folder = "alpha" | "beta";
 export const OPEN_CHAT = "Manifold: Open Chat for Folder…";
 export const byTestId = (id: string): string => `[data-testid="${id}"]`;
-export { TEST_IDS };
 
 /** Settings that let a test switch the workbench theme with `page.emulateMedia`. */
 const THEME_SETTINGS = {

@@ -8,7 +8,8 @@ import type { FrameLocator } from "playwright-core";
 import type { FakeRequest } from "../../support/fakeModelServer";
 import { screenshot } from "../support/browser";
 import { descendantsOf, processRef, stillAlive, type ProcessRef } from "../../../sandbox/procfs";
-import { byTestId, eventually, processesInGroup, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
+import { byTestId, eventually, processesInGroup, type Folder, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 
 const FIRST: Record<Folder, string> = { alpha: "alpha's first turn is done", beta: "beta's first turn is done" };
 const other = (folder: Folder): Folder => (folder === "alpha" ? "beta" : "alpha");

@@ -5,7 +5,8 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { screenshot, webviewFrame } from "../support/browser";
-import { byTestId, closeEditor, hidePanelBehindFile, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
+import { byTestId, closeEditor, hidePanelBehindFile, type Folder, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 
 const REPLIES: Record<Folder, string> = {
   alpha: "Alpha here: your folder has README.md and src/greet.ts.",

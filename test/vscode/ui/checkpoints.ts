@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
 import { runCommand, screenshot } from "../support/browser";
-import { byTestId, eventually, TEST_IDS, type Scenario } from "../support/scenario";
+import { byTestId, eventually, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 
 const lines = (prefix: string, n: number): string => Array.from({ length: n }, (_, i) => `${prefix} line ${i + 1}`).join("\n") + "\n";
 const ONE = lines("one", 12);

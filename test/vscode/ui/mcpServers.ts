@@ -17,7 +17,8 @@ import { readLog } from "../../support/mcpFake";
 import { mcpStdioEntry } from "../../support/mcpServers";
 import type { TwoFolderWorkspace } from "../support/fixtures";
 import { editorTab, runCommandAndPick, screenshot } from "../support/browser";
-import { byTestId, eventually, lastToolResult, TEST_IDS, type Folder, type Scenario } from "../support/scenario";
+import { byTestId, eventually, lastToolResult, type Folder, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 import type { TrustHooks } from "./restrictedMode";
 
 const SERVER = "probe";

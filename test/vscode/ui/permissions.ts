@@ -6,7 +6,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { runCommand, screenshot, webviewFrame } from "../support/browser";
-import { byTestId, closeEditor, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
+import { byTestId, closeEditor, hidePanelUntilSeen, lastToolResult, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 
 export function permissionTests(scenario: () => Scenario): void {
   describe("permission requests (I-93)", () => {

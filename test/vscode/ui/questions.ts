@@ -6,7 +6,8 @@ import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FakeRequest } from "../../support/fakeModelServer";
 import { runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
-import { byTestId, closeEditor, hidePanelBehindFile, hidePanelUntilSeen, lastToolResult, type Scenario, TEST_IDS } from "../support/scenario";
+import { byTestId, closeEditor, hidePanelBehindFile, hidePanelUntilSeen, lastToolResult, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 
 /** Requests of the turn marked `marker` that carry a tool result. */
 function afterToolResult(s: Scenario, marker: string): FakeRequest[] {

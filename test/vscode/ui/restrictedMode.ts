@@ -4,7 +4,8 @@
 import * as assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { editorTab, runCommand, runCommandAndPick, screenshot, webviewFrame } from "../support/browser";
-import { byTestId, eventually, OPEN_CHAT, TEST_IDS, type Scenario } from "../support/scenario";
+import { byTestId, eventually, OPEN_CHAT, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 
 /** What another section checks at the two moments only this one has (e.g. MCP servers, I-102). */
 export interface TrustHooks {

@@ -6,7 +6,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { screenshot } from "../support/browser";
-import { byTestId, TEST_IDS, type Scenario } from "../support/scenario";
+import { byTestId, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
 
 const REPLY = [
   "Here is <script>window.__pwned=1</script> and <img src=x onerror=\"window.__pwned=2\">.",
