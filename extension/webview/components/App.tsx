@@ -1,7 +1,7 @@
 // The panel: header, banners, plan, transcript (or an honest empty/loading state), composer.
-import { useState } from "preact/hooks";
 import type { TranscriptState } from "../../common/transcript";
-import type { Attachment, ChangesView, RestoreDoneView, RestorePlanView } from "../../common/webviewProtocol";
+import type { Announcement, PanelStore } from "../panelStore";
+import { usePanelView } from "../usePanelView";
 import { ChangesList, RestoreConfirm, RestoreDone } from "./Checkpoints";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
@@ -11,16 +11,16 @@ import { Banners, Header, PlanView, UsageView } from "./Header";
 import { McpServers } from "./McpServers";
 import { Transcript } from "./Transcript";
 
-export interface AppProps {
-  state: TranscriptState | undefined;
-  attachments: Attachment[];
-  focusSignal: number;
-  onDetach(id: string): void;
-  onSent(): void;
-  changes?: ChangesView;
-  restorePlan?: RestorePlanView;
-  restoreDone?: RestoreDoneView;
-  onCloseDone(): void;
+/**
+ * The polite status region: says a turn's end, an error or a request arriving, once each (keyed by
+ * the announcement, so the same words said twice are read twice). Visually hidden.
+ */
+function StatusRegion({ a }: { a: Announcement | undefined }) {
+  return (
+    <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+      {a ? <span key={a.seq}>{a.text}</span> : null}
+    </div>
+  );
 }
 
 function Empty({ s }: { s: TranscriptState }) {
@@ -43,9 +43,9 @@ function Empty({ s }: { s: TranscriptState }) {
   );
 }
 
-export function App(p: AppProps) {
-  const s = p.state;
-  const [, force] = useState(0);
+export function App({ store }: { store: PanelStore }) {
+  const view = usePanelView(store);
+  const s = view.state;
   if (!s) {
     return (
       <div class="app" data-testid={TEST_IDS.app}>
@@ -58,27 +58,27 @@ export function App(p: AppProps) {
   const disabled = s.agentStatus === "untrusted" || s.agentStatus === "error";
   return (
     <div class="app" data-testid={TEST_IDS.app} data-session-id={s.sessionId ?? ""} data-running={String(s.running)}>
+      <StatusRegion a={view.announcement} />
       <Header s={s} />
       <McpServers rows={s.mcpServers} />
       <Banners s={s} />
       <PlanView s={s} />
       {s.entries.length === 0 ? <Empty s={s} /> : <Transcript entries={s.entries} terminals={s.terminals} running={s.running} pendingPermissions={s.pendingPermissions} />}
-      <RestoreConfirm plan={p.restorePlan} />
-      <RestoreDone done={p.restoreDone} onClose={p.onCloseDone} />
-      <ChangesList changes={p.changes} running={s.running} />
+      <RestoreConfirm plan={view.restorePlan} />
+      <RestoreDone done={view.restoreDone} onClose={() => store.closeRestoreDone()} />
+      <ChangesList changes={view.changes} running={s.running} />
       <UsageView s={s} />
       <Composer
         running={s.running}
         disabled={disabled}
         commands={s.commands}
-        attachments={p.attachments}
-        focusSignal={p.focusSignal}
+        attachments={view.attachments}
+        focusRequests={store.onDidRequestFocus}
         onDetach={(id) => {
           post({ type: "composer/detach", attachmentId: id });
-          p.onDetach(id);
-          force((n) => n + 1);
+          store.detach(id);
         }}
-        onSent={p.onSent}
+        onSent={() => store.sent()}
       />
     </div>
   );

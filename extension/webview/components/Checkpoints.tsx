@@ -47,10 +47,10 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
             <span class={`status-${STATUS[f.status]}`}> {STATUS[f.status]} </span>
             {counts(f.added, f.removed)}
             <span class="spacer" />
-            <button class="icon" data-testid={TEST_IDS.changesKeep} title={`Keep the change to ${f.path}`} disabled={running} onClick={() => post({ type: "changes/keep", paths: [f.path] })}>
+            <button class="icon" data-testid={TEST_IDS.changesKeep} title={`Keep the change to ${f.path}`} aria-label={`Keep the change to ${f.path}`} disabled={running} onClick={() => post({ type: "changes/keep", paths: [f.path] })}>
               <Icon name="check" />
             </button>
-            <button class="icon" data-testid={TEST_IDS.changesUndo} title={`Undo the change to ${f.path}`} disabled={running} onClick={() => post({ type: "changes/undo", paths: [f.path] })}>
+            <button class="icon" data-testid={TEST_IDS.changesUndo} title={`Undo the change to ${f.path}`} aria-label={`Undo the change to ${f.path}`} disabled={running} onClick={() => post({ type: "changes/undo", paths: [f.path] })}>
               <Icon name="discard" />
             </button>
           </li>
@@ -110,7 +110,7 @@ export function RestoreDone({ done, onClose }: { done: RestoreDoneView | undefin
       <button class="link" data-testid={TEST_IDS.restoreUndo} onClick={() => (post({ type: "restore/ask", checkpointId: done.undoCheckpointId }), onClose())}>
         Undo restore
       </button>
-      <button class="icon" title="Dismiss" onClick={onClose}>
+      <button class="icon" title="Dismiss" aria-label="Dismiss" onClick={onClose}>
         <Icon name="close" />
       </button>
     </div>

@@ -1,10 +1,13 @@
 // The composer: multi-line input (Enter sends, Shift+Enter newline, Esc cancels the turn),
 // @-mentions (a quick pick on the host), the editor selection, slash commands.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { Attachment } from "../../common/webviewProtocol";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
+import type { Event } from "../../common/event";
+import { composerInput } from "../focus";
+import type { FocusTarget } from "../panelStore";
 import { savedDraft, saveDraft } from "../panelState";
 import { post } from "../vscodeApi";
 
@@ -12,17 +15,22 @@ export interface ComposerProps {
   running: boolean;
   disabled: boolean;
   commands: AvailableCommand[];
-  attachments: Attachment[];
+  attachments: readonly Attachment[];
   onDetach(id: string): void;
   onSent(): void;
-  focusSignal: number;
+  /** The host asks for focus here (e.g. after attaching files). */
+  focusRequests: Event<FocusTarget>;
 }
 
 export function Composer(p: ComposerProps) {
   // The draft outlives the page: a hidden panel's page is rebuilt when it is shown again.
   const [text, setText] = useState(savedDraft);
-  const ref = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => ref.current?.focus(), [p.focusSignal]);
+  const ref = composerInput;
+  const { focusRequests } = p;
+  useEffect(() => {
+    const sub = focusRequests((target) => target === "composer" && ref.current?.focus());
+    return () => sub.dispose();
+  }, [focusRequests, ref]);
   useEffect(() => saveDraft(text), [text]);
 
   const slash = text.startsWith("/") && !/\s/.test(text) ? p.commands.filter((c) => c.name.startsWith(text.slice(1))) : [];
@@ -33,6 +41,8 @@ export function Composer(p: ComposerProps) {
     post({ type: "prompt/send", text, attachmentIds: p.attachments.map((a) => a.id) });
     setText("");
     p.onSent();
+    // Clicking Send put focus on the button, which becomes Cancel: the next message is typed here.
+    ref.current?.focus();
   };
 
   const onKeyDown = (ev: KeyboardEvent) => {
@@ -73,7 +83,7 @@ export function Composer(p: ComposerProps) {
           {p.attachments.map((a) => (
             <span key={a.id} class="chip" data-testid={TEST_IDS.attachment}>
               <Icon name={a.kind === "file" ? "file" : "selection"} /> {a.label}
-              <button class="icon" title="Remove" onClick={() => p.onDetach(a.id)}>
+              <button class="icon" title="Remove" aria-label={`Remove ${a.label}`} onClick={() => p.onDetach(a.id)}>
                 <Icon name="close" />
               </button>
             </span>
@@ -91,10 +101,10 @@ export function Composer(p: ComposerProps) {
         onKeyDown={onKeyDown}
       />
       <div class="composer-actions">
-        <button class="icon" data-testid={TEST_IDS.mention} title="Attach files (@)" onClick={() => post({ type: "composer/mention" })}>
+        <button class="icon" data-testid={TEST_IDS.mention} title="Attach files (@)" aria-label="Attach files" onClick={() => post({ type: "composer/mention" })}>
           <Icon name="mention" />
         </button>
-        <button class="icon" data-testid={TEST_IDS.attachSelection} title="Attach the editor selection" onClick={() => post({ type: "composer/attachSelection" })}>
+        <button class="icon" data-testid={TEST_IDS.attachSelection} title="Attach the editor selection" aria-label="Attach the editor selection" onClick={() => post({ type: "composer/attachSelection" })}>
           <Icon name="selection" />
         </button>
         <span class="spacer" />

@@ -92,11 +92,11 @@ export function Header({ s }: { s: TranscriptState }) {
           {s.running ? "working…" : STATUS_LABEL[s.agentStatus]}
         </span>
         <span class="spacer" />
-        <button class="icon" data-testid={TEST_IDS.newSession} title="New session" onClick={() => post({ type: "session/action", action: "new" })}>
+        <button class="icon" data-testid={TEST_IDS.newSession} title="New session" aria-label="New session" onClick={() => post({ type: "session/action", action: "new" })}>
           <Icon name="add" />
         </button>
         {s.sessionFeatures.list ? (
-          <button class="icon" data-testid={TEST_IDS.switchSession} title="Switch session" onClick={() => post({ type: "session/action", action: "switch" })}>
+          <button class="icon" data-testid={TEST_IDS.switchSession} title="Switch session" aria-label="Switch session" onClick={() => post({ type: "session/action", action: "switch" })}>
             <Icon name="history" />
           </button>
         ) : null}

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { QuestionEntry } from "../../common/transcript";
 import { coerceAnswer, initialValues, type QuestionField, type RawValue } from "../../common/questionForm";
 import { TEST_IDS } from "../testIds";
+import { userIsTyping } from "../focus";
 import { Icon } from "../icons";
 import { forgetQuestion, savedQuestionValues, saveQuestionValues } from "../panelState";
 import { post } from "../vscodeApi";
@@ -134,12 +135,8 @@ export const QuestionCard = memo(function QuestionCard({ e }: { e: QuestionEntry
     else forgetQuestion(e.questionId);
   }, [pending, values, e.questionId]);
   useEffect(() => {
-    if (!pending) return;
-    const composer = document.querySelector<HTMLTextAreaElement>(`[data-testid="${TEST_IDS.composerInput}"]`);
-    // Take focus unless the user is typing a message.
-    if (!composer || document.activeElement !== composer || composer.value === "") {
-      ref.current?.querySelector<HTMLElement>("input, select, button")?.focus();
-    }
+    // A question arriving takes focus (its first control), unless the user is typing a message.
+    if (pending && !userIsTyping()) ref.current?.querySelector<HTMLElement>("input, select, button")?.focus();
   }, [pending]);
   const submit = (ev: Event) => {
     ev.preventDefault();

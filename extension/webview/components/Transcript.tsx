@@ -4,6 +4,7 @@ import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { blockText, permissionState, type PermissionEntry, type TerminalView, type ToolContentView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
+import { userIsTyping } from "../focus";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
 import { post } from "../vscodeApi";
@@ -91,15 +92,12 @@ function shortcutFor(kind: string, i: number): string {
 
 /** `pending` is the broker's word (the transcript's `pendingPermissions`); `e.outcome` is how it was settled. */
 const PermissionCard = memo(function PermissionCard({ e, pending }: { e: PermissionEntry; pending: boolean }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const dismissButton = useRef<HTMLButtonElement>(null);
   const state = permissionState({ pendingPermissions: pending ? [e.requestId] : [] }, e);
   useEffect(() => {
-    if (!pending) return;
-    const composer = document.querySelector<HTMLTextAreaElement>(`[data-testid="${TEST_IDS.composerInput}"]`);
-    // Take focus unless the user is typing a message.
-    if (!composer || document.activeElement !== composer || composer.value === "") {
-      ref.current?.querySelector<HTMLButtonElement>("button")?.focus();
-    }
+    // A request arriving takes focus, unless the user is typing a message. Focus lands on Dismiss, so a
+    // stray Enter rejects; the card's keys (1…n, a, r, Esc) work from there.
+    if (pending && !userIsTyping()) dismissButton.current?.focus();
   }, [pending]);
   const onKey = (ev: KeyboardEvent) => {
     if (!pending) return;
@@ -120,7 +118,6 @@ const PermissionCard = memo(function PermissionCard({ e, pending }: { e: Permiss
   };
   return (
     <div
-      ref={ref}
       class={`card permission ${pending ? "pending" : "settled"}`}
       data-testid={TEST_IDS.permissionCard}
       data-request-id={e.requestId}
@@ -132,7 +129,13 @@ const PermissionCard = memo(function PermissionCard({ e, pending }: { e: Permiss
       <div class="permission-title">
         <Icon name="shield" /> <span>{e.title}</span>
         {pending ? (
-          <button class="icon" data-testid={TEST_IDS.permissionDismiss} title="Dismiss (Esc) — rejects" onClick={() => post({ type: "permission/dismiss", requestId: e.requestId })}>
+          <button
+            ref={dismissButton}
+            class="icon"
+            data-testid={TEST_IDS.permissionDismiss}
+            title="Dismiss (Esc) — rejects"
+            aria-label="Dismiss (rejects)"
+            onClick={() => post({ type: "permission/dismiss", requestId: e.requestId })}>
             <Icon name="close" />
           </button>
         ) : null}
@@ -238,7 +241,7 @@ export function Transcript({
       ref={ref}
       data-testid={TEST_IDS.transcript}
       role="log"
-      aria-live="polite"
+      aria-label="Conversation"
       onScroll={(ev) => {
         const el = ev.currentTarget as HTMLDivElement;
         stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;

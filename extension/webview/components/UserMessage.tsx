@@ -53,13 +53,14 @@ export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptI
       ) : null}
       {editing === undefined && !running ? (
         <div class="msg-actions">
-          <button class="icon" data-testid={TEST_IDS.editMessage} title="Edit this message and resend it from here" onClick={() => setEditing(e.text)}>
+          <button class="icon" data-testid={TEST_IDS.editMessage} title="Edit this message and resend it from here" aria-label="Edit this message and resend it" onClick={() => setEditing(e.text)}>
             <Icon name="edit" />
           </button>
           <button
             class="icon"
             data-testid={TEST_IDS.restoreCheckpoint}
             title="Restore the folder's files to how they were before this message"
+            aria-label="Restore the files to before this message"
             onClick={() => post({ type: "restore/ask", promptIndex })}
           >
             <Icon name="discard" />
