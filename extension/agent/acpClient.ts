@@ -34,6 +34,7 @@ import type {
 import { z } from "zod";
 import type { McpServerStatus } from "../common/mcpRows";
 import { SessionRouter } from "./router";
+import { Emitter, type Event } from "../common/event";
 
 /** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */
 export const MCP_STATUS_METHOD = "_manifold/mcp_status";
@@ -148,14 +149,21 @@ export function routeElicitation(
 
 const CLIENT_INFO = { name: "manifold-vscode", version: "0.1.0" };
 
+/** One `_manifold/mcp_status` report: the states of one session's MCP servers. */
+export interface McpStatusReport {
+  readonly sessionId: string;
+  readonly servers: McpServerStatus[];
+}
+
 export class AcpClient {
   readonly router: SessionRouter<SessionServices>;
   readonly #conn: acp.ClientConnection;
   #features: AgentFeatures = agentFeatures(undefined);
   #info?: InitializeResponse;
   readonly #mcpStatus = new Map<string, McpServerStatus[]>();
-  /** Receives `_manifold/mcp_status` reports (validated). */
-  onMcpStatus: (sessionId: string, servers: McpServerStatus[]) => void = () => undefined;
+  readonly #onDidReportMcpStatus = new Emitter<McpStatusReport>();
+  /** `_manifold/mcp_status` reports (validated), for whichever folder session holds the id. */
+  readonly onDidReportMcpStatus: Event<McpStatusReport> = this.#onDidReportMcpStatus.event;
 
   constructor(transport: Transport, onRouteError: (sessionId: string, err: unknown) => void = () => {}) {
     this.router = new SessionRouter<SessionServices>(onRouteError);
@@ -171,7 +179,7 @@ export class AcpClient {
       .onNotification(MCP_STATUS_METHOD, mcpStatusParams, ({ params }) => {
         // Kept per session: a report may arrive before the session/new answer that names the session.
         this.#mcpStatus.set(params.sessionId, params.servers);
-        this.onMcpStatus(params.sessionId, params.servers);
+        this.#onDidReportMcpStatus.fire({ sessionId: params.sessionId, servers: params.servers });
       })
       .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
         const s = router.services(params.sessionId);

@@ -186,9 +186,10 @@ export class SessionManager implements vscode.Disposable {
   }
 
   async #onAgentStarted(client: AcpClient, restart: boolean): Promise<void> {
-    client.onMcpStatus = (sessionId, servers) => {
+    // Lives as long as the client: a restart brings a new client and a new subscription.
+    client.onDidReportMcpStatus(({ sessionId, servers }) => {
       for (const s of this.#sessions.values()) s.mcpStatus(sessionId, servers);
-    };
+    });
     await Promise.all(
       this.#openSessions().map((s) =>
         s.attach(client, { restart }).catch((err: unknown) => this.log.error(`[${s.folderName}] attach failed: ${errorText(err)}`)),

@@ -7,6 +7,7 @@ import { AcpClient, type AgentFeatures } from "../../../extension/agent/acpClien
 import type { SessionServers } from "../../../extension/mcp/sessionServers";
 import { FolderSession } from "../../../extension/sessions/folderSession";
 import { createNoSandbox } from "../../../sandbox/none";
+import { Event } from "../../../extension/common/event";
 
 test("I-102: each folder's session/new carries only that folder's servers; status reports reach only their session", async () => {
   const received: Array<{ cwd: string; names: string[] }> = [];
@@ -44,7 +45,7 @@ test("I-102: each folder's session/new carries only that folder's servers; statu
     });
   const a = make("alpha");
   const b = make("beta");
-  client.onMcpStatus = (sid, list) => [a, b].forEach((s) => s.mcpStatus(sid, list));
+  client.onDidReportMcpStatus(({ sessionId, servers }) => [a, b].forEach((s) => s.mcpStatus(sessionId, servers)));
   await a.attach(client, { restart: false });
   await b.attach(client, { restart: false });
   assert.deepEqual(received, [
@@ -54,10 +55,7 @@ test("I-102: each folder's session/new carries only that folder's servers; statu
   assert.deepEqual(seen[0]?.mcp, { http: true, sse: false });
   // The agent reports states: rows show "starting" until then.
   assert.equal(a.state.mcpServers[0]?.state, "starting");
-  const changed = new Promise<void>((r) => {
-    const prev = client.onMcpStatus;
-    client.onMcpStatus = (sid, list) => (prev(sid, list), r());
-  });
+  const changed = Event.toPromise(client.onDidReportMcpStatus);
   await ctx!.notify("_manifold/mcp_status", { sessionId: a.sessionId, servers: [{ name: "only-alpha", state: "ready", tools: 4 }, { name: "only-beta", state: "failed", error: "x" }] });
   await changed;
   assert.deepEqual(a.state.mcpServers.map((r) => [r.name, r.state, r.tools]), [["only-alpha", "ready", 4], ["declined-one", "declined", undefined]]);
