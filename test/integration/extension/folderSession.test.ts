@@ -285,3 +285,46 @@ test("the permission broker owns which requests are pending: the panel model's l
   );
   assert.deepEqual(mismatches, []);
 });
+
+test("the panel's view (its one snapshot, then only events) stays equal to the host's state: status, agent name, running, pending requests", async () => {
+  const [a] = dirs() as [string];
+  const fake = createFakeAgent({});
+  const client = new AcpClient(fake.app);
+  await client.initialize();
+  const s = folderSession(a, "alpha", {
+    bindings: memoryBindings(),
+    editor,
+    terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
+  });
+  const { reduceTranscript } = await import("../../../extension/common/transcript");
+  let view = s.state;
+  s.onDidEmit((events) => {
+    for (const ev of events) view = reduceTranscript(view, ev);
+  });
+  const same = (when: string) => assert.deepEqual(view, s.state, `the panel's view drifted ${when}`);
+  s.setStatus("starting");
+  await s.attach(client, { restart: false });
+  s.setStatus("ready");
+  same("after attach");
+  let pendingSeen!: () => void;
+  const asked = new Promise<void>((r) => (pendingSeen = r));
+  s.onDidEmit((events) => events.some((e) => e.type === "permission/requested") && pendingSeen());
+  fake.onPrompt = async ({ params, client: c }) => {
+    await c.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "make", kind: "execute", status: "pending" },
+    });
+    await askPermission(fake, c, params.sessionId, "t1");
+    return "cancelled";
+  };
+  const turn = s.prompt([{ type: "text", text: "build" }], { text: "build", attachments: [] });
+  await asked;
+  same("with a turn running and a request pending");
+  assert.deepEqual({ running: view.running, pending: view.pendingPermissions.length }, { running: true, pending: 1 });
+  await s.cancel();
+  await turn;
+  same("after the cancelled turn");
+  s.agentDied("killed");
+  s.setStatus("restarting", "the agent exited");
+  same("after the agent died");
+});
