@@ -30,7 +30,8 @@ export class SessionManager implements vscode.Disposable {
   readonly #sessions = new Map<string, FolderSession>();
   /** Each folder session's subscription, ended when the folder leaves the workspace. */
   readonly #sessionSubs = new DisposableMap<string>();
-  readonly #panels = new Map<string, ChatPanel>();
+  /** The open chat panels by folder; a panel leaves the map when it is disposed. */
+  readonly #panels = new DisposableMap<string, ChatPanel>();
   readonly #store = new DisposableStore();
   readonly #onDidChange = this.#store.add(new Emitter<ManifoldChange>());
   readonly onDidChange: Event<ManifoldChange> = this.#onDidChange.event;
@@ -254,7 +255,7 @@ export class SessionManager implements vscode.Disposable {
     });
     this.#panels.set(folder.uri.fsPath, chat);
     chat.onDidDispose(() => {
-      if (this.#panels.get(folder.uri.fsPath) === chat) this.#panels.delete(folder.uri.fsPath);
+      if (this.#panels.get(folder.uri.fsPath) === chat) this.#panels.deleteAndLeak(folder.uri.fsPath);
       // Closing the panel dismisses its cards (reject) and ends its live session; the binding stays.
       void s.close().catch(() => undefined);
       this.#onDidChange.fire({ kind: "panels" });
@@ -333,7 +334,7 @@ export class SessionManager implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
-    for (const p of [...this.#panels.values()]) p.dispose();
+    this.#panels.dispose();
     // Deactivation ends every terminal tree the extension served (I-106) before it returns.
     const terminalsGone = Promise.all([...this.#sessions.values()].map((s) => s.dispose()));
     this.#sessions.clear();
