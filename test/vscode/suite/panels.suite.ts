@@ -1,7 +1,7 @@
 // Extension-host tests of the chat panels against the real built-in agent (demo model, offline).
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { COMMANDS, type ManifoldApi, type PanelSnapshot } from "../../../extension/api";
+import { COMMANDS, type ManifoldApi, type ManifoldChange, type PanelSnapshot } from "../../../extension/api";
 import { activateManifold, fixtureFolders, whenApi } from "./helpers";
 
 function panelOf(api: ManifoldApi, folder: vscode.WorkspaceFolder): PanelSnapshot | undefined {
@@ -58,6 +58,22 @@ describe("Manifold chat panels", () => {
         `${folder.name}'s panel must say the agent restarted: ${JSON.stringify(p.entries)}`,
       );
     }
+  });
+
+  it("onDidChange says what changed: the panel opening, then its own folder's session", async () => {
+    const api = await activateManifold();
+    const { alpha } = fixtureFolders();
+    await vscode.commands.executeCommand(COMMANDS.closeSession, alpha.uri);
+    assert.equal(panelOf(api, alpha), undefined);
+    const seen: ManifoldChange[] = [];
+    const sub = api.onDidChange((c) => seen.push(c));
+    await vscode.commands.executeCommand(COMMANDS.openChat, alpha.uri);
+    await api.whenReady();
+    sub.dispose();
+    const kinds = (c: ManifoldChange) => (c.kind === "session" || c.kind === "checkpoints" ? `${c.kind}:${c.folder}` : c.kind);
+    const said = new Set(seen.map(kinds));
+    assert.ok(said.has("panels") && said.has(`session:${alpha.uri.fsPath}`), `changes heard: ${[...said].join(", ")}`);
+    assert.equal(panelOf(api, alpha)?.sessionId !== undefined, true);
   });
 
   it("Close Session closes the folder's panel; Open Chat brings it back on the same session", async () => {
