@@ -81,10 +81,8 @@ function defaultListenerError(err: unknown): void {
   console.error("an event listener threw:", err);
 }
 
-/** Helpers over events (VS Code's `Event` namespace, the few we use). */
+/** Helpers over events (VS Code's `Event` namespace, the two we use). */
 export const Event = {
-  None: ((() => toDisposable(() => undefined)) as Event<never>),
-
   /** The first firing only; the subscription ends after it. */
   once<T>(event: Event<T>): Event<T> {
     return (listener, thisArg, disposables) => {
@@ -100,29 +98,6 @@ export const Event = {
         disposables,
       );
       return sub;
-    };
-  },
-
-  /** Only the firings whose value passes `filter`. */
-  filter<T>(event: Event<T>, filter: (e: T) => boolean): Event<T> {
-    return (listener, thisArg, disposables) => event((e) => (filter(e) ? listener.call(thisArg, e) : undefined), undefined, disposables);
-  },
-
-  /** Each firing's value mapped. */
-  map<T, U>(event: Event<T>, map: (e: T) => U): Event<U> {
-    return (listener, thisArg, disposables) => event((e) => listener.call(thisArg, map(e)), undefined, disposables);
-  },
-
-  /** One event for several. */
-  any<T>(...events: Event<T>[]): Event<T> {
-    return (listener, thisArg, disposables) => {
-      const subs = events.map((ev) => ev((e) => listener.call(thisArg, e)));
-      const all = toDisposable(() => {
-        for (const s of subs) s.dispose();
-      });
-      if (Array.isArray(disposables)) disposables.push(all);
-      else disposables?.add(all);
-      return all;
     };
   },
 

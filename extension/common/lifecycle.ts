@@ -38,10 +38,6 @@ function setParent(child: IDisposable, parent: IDisposable | undefined): void {
   tracker?.setParent(child, parent);
 }
 
-export function isDisposable(x: unknown): x is IDisposable {
-  return typeof x === "object" && x !== null && typeof (x as { dispose?: unknown }).dispose === "function";
-}
-
 /**
  * Disposes every item, even when one throws; the errors are rethrown together afterwards (one as
  * itself, several as an AggregateError), so one broken disposable does not leak the others.
@@ -71,13 +67,6 @@ export function toDisposable(fn: () => void): IDisposable {
     },
   };
   return track(d);
-}
-
-/** One disposable for several: disposes them all, in order, once. */
-export function combinedDisposable(...items: IDisposable[]): IDisposable {
-  const d = toDisposable(() => dispose(items));
-  for (const x of items) setParent(x, d);
-  return d;
 }
 
 /**
@@ -140,8 +129,6 @@ export class DisposableStore implements IDisposable {
 
 /** Base class for owners: `_register(x)` returns `x` and disposes it with the owner. */
 export abstract class Disposable implements IDisposable {
-  static readonly None: IDisposable = Object.freeze({ dispose() {} });
-
   protected readonly _store = new DisposableStore();
 
   constructor() {

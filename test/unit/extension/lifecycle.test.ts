@@ -3,7 +3,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  combinedDisposable,
   Disposable,
   DisposableMap,
   DisposableStore,
@@ -114,14 +113,6 @@ test("MutableDisposable disposes the previous value when set, and its value on d
   m.dispose();
   assert.deepEqual(log, ["one", "two"]);
   assert.equal(m.value, undefined);
-});
-
-test("combinedDisposable disposes its parts once", () => {
-  const log: string[] = [];
-  const d = combinedDisposable(counted(log, "a"), counted(log, "b"));
-  d.dispose();
-  d.dispose();
-  assert.deepEqual(log, ["a", "b"]);
 });
 
 test("the leak check passes when everything is disposed, owned children included", () => {
