@@ -1,16 +1,32 @@
 // `fs/read_text_file` and `fs/write_text_file` for one session, confined to its folder (I-94).
-// The editor side (unsaved buffers, undoable WorkspaceEdit) comes in as `EditorFiles`.
-import { lstat, readFile } from "node:fs/promises";
+// The editor side (unsaved buffers, undoable edits of open documents) comes in as `EditorFiles`;
+// everything else goes to the disk through the shared race-free primitives of sandbox/.
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest } from "@agentclientprotocol/sdk";
+import { FileTooLargeError, NotRegularFileError, readRegular } from "../../sandbox/fileRead";
+import { hasOtherHardLinks } from "../../sandbox/pathGuard";
+import { PathChangedError, writeFileAtomic } from "../../sandbox/safeWrite";
 import type { PathConfinement } from "./folderConfinement";
 
 export interface EditorFiles {
   /** The text of an open document (with unsaved changes), or undefined if it is not open. */
   openDocumentText(realPath: string): string | undefined;
-  /** Writes through the editor (undoable); creates the file (and parent folders) if missing. */
-  write(realPath: string, content: string): Promise<void>;
+  /**
+   * Replaces the whole text of the document the editor holds for `realPath` with one undoable edit
+   * and saves it. Resolves false, changing nothing, when the editor holds no such document: the
+   * caller then writes the disk.
+   */
+  writeOpenDocument(realPath: string, content: string): Promise<boolean>;
 }
+
+/** An editor with no documents: reads and writes all go to the disk (plain Node, the agent harness). */
+export const noEditor: EditorFiles = {
+  openDocumentText: () => undefined,
+  writeOpenDocument: async () => false,
+};
+
+/** Largest file served whole; a bigger one is refused rather than loaded into the extension host. */
+export const MAX_SERVED_BYTES = 10 * 1024 * 1024;
 
 /** Slices `text` to `limit` lines starting at 1-based `line`. */
 export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
@@ -21,6 +37,10 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
   return lines.slice(start, end).join("\n");
 }
 
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
 export class SessionFileService {
   constructor(
     private readonly confinement: PathConfinement,
@@ -28,32 +48,43 @@ export class SessionFileService {
   ) {}
 
   async readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse> {
-    const r = await this.confinement.confine(params.path);
-    if (!r.ok) throw RequestError.invalidParams({ path: params.path }, r.reason);
-    let text = this.editor.openDocumentText(r.path);
+    const real = await this.#confine(params.path);
+    let text = this.editor.openDocumentText(real);
     if (text === undefined) {
       try {
-        text = await readFile(r.path, "utf8");
+        text = (await readRegular(real, MAX_SERVED_BYTES, { refuseLarger: true })).bytes.toString("utf8");
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "ENOENT") throw RequestError.resourceNotFound(params.path);
+        if (errno(err) === "ENOENT") throw RequestError.resourceNotFound(params.path);
+        if (err instanceof NotRegularFileError || err instanceof FileTooLargeError) throw RequestError.invalidParams({ path: params.path }, err.message);
         throw RequestError.internalError(undefined, `cannot read ${params.path}: ${(err as Error).message}`);
       }
     }
     return { content: sliceLines(text, params.line, params.limit) };
   }
 
+  /**
+   * An open document is edited in the editor (undoable there); any other file is replaced on disk
+   * atomically through verified directory fds, creating missing folders. Nothing checks existence
+   * first and acts on the answer later, so a file another writer creates or changes meanwhile
+   * (opencode writes the file itself right after asking) never makes the write fail or vanish.
+   */
   async writeTextFile(params: WriteTextFileRequest): Promise<void> {
-    const r = await this.confinement.confine(params.path);
-    if (!r.ok) throw RequestError.invalidParams({ path: params.path }, r.reason);
+    const real = await this.#confine(params.path);
+    // A hard link inside the folder may alias a file outside it: refuse to write through it.
+    if (hasOtherHardLinks(real)) throw RequestError.invalidParams({ path: params.path }, `${params.path} has several hard links; refusing to write through it`);
     try {
-      const st = await lstat(r.path);
-      if (st.isDirectory()) throw RequestError.invalidParams({ path: params.path }, `${params.path} is a directory`);
-      // A hard link inside the folder may alias a file outside it: refuse to write through it.
-      if (st.nlink > 1) throw RequestError.invalidParams({ path: params.path }, `${params.path} has several hard links; refusing to write through it`);
+      if (await this.editor.writeOpenDocument(real, params.content)) return;
+      await writeFileAtomic(real, params.content, { mkdirs: true });
     } catch (err) {
       if (err instanceof RequestError) throw err;
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw RequestError.internalError(undefined, (err as Error).message);
+      if (err instanceof NotRegularFileError || err instanceof PathChangedError) throw RequestError.invalidParams({ path: params.path }, err.message);
+      throw RequestError.internalError(undefined, `cannot write ${params.path}: ${(err as Error).message}`);
     }
-    await this.editor.write(r.path, params.content);
+  }
+
+  async #confine(path: string): Promise<string> {
+    const r = await this.confinement.confine(path);
+    if (!r.ok) throw RequestError.invalidParams({ path }, r.reason);
+    return r.path;
   }
 }

@@ -22,7 +22,7 @@ async function setup(caps: acp.AgentCapabilities) {
   const m = new Map<string, string>();
   const s = new FolderSession(folder, "proj", {
     bindings: { get: (f) => m.get(f), set: (f, id) => void (id ? m.set(f, id) : m.delete(f)) },
-    editor: { openDocumentText: () => undefined, write: async () => {} },
+    editor: { openDocumentText: () => undefined, writeOpenDocument: async () => false },
     terminalSandbox: async () => createNoSandbox({}, "none"),
     checkpoints: ck,
   });

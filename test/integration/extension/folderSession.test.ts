@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { AcpClient } from "../../../extension/agent/acpClient";
-import type { EditorFiles } from "../../../extension/client/fileService";
+import { noEditor } from "../../../extension/client/fileService";
 import { FolderSession } from "../../../extension/sessions/folderSession";
 import { permissionState, type PermissionEntry, type TranscriptState } from "../../../extension/common/transcript";
 import { askPermission, createFakeAgent, type FakeAgent } from "./fakeAgent";
@@ -22,7 +22,7 @@ function folderSession(...args: ConstructorParameters<typeof FolderSession>): Fo
 }
 ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
 
-const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
+const editor = noEditor;
 
 function memoryBindings() {
   const m = new Map<string, string>();

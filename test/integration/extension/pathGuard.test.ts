@@ -93,9 +93,9 @@ test("I-94: fs/read_text_file and fs/write_text_file served to an agent refuse p
   const writes: string[] = [];
   const editor: EditorFiles = {
     openDocumentText: (p) => (p === join(ws, "src", "a.txt") ? "unsaved\nbuffer" : undefined),
-    write: async (p, c) => {
+    writeOpenDocument: async (p) => {
       writes.push(p);
-      writeFileSync(p, c);
+      return false;
     },
   };
   const files = new SessionFileService(new PathConfinement(ws), editor);
@@ -116,10 +116,12 @@ test("I-94: fs/read_text_file and fs/write_text_file served to an agent refuse p
   assert.deepEqual(writes, []);
   assert.equal(readFileSync(join(outside, "secret.txt"), "utf8"), "secret");
   assert.equal(existsSync(join(outside, "nope")), false);
-  // Inside: unsaved buffer wins, line/limit honoured; writes go through the editor.
+  // Inside: unsaved buffer wins, line/limit honoured; a write is offered to the editor first, then
+  // goes to the disk when no document is open.
   assert.deepEqual(await files.readTextFile({ sessionId: "s", path: join(ws, "src", "a.txt"), line: 2, limit: 1 }), { content: "buffer" });
   await files.writeTextFile({ sessionId: "s", path: join(ws, "new.txt"), content: "hi" });
   assert.deepEqual(writes, [join(ws, "new.txt")]);
+  assert.equal(readFileSync(join(ws, "new.txt"), "utf8"), "hi");
 });
 
 test("I-94: terminal/create refuses a cwd outside the session folder", async () => {

@@ -10,7 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { AgentContext, CreateElicitationRequest, CreateElicitationResponse, InitializeRequest } from "@agentclientprotocol/sdk";
 import { questionRequest } from "../../../agent-server/acp/questions";
 import { AcpClient } from "../../../extension/agent/acpClient";
-import type { EditorFiles } from "../../../extension/client/fileService";
+import { noEditor } from "../../../extension/client/fileService";
 import type { PendingQuestion } from "../../../extension/questions/questionBroker";
 import type { QuestionEntry } from "../../../extension/common/transcript";
 import { FolderSession } from "../../../extension/sessions/folderSession";
@@ -20,7 +20,7 @@ import { stateWaiters } from "./stateWaiters";
 import { createNoSandbox } from "../../../sandbox/none";
 import { ensureNoDisposablesAreLeaked } from "../../support/disposableLeaks";
 
-const editor: EditorFiles = { openDocumentText: () => undefined, write: async () => {} };
+const editor = noEditor;
 
 /** Every FolderSession a test makes; disposed after it, before the leak check. */
 const made: FolderSession[] = [];

@@ -39,7 +39,7 @@ test("I-102: each folder's session/new carries only that folder's servers; statu
   const make = (folder: string) =>
     new FolderSession(`/w/${folder}`, folder, {
       bindings: { get: () => undefined, set: () => undefined },
-      editor: { openDocumentText: () => undefined, write: async () => {} },
+      editor: { openDocumentText: () => undefined, writeOpenDocument: async () => false },
       terminalSandbox: async () => createNoSandbox({}, "none"),
       mcpServers: (f) => (seen.push(f), Promise.resolve(servers(folder))),
     });

@@ -1,0 +1,47 @@
+// `fs/write_text_file` as the extension serves it to a third-party agent, in a real extension host:
+// the folder's `SessionFileService` with the VS Code editor side (`vscodeFiles`). Agents such as
+// opencode create the file themselves right after asking Manifold to write it; the write must still
+// land, whole, and never fail because the file appeared in between.
+import * as assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { SessionFileService } from "../../../extension/client/fileService";
+import { PathConfinement } from "../../../extension/client/folderConfinement";
+import { vscodeFiles } from "../../../extension/vscode/client/vscodeFiles";
+import { fixtureFolders } from "./helpers";
+
+function filesOf(folder: string): SessionFileService {
+  return new SessionFileService(new PathConfinement(folder), vscodeFiles);
+}
+
+describe("fs/write_text_file through the VS Code editor side", () => {
+  it("creates a new file with the requested content even when another writer creates it first", async () => {
+    const folder = fixtureFolders().alpha.uri.fsPath;
+    const file = join(folder, "race", "created-meanwhile.txt");
+    assert.equal(existsSync(file), false);
+    // The other writer strikes when VS Code is about to create the file (after any existence check).
+    const sub = vscode.workspace.onWillCreateFiles((e) => {
+      if (e.files.some((u) => u.fsPath === file)) writeFileSync(file, "the agent's own copy\n");
+    });
+    try {
+      await filesOf(folder).writeTextFile({ sessionId: "s", path: file, content: "requested content\n" });
+    } finally {
+      sub.dispose();
+    }
+    assert.equal(readFileSync(file, "utf8"), "requested content\n");
+  });
+
+  it("writes a document open in the editor through an undoable edit, saved to disk", async () => {
+    const folder = fixtureFolders().alpha.uri.fsPath;
+    const file = join(folder, "open-doc.txt");
+    writeFileSync(file, "before\n");
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc, { preview: false });
+    await filesOf(folder).writeTextFile({ sessionId: "s", path: file, content: "after\n" });
+    assert.deepEqual({ disk: readFileSync(file, "utf8"), editor: doc.getText(), dirty: doc.isDirty }, { disk: "after\n", editor: "after\n", dirty: false });
+    await vscode.commands.executeCommand("undo");
+    assert.equal(doc.getText(), "before\n");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+});
