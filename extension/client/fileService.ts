@@ -41,6 +41,17 @@ function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
+/**
+ * What a missing file inside the folder reads as: empty text, as Zed answers (it opens a missing
+ * project file as a new, empty buffer). Agents built against Zed rely on it: gemini-cli reads a
+ * target before writing it and can recognise no error answer as "does not exist" (its ACP layer
+ * receives the JSON-RPC error as a plain object and only knows Node's ENOENT), so any error here
+ * made it refuse to create files. `_meta` still says the file does not exist, for agents that care.
+ */
+export function missingFileAnswer(): ReadTextFileResponse {
+  return { content: "", _meta: { "manifold/exists": false } };
+}
+
 export class SessionFileService {
   constructor(
     private readonly confinement: PathConfinement,
@@ -54,7 +65,7 @@ export class SessionFileService {
       try {
         text = (await readRegular(real, MAX_SERVED_BYTES, { refuseLarger: true })).bytes.toString("utf8");
       } catch (err) {
-        if (errno(err) === "ENOENT") throw RequestError.resourceNotFound(params.path);
+        if (errno(err) === "ENOENT") return missingFileAnswer();
         if (err instanceof NotRegularFileError || err instanceof FileTooLargeError) throw RequestError.invalidParams({ path: params.path }, err.message);
         throw RequestError.internalError(undefined, `cannot read ${params.path}: ${(err as Error).message}`);
       }
