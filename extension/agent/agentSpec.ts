@@ -9,10 +9,22 @@ export interface ThirdPartyAgent {
   env?: Record<string, string>;
 }
 
+/** Where `manifold.agents` was (not) read from: what an error about it must tell the user. */
+export interface AgentsSettingOrigin {
+  /** `vscode.env.remoteName` in a remote window (`ssh-remote`, `dev-container`, `wsl`, code-server's …). */
+  remoteName?: string;
+  /** The setting has a value VS Code reads for this machine: User settings, or Remote settings in a remote window. */
+  machineValue: boolean;
+  /** Workspace or folder settings hold a value, which is never read (a workspace cannot add commands). */
+  workspaceValue: boolean;
+}
+
 export interface AgentSettings {
   /** `builtin` or the name of an entry of `agents`. */
   agent: string;
   agents: ThirdPartyAgent[];
+  /** Where `agents` came from (absent: say nothing about settings scopes). */
+  agentsOrigin?: AgentsSettingOrigin;
   modelProvider?: string;
   modelBaseUrl?: string;
   modelName?: string;
@@ -38,6 +50,27 @@ export interface AgentSpec {
 
 export class AgentSettingsError extends Error {
   override name = "AgentSettingsError";
+}
+
+/**
+ * Why `manifold.agent` names no entry of `manifold.agents`, and where the entry has to go.
+ * `manifold.agents` is machine-scoped: in a remote window (SSH, containers, WSL, code-server) VS Code
+ * reads it from the Remote settings only and never shows the extension a User-settings value, so an
+ * entry put in User settings is silently missing there.
+ */
+export function missingAgentMessage(name: string, agents: readonly ThirdPartyAgent[], origin?: AgentsSettingOrigin): string {
+  const listed = agents.length > 0 ? ` (it lists ${agents.map((a) => `"${a.name}"`).join(", ")})` : "";
+  const parts = [`manifold.agent is "${name}", but manifold.agents has no entry with that name${listed}.`];
+  if (origin?.remoteName) {
+    parts.push(
+      `In a remote window (${origin.remoteName}), manifold.agents is read from the Remote settings (Preferences: Open Remote Settings), not User settings` +
+        (origin.machineValue ? ": the Remote settings' value is the one used here, and entries in your User settings are ignored." : ", and the Remote settings have no value for it."),
+    );
+  } else if (!origin?.machineValue && origin) {
+    parts.push("Add the entry to your User settings (Preferences: Open User Settings (JSON)).");
+  }
+  if (origin?.workspaceValue) parts.push("A value in workspace or folder settings is ignored: a workspace cannot add commands to run.");
+  return parts.join(" ");
 }
 
 /**
@@ -78,7 +111,7 @@ export function resolveAgentSpec(opts: {
     };
   }
   const entry = settings.agents.find((a) => a.name === settings.agent);
-  if (!entry) throw new AgentSettingsError(`manifold.agent is "${settings.agent}", but manifold.agents has no entry with that name`);
+  if (!entry) throw new AgentSettingsError(missingAgentMessage(settings.agent, settings.agents, settings.agentsOrigin));
   if (!entry.command) throw new AgentSettingsError(`the agent "${entry.name}" in manifold.agents has no command`);
   // A third-party agent is a normal program: it must not inherit Electron's "run as Node" switch.
   delete env.ELECTRON_RUN_AS_NODE;

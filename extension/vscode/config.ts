@@ -1,7 +1,7 @@
 // Every `manifold.*` setting and secret key in one table (declared in package.json `contributes`).
 import * as vscode from "vscode";
 import { z } from "zod";
-import type { AgentSecrets, AgentSettings, ThirdPartyAgent } from "../agent/agentSpec";
+import type { AgentSecrets, AgentSettings, AgentsSettingOrigin, ThirdPartyAgent } from "../agent/agentSpec";
 
 export const SETTINGS = {
   agent: "agent",
@@ -45,10 +45,25 @@ export function thirdPartyAgents(): ThirdPartyAgent[] {
   return parsed.success ? parsed.data : [];
 }
 
+/**
+ * Where `manifold.agents` (machine scope) can come from here. VS Code never shows the extension a
+ * value it ignores for this machine (User settings in a remote window), so the error can only say
+ * where the value has to go: `inspect()` tells whether the read scope has one at all.
+ */
+function agentsOrigin(): AgentsSettingOrigin {
+  const i = section().inspect<unknown>(SETTINGS.agents);
+  return {
+    ...(vscode.env.remoteName ? { remoteName: vscode.env.remoteName } : {}),
+    machineValue: i?.globalValue !== undefined,
+    workspaceValue: i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined,
+  };
+}
+
 export function readAgentSettings(): AgentSettings {
   return {
     agent: str(SETTINGS.agent) ?? "builtin",
     agents: thirdPartyAgents(),
+    agentsOrigin: agentsOrigin(),
     ...optional("modelProvider", str(SETTINGS.modelProvider)),
     ...optional("modelBaseUrl", str(SETTINGS.modelBaseUrl)),
     ...optional("modelName", str(SETTINGS.modelName)),
