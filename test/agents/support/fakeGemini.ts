@@ -2,6 +2,7 @@
 // through `GOOGLE_GEMINI_BASE_URL`. `…:streamGenerateContent?alt=sse` answers with the reply the
 // script returns for the request (SSE frames of `GenerateContentResponse`); `…:generateContent` (its
 // side calls: next-speaker and loop checks) answers a short JSON "no"; `…:countTokens` a count.
+// The script may answer "hang": headers, then nothing until gemini-cli aborts the request (a cancel).
 // Every request is recorded; anything else is a 404 that names itself, so a new call shows up.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,12 +14,18 @@ export interface GeminiRequest {
   body: unknown;
   /** The role/part kinds of the last content: "user:text", "user:functionResponse", … */
   lastPartKind: string;
+  /** The text of the last user content that has text (the prompt, across tool steps). */
+  lastUserText: string;
 }
+
+export type GeminiReply = GeminiPart[] | "hang";
 
 export interface FakeGemini {
   /** e.g. `http://127.0.0.1:PORT` (gemini-cli appends `/v1beta/models/…`). */
   readonly url: string;
   readonly requests: GeminiRequest[];
+  /** Resolves once a "hang" reply has started (the agent is waiting on the model). */
+  nextHang(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +34,16 @@ function lastPartKind(body: unknown): string {
   const last = contents.at(-1);
   const part = last?.parts?.at(-1) ?? {};
   return `${last?.role ?? "?"}:${Object.keys(part).find((k) => k !== "thoughtSignature") ?? "?"}`;
+}
+
+function lastUserText(body: unknown): string {
+  const contents = (body as { contents?: { role?: string; parts?: { text?: unknown }[] }[] } | null)?.contents ?? [];
+  for (const c of [...contents].reverse()) {
+    if (c.role !== "user") continue;
+    const text = (c.parts ?? []).flatMap((p) => (typeof p.text === "string" ? [p.text] : [])).join("");
+    if (text) return text;
+  }
+  return "";
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -48,17 +65,23 @@ function frame(parts: GeminiPart[], finish: boolean): string {
 }
 
 /** `script` returns the parts of the reply: text parts stream one frame each, the last frame finishes. */
-export async function startFakeGemini(script: (req: GeminiRequest) => GeminiPart[]): Promise<FakeGemini> {
+export async function startFakeGemini(script: (req: GeminiRequest) => GeminiReply): Promise<FakeGemini> {
   const requests: GeminiRequest[] = [];
+  const hangWaiters: (() => void)[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const body = await readBody(req);
       const path = req.url ?? "";
-      const recorded: GeminiRequest = { path, body, lastPartKind: lastPartKind(body) };
+      const recorded: GeminiRequest = { path, body, lastPartKind: lastPartKind(body), lastUserText: lastUserText(body) };
       requests.push(recorded);
       if (path.includes(":streamGenerateContent")) {
         const parts = script(recorded);
         res.writeHead(200, { "content-type": "text/event-stream" });
+        if (parts === "hang") {
+          res.flushHeaders();
+          hangWaiters.splice(0).forEach((w) => w());
+          return;
+        }
         parts.forEach((p, i) => res.write(frame([p], i === parts.length - 1)));
         if (parts.length === 0) res.write(frame([{ text: "" }], true));
         res.end();
@@ -80,6 +103,7 @@ export async function startFakeGemini(script: (req: GeminiRequest) => GeminiPart
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    nextHang: () => new Promise<void>((resolve) => hangWaiters.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

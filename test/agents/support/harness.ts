@@ -3,15 +3,15 @@
 // (permission broker, `SessionFileService` on the folder's confinement, terminals), with the plain-Node
 // editor (`noEditor`). Only the user is scripted: `answerPermissions` picks an option by its kind.
 import * as acp from "@agentclientprotocol/sdk";
-import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { AcpClient } from "../../../extension/agent/acpClient";
-import { noEditor } from "../../../extension/client/fileService";
+import { noEditor, type EditorFiles } from "../../../extension/client/fileService";
 import { PathConfinement } from "../../../extension/client/folderConfinement";
 import type { PendingPermission } from "../../../extension/permissions/permissionBroker";
 import { SessionBinding } from "../../../extension/sessions/sessionBinding";
 import type { TranscriptEvent } from "../../../extension/common/transcript";
 import { createNoSandbox } from "../../../sandbox/none";
+import { spawnTree } from "../../../sandbox/processTree";
 
 export type PermissionChoice = "allow" | "reject";
 
@@ -30,9 +30,11 @@ export interface RealAgent {
   readonly events: TranscriptEvent[];
   /** The session's updates, in arrival order. */
   readonly updates: acp.SessionUpdate[];
+  /** `read <path>` / `write <path>` for each fs/* request that reached Manifold's file service. */
+  readonly fsCalls: string[];
   stderr(): string;
   /** `session/new` for `folder`, bound like a panel binds it. */
-  newSession(folder: string): Promise<string>;
+  newSession(folder: string): Promise<acp.NewSessionResponse>;
   /** What the user answers to every permission request from now on. */
   answerPermissions(choice: PermissionChoice): void;
   /** Concatenated agent text of the session so far. */
@@ -48,13 +50,12 @@ const ALLOW = new Set(["allow_once", "allow_always"]);
 const REJECT = new Set(["reject_once", "reject_always"]);
 
 export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
-  const child: ChildProcess = spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env: cmd.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   let stderr = "";
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (d: string) => {
-    stderr = (stderr + d).slice(-20_000);
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const env = Object.fromEntries(Object.entries(cmd.env).filter((e): e is [string, string] => e[1] !== undefined));
+  // Its own process group, ended as a tree (the same mechanism as the extension's terminals).
+  const proc = spawnTree({ file: cmd.command, args: cmd.args, env, cwd: cmd.cwd }, (d) => (stderr = (stderr + d).slice(-20_000)), { stdin: true, rawStdout: true });
+  const child = proc.child;
+  const exited = proc.exited.then(() => undefined);
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
   const client = new AcpClient(stream);
   const init = await Promise.race([
@@ -66,6 +67,12 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
   const permissions: PendingPermission[] = [];
   const events: TranscriptEvent[] = [];
   const updates: acp.SessionUpdate[] = [];
+  const fsCalls: string[] = [];
+  // The plain-Node editor, watched: the service asks it first on every confined read and write.
+  const editor: EditorFiles = {
+    openDocumentText: (p) => (fsCalls.push(`read ${p}`), noEditor.openDocumentText(p)),
+    writeOpenDocument: (p, c) => (fsCalls.push(`write ${p}`), noEditor.writeOpenDocument(p, c)),
+  };
   const waiters: ((p: PendingPermission) => void)[] = [];
   let choice: PermissionChoice | undefined;
   let binding: SessionBinding | undefined;
@@ -83,11 +90,12 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     permissions,
     events,
     updates,
+    fsCalls,
     stderr: () => stderr,
     async newSession(folder) {
       const res = await client.newSession(folder, (r) => {
         binding = new SessionBinding(client, r.sessionId, new PathConfinement(folder), {
-          editor: noEditor,
+          editor,
           terminalSandbox: async () => sandbox,
           emit: (...e) => events.push(...e),
           update: (u) => updates.push(u),
@@ -99,7 +107,7 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
           onQuestionRequested: () => undefined,
         });
       });
-      return res.sessionId;
+      return res;
     },
     answerPermissions(c) {
       choice = c;
@@ -118,15 +126,27 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     async close() {
       await binding?.dispose();
       client.close();
-      // Its own process group: whatever the agent started goes with it.
-      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, "SIGTERM");
-        } catch {
-          // already gone
-        }
-      }
-      await exited;
+      await proc.kill();
     },
+  };
+}
+
+/** What an agent advertises, one line for the table in the report (and a test's diagnostics). */
+export function advertised(init: acp.InitializeResponse, session: acp.NewSessionResponse): Record<string, string> {
+  const caps = init.agentCapabilities;
+  const sc = caps?.sessionCapabilities ?? {};
+  const on = (v: unknown) => (v === undefined || v === null || v === false ? "no" : "yes");
+  const prompt = caps?.promptCapabilities;
+  return {
+    agent: `${init.agentInfo?.name ?? "?"} ${init.agentInfo?.version ?? ""}`.trim(),
+    load: on(caps?.loadSession),
+    list: on(sc.list),
+    resume: on(sc.resume),
+    close: on(sc.close),
+    configOptions: (session.configOptions ?? []).map((o) => o.id).join(" ") || "none",
+    modes: (session.modes?.availableModes ?? []).map((m) => m.id).join(" ") || "none",
+    prompt: ["image", "audio", "embeddedContext"].filter((k) => prompt?.[k as keyof typeof prompt] === true).join(" ") || "text only",
+    mcp: ["stdio", ...(caps?.mcpCapabilities?.http ? ["http"] : []), ...(caps?.mcpCapabilities?.sse ? ["sse"] : [])].join(" "),
+    auth: (init.authMethods ?? []).map((m) => m.id).join(" ") || "none",
   };
 }
