@@ -91,7 +91,8 @@ describe("gemini-cli (real, pinned) creates files through Manifold's fs/*", { sk
 // The common scenario, against every pinned agent that is installed and has a fake of its model API.
 for (const profile of PROFILES) {
   const found = installedAgent(profile.id);
-  const skip = "skip" in found ? found.skip : profile.api === "openai-responses" ? `${profile.id} speaks the OpenAI Responses API, which has no local fake yet` : false;
+  const skip = "skip" in found ? found.skip : false;
+  const writes = { skip: profile.noWrites ?? false };
 
   describe(`${profile.id} (real, pinned) with Manifold's client: stream, ask, reject, cancel`, { skip }, () => {
     let base = "";
@@ -126,7 +127,7 @@ for (const profile of PROFILES) {
       assert.deepEqual({ stop, text: agent.text().includes("Hello there") }, { stop: "end_turn", text: true }, agent.transcript());
     });
 
-    it("a write of a new file asks for permission; rejected, nothing is written", async () => {
+    it("a write of a new file asks for permission; rejected, nothing is written", writes, async () => {
       agent.answerPermissions("reject");
       const asked = agent.permissions.length;
       await agent.client.prompt(sessionId, [{ type: "text", text: "[write:rejected.txt] write it" }]);
@@ -134,7 +135,7 @@ for (const profile of PROFILES) {
       assert.equal(existsSync(join(folder, "rejected.txt")), false);
     });
 
-    it("a write of a new file, granted, creates it with the content", async () => {
+    it("a write of a new file, granted, creates it with the content", writes, async () => {
       agent.answerPermissions("allow");
       const asked = agent.permissions.length;
       const stop = await agent.client.prompt(sessionId, [{ type: "text", text: "[write:granted.txt] write it" }]);

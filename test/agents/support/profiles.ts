@@ -5,12 +5,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeRequest, FakeToolCall } from "../../support/fakeModelServer";
 
-/** Which fake model API an agent needs. "openai-responses" has no fake yet. */
+/** Which fake model API an agent needs. */
 export type ModelApi = "gemini" | "openai-chat" | "anthropic" | "openai-responses";
 
 export interface AgentProfile {
   id: string;
   api: ModelApi;
+  /** Why the write steps do not apply to this agent, if they do not. */
+  noWrites?: string;
   args: string[];
   /** The agent's environment: `modelUrl` is the fake's origin, `home` a fresh temp folder. */
   env(modelUrl: string, home: string): NodeJS.ProcessEnv;
@@ -45,6 +47,7 @@ export const PROFILES: AgentProfile[] = [
   {
     id: "codex",
     api: "openai-responses",
+    noWrites: "codex offers no file-write tool for a model it does not know (it writes with shell commands in its own sandbox)",
     args: [
       "-c", 'model_providers.fake.name="fake"',
       "-c", `model_providers.fake.base_url="${"$URL"}/v1"`,

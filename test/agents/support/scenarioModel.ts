@@ -7,6 +7,7 @@
 //   [hang]   starts the response and sends nothing more, until the agent aborts it (a cancel)
 import { join } from "node:path";
 import { startFakeModelServer, type FakeRequest, type FakeTurn } from "../../support/fakeModelServer";
+import { startFakeResponses } from "./fakeResponses";
 import { startFakeGemini, type GeminiReply, type GeminiRequest } from "./fakeGemini";
 import { writeCallFor, type ModelApi } from "./profiles";
 
@@ -56,7 +57,12 @@ export async function startScenarioModel(api: ModelApi, folder: string): Promise
     const g = await startFakeGemini((req) => gemini(req, folder));
     return { origin: g.url, nextHang: () => g.nextHang(), close: () => g.close() };
   }
-  if (api === "openai-responses") throw new Error("no fake of the OpenAI Responses API yet");
+  if (api === "openai-responses") {
+    // Text and hangs only: codex has no file-write tool for an unknown model (it writes with shell
+    // commands under its own sandbox), so the write steps do not apply to it.
+    const r = await startFakeResponses((req) => (req.lastUserText.includes("[hang]") ? "hang" : { text: req.lastUserText.includes("[hello]") ? ["Hel", "lo there"] : ["ok"] }));
+    return { origin: r.origin, nextHang: () => r.nextHang(), close: () => r.close() };
+  }
   const server = await startFakeModelServer();
   server.script((req) => openAiOrAnthropic(req, folder));
   let hangs = 0;
