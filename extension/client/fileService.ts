@@ -1,6 +1,6 @@
 // `fs/read_text_file` and `fs/write_text_file` for one session, confined to its folder (I-94).
-// The editor side (unsaved buffers, undoable edits of open documents) comes in as `EditorFiles`;
-// everything else goes to the disk through the shared race-free primitives of sandbox/.
+// The editor side (documents with unsaved changes: their text, undoable edits) comes in as
+// `EditorFiles`; everything else goes to the disk through the shared race-free primitives of sandbox/.
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest } from "@agentclientprotocol/sdk";
 import { FileTooLargeError, NotRegularFileError, readRegular } from "../../sandbox/fileRead";
@@ -9,12 +9,12 @@ import { PathChangedError, writeFileAtomic } from "../../sandbox/safeWrite";
 import type { PathConfinement } from "./folderConfinement";
 
 export interface EditorFiles {
-  /** The text of an open document (with unsaved changes), or undefined if it is not open. */
+  /** The text of a document with unsaved changes, or undefined when the disk has the file's text. */
   openDocumentText(realPath: string): string | undefined;
   /**
-   * Replaces the whole text of the document the editor holds for `realPath` with one undoable edit
-   * and saves it. Resolves false, changing nothing, when the editor holds no such document: the
-   * caller then writes the disk.
+   * Replaces the whole text of the document with unsaved changes the editor holds for `realPath`
+   * with one undoable edit and saves it. Resolves false, changing nothing, when there is no such
+   * document: the caller then writes the disk.
    */
   writeOpenDocument(realPath: string, content: string): Promise<boolean>;
 }
@@ -74,10 +74,10 @@ export class SessionFileService {
   }
 
   /**
-   * An open document is edited in the editor (undoable there); any other file is replaced on disk
-   * atomically through verified directory fds, creating missing folders. Nothing checks existence
-   * first and acts on the answer later, so a file another writer creates or changes meanwhile
-   * (opencode writes the file itself right after asking) never makes the write fail or vanish.
+   * A document with unsaved changes is edited in the editor (undoable there); any other file is
+   * replaced on disk atomically through verified directory fds, creating missing folders. Nothing
+   * checks existence first and acts on the answer later, so a file another writer creates or changes
+   * meanwhile (opencode writes the file itself right after asking) never makes the write fail or vanish.
    */
   async writeTextFile(params: WriteTextFileRequest): Promise<void> {
     const real = await this.#confine(params.path);

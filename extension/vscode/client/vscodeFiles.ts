@@ -1,21 +1,23 @@
-// The editor side of fs/*: unsaved buffers for reads, undoable WorkspaceEdits for open documents.
-// Files VS Code holds no document for are written by SessionFileService on disk (race-free, atomic);
-// VS Code reloads a clean editor of such a file from disk as an undoable change.
+// The editor side of fs/*: documents with unsaved changes. Their text is what the agent reads, and a
+// write replaces it with one undoable WorkspaceEdit, then saves. Every other file, open in a clean
+// editor or not, is read from and written to the disk by SessionFileService (race-free, atomic): VS
+// Code reloads a clean editor from disk as an undoable change, and the editor's save never races
+// another writer of the file.
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { EditorFiles } from "../../client/fileService";
 
-function openDocument(realPath: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && !d.isClosed && path.normalize(d.uri.fsPath) === realPath);
+function unsavedDocument(realPath: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.isDirty && !d.isClosed && d.uri.scheme === "file" && path.normalize(d.uri.fsPath) === realPath);
 }
 
 export const vscodeFiles: EditorFiles = {
   openDocumentText(realPath: string): string | undefined {
-    return openDocument(realPath)?.getText();
+    return unsavedDocument(realPath)?.getText();
   },
 
   async writeOpenDocument(realPath: string, content: string): Promise<boolean> {
-    const doc = openDocument(realPath);
+    const doc = unsavedDocument(realPath);
     if (!doc) return false;
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), content);

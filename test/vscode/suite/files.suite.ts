@@ -11,6 +11,18 @@ import { PathConfinement } from "../../../extension/client/folderConfinement";
 import { vscodeFiles } from "../../../extension/vscode/client/vscodeFiles";
 import { fixtureFolders } from "./helpers";
 
+/** Resolves when the document's text is `text` (VS Code reloads a clean editor after a disk change). */
+function textBecomes(doc: vscode.TextDocument, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc && doc.getText() === text) {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
 function filesOf(folder: string): SessionFileService {
   return new SessionFileService(new PathConfinement(folder), vscodeFiles);
 }
@@ -32,16 +44,53 @@ describe("fs/write_text_file through the VS Code editor side", () => {
     assert.equal(readFileSync(file, "utf8"), "requested content\n");
   });
 
-  it("writes a document open in the editor through an undoable edit, saved to disk", async () => {
+  it("writes a file open in a clean editor on disk; the editor reloads it, and undo brings the old text back", async () => {
     const folder = fixtureFolders().alpha.uri.fsPath;
-    const file = join(folder, "open-doc.txt");
+    const file = join(folder, "open-clean.txt");
     writeFileSync(file, "before\n");
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     await vscode.window.showTextDocument(doc, { preview: false });
+    const reloaded = textBecomes(doc, "after\n");
     await filesOf(folder).writeTextFile({ sessionId: "s", path: file, content: "after\n" });
-    assert.deepEqual({ disk: readFileSync(file, "utf8"), editor: doc.getText(), dirty: doc.isDirty }, { disk: "after\n", editor: "after\n", dirty: false });
+    await reloaded;
+    assert.deepEqual({ disk: readFileSync(file, "utf8"), dirty: doc.isDirty }, { disk: "after\n", dirty: false });
     await vscode.commands.executeCommand("undo");
     assert.equal(doc.getText(), "before\n");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  it("writes a file open in a clean editor even when another writer changes it while it is being written", async () => {
+    const folder = fixtureFolders().alpha.uri.fsPath;
+    const file = join(folder, "open-raced.txt");
+    writeFileSync(file, "before\n");
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc, { preview: false });
+    // The other writer (the agent itself) strikes if VS Code is about to save the file.
+    const sub = vscode.workspace.onWillSaveTextDocument((e) => {
+      if (e.document === doc) writeFileSync(file, "the agent's own copy\n");
+    });
+    try {
+      await filesOf(folder).writeTextFile({ sessionId: "s", path: file, content: "after\n" });
+    } finally {
+      sub.dispose();
+    }
+    assert.equal(readFileSync(file, "utf8"), "after\n");
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
+  it("replaces a document with unsaved changes by an undoable edit, and saves it", async () => {
+    const folder = fixtureFolders().alpha.uri.fsPath;
+    const file = join(folder, "open-dirty.txt");
+    writeFileSync(file, "on disk\n");
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), "unsaved "));
+    const files = filesOf(folder);
+    assert.deepEqual(await files.readTextFile({ sessionId: "s", path: file }), { content: "unsaved on disk\n" });
+    await files.writeTextFile({ sessionId: "s", path: file, content: "after\n" });
+    assert.deepEqual({ disk: readFileSync(file, "utf8"), editor: doc.getText(), dirty: doc.isDirty }, { disk: "after\n", editor: "after\n", dirty: false });
+    await vscode.commands.executeCommand("undo");
+    assert.equal(doc.getText(), "unsaved on disk\n");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
 });
