@@ -41,8 +41,6 @@ export interface RealAgent {
   text(): string;
   /** What the session showed: its text and each tool call update's status and text, for failure messages. */
   transcript(): string;
-  /** Resolves with the first permission request that arrives from now on. */
-  nextPermission(): Promise<PendingPermission>;
   close(): Promise<void>;
 }
 
@@ -58,12 +56,18 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
   const exited = proc.exited.then(() => undefined);
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
   const client = new AcpClient(stream);
-  const init = await Promise.race([
-    client.initialize(),
-    exited.then(() => {
-      throw new Error(`the agent exited before answering initialize; stderr:\n${stderr}`);
-    }),
-  ]);
+  let init: acp.InitializeResponse;
+  try {
+    init = await Promise.race([
+      client.initialize(),
+      exited.then(() => {
+        throw new Error(`the agent exited before answering initialize; stderr:\n${stderr}`);
+      }),
+    ]);
+  } catch (err) {
+    await proc.kill();
+    throw err;
+  }
   const permissions: PendingPermission[] = [];
   const events: TranscriptEvent[] = [];
   const updates: acp.SessionUpdate[] = [];
@@ -73,7 +77,6 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     openDocumentText: (p) => (fsCalls.push(`read ${p}`), noEditor.openDocumentText(p)),
     writeOpenDocument: (p, c) => (fsCalls.push(`write ${p}`), noEditor.writeOpenDocument(p, c)),
   };
-  const waiters: ((p: PendingPermission) => void)[] = [];
   let choice: PermissionChoice | undefined;
   let binding: SessionBinding | undefined;
   const answer = (p: PendingPermission) => {
@@ -101,7 +104,6 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
           update: (u) => updates.push(u),
           onPermissionRequested: (p) => {
             permissions.push(p);
-            waiters.splice(0).forEach((w) => w(p));
             answer(p);
           },
           onQuestionRequested: () => undefined,
@@ -122,7 +124,6 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
           return [`\n[${u.sessionUpdate} ${u.title ?? ""} ${u.status ?? ""}] ${text}\n`];
         })
         .join(""),
-    nextPermission: () => new Promise((resolve) => waiters.push(resolve)),
     async close() {
       await binding?.dispose();
       client.close();
