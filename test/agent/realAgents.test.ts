@@ -1,5 +1,5 @@
 // Real third-party ACP agents served by Manifold's own client code (test/agents/support/harness.ts:
-// the extension's AcpClient and SessionBinding, fs/* through SessionFileService), each against a
+// the extension's AcpClient and BoundSession, fs/* through SessionFileService), each against a
 // local fake of its model API. The agents are pinned in scripts/agents/pins.json and installed by
 // scripts/agents/install.sh; a test whose agent is not installed skips and says how to install it.
 import assert from "node:assert/strict";

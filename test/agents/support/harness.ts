@@ -1,5 +1,5 @@
 // Drives a real third-party ACP agent with Manifold's own client code: the extension's `AcpClient`
-// over the child's stdio and, for the session, the same `SessionBinding` a folder panel uses
+// over the child's stdio and, for the session, the same `BoundSession` a folder panel uses
 // (permission broker, `SessionFileService` on the folder's confinement, terminals), with the plain-Node
 // editor (`noEditor`). Only the user is scripted: `answerPermissions` picks an option by its kind.
 import * as acp from "@agentclientprotocol/sdk";
@@ -8,7 +8,7 @@ import { AcpClient } from "../../../extension/agent/acpClient";
 import { noEditor, type EditorFiles } from "../../../extension/client/fileService";
 import { PathConfinement } from "../../../extension/client/folderConfinement";
 import type { PendingPermission } from "../../../extension/permissions/permissionBroker";
-import { SessionBinding } from "../../../extension/sessions/sessionBinding";
+import { BoundSession } from "../../../extension/sessions/boundSession";
 import type { TranscriptEvent } from "../../../extension/common/transcript";
 import { createNoSandbox } from "../../../sandbox/none";
 import { spawnTree } from "../../../sandbox/processTree";
@@ -78,7 +78,7 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     writeOpenDocument: (p, c) => (fsCalls.push(`write ${p}`), noEditor.writeOpenDocument(p, c)),
   };
   let choice: PermissionChoice | undefined;
-  let binding: SessionBinding | undefined;
+  let binding: BoundSession | undefined;
   const answer = (p: PendingPermission) => {
     if (!choice || !binding) return;
     const kinds = choice === "allow" ? ALLOW : REJECT;
@@ -97,7 +97,7 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     stderr: () => stderr,
     async newSession(folder) {
       const res = await client.newSession(folder, (r) => {
-        binding = new SessionBinding(client, r.sessionId, new PathConfinement(folder), {
+        binding = new BoundSession(client, r.sessionId, new PathConfinement(folder), {
           editor,
           terminalSandbox: async () => sandbox,
           emit: (...e) => events.push(...e),
