@@ -147,7 +147,17 @@ describe("I-108: hostile frames (spawned agent)", () => {
     await writeRaw(agent, lines.join("\n") + "\n");
     // Replies come in the order their handlers finish, not the order of the frames: wait for all.
     const floodReplies = (): unknown[] => agent.frames.flatMap((f) => (typeof (f as Frame).id === "string" && ((f as Frame).id as string).startsWith("flood-") ? [(f as Frame).id] : []));
-    await waitForFrame(agent, () => new Set(floodReplies()).size >= n, `replies to all ${n} flood frames`);
+    // Counted incrementally: rescanning every recorded frame on each stdout chunk is quadratic.
+    const seen = new Set<unknown>();
+    let scanned = 0;
+    const allAnswered = (): boolean => {
+      for (; scanned < agent.frames.length; scanned++) {
+        const id = (agent.frames[scanned] as Frame).id;
+        if (typeof id === "string" && id.startsWith("flood-")) seen.add(id);
+      }
+      return seen.size >= n;
+    };
+    await waitForFrame(agent, allAnswered, `replies to all ${n} flood frames`);
     assert.equal(new Set(floodReplies()).size, n);
     assert.equal(floodReplies().length, n, "exactly one reply per request");
     await otherSessionServes();

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Readable, Writable } from "node:stream";
+import { Writable } from "node:stream";
 
 export const AGENT_BUNDLE = resolve(__dirname, "../../dist/agent-server.js");
 
@@ -69,19 +69,29 @@ export function spawnAgent(opts: SpawnOptions = {}): AgentProcess {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once("exit", (code, signal) => res({ code, signal })));
   const frames: unknown[] = [];
   let partial = "";
+  // The SDK client reads the lines recorded here. A reply to a raw frame a test wrote itself (its id
+  // is a string; the SDK numbers its own requests) is recorded but not passed on: the SDK would log
+  // "response to unknown request" for each, and a flood test's 5,000 such lines cost more than the flood.
+  let toSdk!: ReadableStreamDefaultController<Uint8Array>;
+  const sdkInput = new ReadableStream<Uint8Array>({ start: (c) => void (toSdk = c) });
+  const encoder = new TextEncoder();
   child.stdout!.on("data", (chunk: Buffer) => {
     partial += chunk.toString("utf8");
     let nl: number;
     while ((nl = partial.indexOf("\n")) !== -1) {
       const line = partial.slice(0, nl);
       partial = partial.slice(nl + 1);
+      let frame: unknown;
       try {
-        frames.push(JSON.parse(line));
+        frame = JSON.parse(line);
       } catch {
-        frames.push({ unparsable: line });
+        frame = { unparsable: line };
       }
+      frames.push(frame);
+      if (!isReplyToRawFrame(frame)) toSdk.enqueue(encoder.encode(line + "\n"));
     }
   });
+  child.stdout!.once("end", () => toSdk.close());
   const updates = new Map<string, acp.SessionUpdate[]>();
   const permissionRequests: acp.RequestPermissionRequest[] = [];
   let responder: PermissionResponder = () => ({ outcome: { outcome: "cancelled" } });
@@ -96,7 +106,7 @@ export function spawnAgent(opts: SpawnOptions = {}): AgentProcess {
       permissionRequests.push(params);
       return responder(params);
     });
-  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, sdkInput);
   const conn = clientApp.connect(stream);
   const agent = conn.agent;
   const updatesOf = (id: string): acp.SessionUpdate[] => updates.get(id) ?? [];
@@ -140,4 +150,10 @@ export function spawnAgent(opts: SpawnOptions = {}): AgentProcess {
 export function tempDir(prefix = "manifold-ws-"): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A reply (no method) whose id the SDK cannot have issued: it numbers its requests. */
+function isReplyToRawFrame(frame: unknown): boolean {
+  if (typeof frame !== "object" || frame === null || "method" in frame || !("id" in frame)) return false;
+  return typeof (frame as { id: unknown }).id !== "number";
 }
