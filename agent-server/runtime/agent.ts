@@ -93,6 +93,12 @@ export class Agent {
   /** Tasks this exact instance started: only their completion notices are delivered here (I-60). */
   private readonly startedTasks = new Set<string>();
   private readonly notices: Array<{ taskId: string; text: string }> = [];
+  /**
+   * Tool calls announced (`tool/call` appended) and not yet answered. The one owner of that fact: the
+   * bridge asks it before a permission request or a question may name a call (I-41/42); the turn end
+   * balances whatever is left with an error result (I-87).
+   */
+  private readonly openCalls = new Set<string>();
 
   constructor(opts: AgentOptions) {
     this.session = opts.log;
@@ -153,6 +159,11 @@ export class Agent {
     return this.turn?.turnId ?? null;
   }
 
+  /** Whether `toolCallId` was announced by this agent and has no result yet. */
+  isOpenToolCall(toolCallId: string): boolean {
+    return this.openCalls.has(toolCallId);
+  }
+
   enqueue(msg: QueuedMessage): void {
     if (this.disposed) throw new Error(`session ${this.sessionId} is closed`);
     this.queue.push(msg);
@@ -168,6 +179,7 @@ export class Agent {
 
   append(event: SessionEvent): LogEntry {
     const entry = this.session.append(event);
+    if (event.type === "tool/result") this.openCalls.delete(event.toolCallId);
     if (event.type === "config/set") this.settingsValue = applyConfig(this.settingsValue, event.configId, event.value);
     this.hooks.publish(this, { kind: "entry", entry });
     return entry;
@@ -221,8 +233,6 @@ export class Agent {
     const turn: OpenTurn = { turnId: randomUUID(), messageId: msg.messageId, source: msg.source, controller: new AbortController() };
     this.turn = turn;
     const signal = turn.controller.signal;
-    const announced = new Set<string>();
-    const answered = new Set<string>();
     let reason: TurnEndReason = "end_turn";
     let error: string | undefined;
     try {
@@ -232,7 +242,7 @@ export class Agent {
         for (const n of this.notices.splice(0)) this.append({ type: "task/notice", taskId: n.taskId, text: n.text });
       }
       this.append({ type: "user/message", messageId: msg.messageId, content: msg.content });
-      reason = await this.runSteps(signal, announced, answered);
+      reason = await this.runSteps(signal);
     } catch (err) {
       if (!signal.aborted) {
         reason = "error";
@@ -248,8 +258,7 @@ export class Agent {
     }
     let unsaved: string | undefined;
     try {
-      for (const id of announced) {
-        if (answered.has(id)) continue;
+      for (const id of [...this.openCalls]) {
         this.append({ type: "tool/result", toolCallId: id, status: "failed", output: "The tool call was cancelled before it finished.", isError: true });
       }
       const end: SessionEvent = { type: "turn/end", turnId: turn.turnId, reason };
@@ -267,7 +276,7 @@ export class Agent {
     this.hooks.publish(this, { kind: "turn-closed", turnId: turn.turnId, reason, ...(error !== undefined ? { error } : {}), ...(unsaved !== undefined ? { unsaved } : {}) });
   }
 
-  private async runSteps(signal: AbortSignal, announced: Set<string>, answered: Set<string>): Promise<TurnEndReason> {
+  private async runSteps(signal: AbortSignal): Promise<TurnEndReason> {
     for (let step = 0; ; step++) {
       if (step >= this.services.maxSteps) return "max_turn_requests";
       if (signal.aborted) return "aborted";
@@ -320,12 +329,12 @@ export class Agent {
       }
       for (const call of calls) {
         if (signal.aborted) return "aborted";
-        await this.runTool(call.toolName, call.input, signal, announced, answered);
+        await this.runTool(call.toolName, call.input, signal);
       }
     }
   }
 
-  private async runTool(name: string, input: unknown, signal: AbortSignal, announced: Set<string>, answered: Set<string>): Promise<void> {
+  private async runTool(name: string, input: unknown, signal: AbortSignal): Promise<void> {
     const toolCallId = `call_${randomUUID().replace(/-/g, "")}`;
     const tools = this.services.tools;
     let described: ReturnType<ToolRunner["describe"]>;
@@ -336,9 +345,9 @@ export class Agent {
     }
     const call: SessionEvent = { type: "tool/call", toolCallId, name, input, title: described.title, kind: described.kind };
     if (described.locations.length > 0) call.locations = described.locations.map((l) => (typeof l.line === "number" ? { path: l.path, line: l.line } : { path: l.path }));
+    this.openCalls.add(toolCallId);
     this.append(call);
     this.session.flush();
-    announced.add(toolCallId);
     this.hooks.publish(this, { kind: "tool-progress", toolCallId, status: "in_progress" });
     const ctx: ToolContext = {
       sessionId: this.sessionId,
@@ -364,6 +373,5 @@ export class Agent {
     const ev: SessionEvent = { type: "tool/result", toolCallId, status: result.isError ? "failed" : "completed", output: result.output, isError: result.isError };
     if (result.content) ev.content = result.content;
     this.append(ev);
-    answered.add(toolCallId);
   }
 }
