@@ -36,6 +36,8 @@ export function entryToUpdates(e: LogEntry): SessionUpdate[] {
       const content: ToolCallContent[] = e.content ?? (e.output ? [{ type: "content", content: { type: "text", text: e.output } }] : []);
       return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolCallId, status: e.status, content, rawOutput: { output: e.output, isError: e.isError } }];
     }
+    case "plan":
+      return [{ sessionUpdate: "plan", entries: e.entries }];
     case "session/title":
       return [{ sessionUpdate: "session_info_update", title: e.title, updatedAt: e.at }];
     case "usage":

@@ -370,6 +370,7 @@ export class Agent {
       if (signal.aborted) return; // closed as cancelled by the turn
       result = { output: `The tool failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
     }
+    if (result.plan) this.append({ type: "plan", entries: result.plan });
     const ev: SessionEvent = { type: "tool/result", toolCallId, status: result.isError ? "failed" : "completed", output: result.output, isError: result.isError };
     if (result.content) ev.content = result.content;
     this.append(ev);

@@ -15,6 +15,13 @@ export const SessionHeader = z.object({
 });
 export type SessionHeader = z.infer<typeof SessionHeader>;
 
+export const PlanEntrySchema = z.object({
+  content: z.string(),
+  priority: z.enum(["high", "medium", "low"]),
+  status: z.enum(["pending", "in_progress", "completed"]),
+});
+export type PlanEntry = z.infer<typeof PlanEntrySchema>;
+
 export const TurnEndReason = z.enum([
   "end_turn", // the model finished
   "aborted", // cancelled by the user (session/cancel, session/close)
@@ -55,6 +62,8 @@ export const SessionEvent = z.discriminatedUnion("type", [
   // A background-task completion notice, delivered inside the owner's next user turn (before the user message).
   z.object({ type: z.literal("task/notice"), taskId: z.string(), text: z.string() }),
   z.object({ type: z.literal("session/title"), title: z.string() }),
+  // The model's plan (`update_plan`): each one replaces the previous one.
+  z.object({ type: z.literal("plan"), entries: z.array(PlanEntrySchema) }),
   z.object({ type: z.literal("usage"), used: z.number(), size: z.number() }),
   z.object({ type: z.literal("turn/end"), turnId: z.string(), reason: TurnEndReason, error: z.string().optional() }),
 ]);
