@@ -10,7 +10,7 @@ import { FORK_METHOD, forkSession, KEEP_PROMPTS_META, parseForkParams } from "./
 import { attachSession, deleteSession, listSessions, newSession, setConfig } from "./handlers";
 import { checkPrompt } from "./prompt";
 import { parseSteeringParams, steerSession, STEERING_META, STEERING_METHOD } from "./steering";
-import { announceCommands } from "./commands";
+import { announceCommandsAfterNew } from "./commands";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
 
@@ -55,20 +55,16 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       await ready;
       const res = await newSession(bridge, params);
-      announceCommands(bridge, res.sessionId);
+      announceCommandsAfterNew(bridge, res.sessionId);
       return res;
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       await ready;
-      const res = await attachSession(bridge, params, true);
-      announceCommands(bridge, params.sessionId);
-      return res;
+      return attachSession(bridge, params, true);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       await ready;
-      const res = await attachSession(bridge, params, false);
-      announceCommands(bridge, params.sessionId);
-      return res;
+      return attachSession(bridge, params, false);
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       await ready;

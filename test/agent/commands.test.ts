@@ -42,7 +42,7 @@ describe("slash commands (spawned)", () => {
     ws.cleanup();
   });
 
-  it("available_commands_update follows session/new, session/load and session/resume, after their response", async () => {
+  it("available_commands_update follows the session/new response, and comes before the session/load and session/resume responses", async () => {
     const { sessionId } = await agent.newSession(ws.path);
     const responseAt = agent.frames.findIndex((f) => (f as { result?: { sessionId?: string } }).result?.sessionId === sessionId);
     const frame = await waitForFrame(agent, commandsFrame(sessionId), "available_commands_update");
@@ -56,11 +56,14 @@ describe("slash commands (spawned)", () => {
         { name: "init", description: "Ask the model to create or refresh AGENTS.md, the project instructions it reads at every step.", input: { hint: "what to focus on (optional)" } },
       ],
     });
-    const count = (): number => agent.frames.filter((f) => commandsFrame(sessionId)(f as Frame)).length;
-    await agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws.path, mcpServers: [] });
-    await waitForFrame(agent, () => count() >= 2, "a second available_commands_update (load)");
-    await agent.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: ws.path, mcpServers: [] });
-    await waitForFrame(agent, () => count() >= 3, "a third available_commands_update (resume)");
+    // load and resume: part of the state sent before the response (nothing may follow a load's response).
+    const lastCommandsAt = (): number => agent.frames.findLastIndex((f) => commandsFrame(sessionId)(f as Frame));
+    for (const method of [acp.methods.agent.session.load, acp.methods.agent.session.resume]) {
+      const before = agent.frames.length;
+      await agent.agent.request(method, { sessionId, cwd: ws.path, mcpServers: [] });
+      const responseAt = agent.frames.findLastIndex((f) => (f as { result?: unknown }).result !== undefined);
+      assert.ok(lastCommandsAt() >= before && lastCommandsAt() < responseAt, `${method}: the command list comes before its response`);
+    }
   });
 
   it("/compact: the model summarises (no tools), the summary is shown, and the next request carries it instead of the old turns", async () => {
