@@ -3,7 +3,7 @@
 // (or `/init`) applies from the next step. Read only when it is a regular file inside the root
 // (no symlink out, no FIFO that would block, I-111), and capped.
 import { constants } from "node:fs";
-import { open, realpath } from "node:fs/promises";
+import { open, realpath, type FileHandle } from "node:fs/promises";
 import { join, sep } from "node:path";
 
 export const INSTRUCTIONS_FILE = "AGENTS.md";
@@ -26,14 +26,20 @@ export async function projectInstructions(root: string): Promise<string | null> 
     return null;
   }
   try {
-    const st = await fh.stat();
-    if (!st.isFile()) return null;
-    const buf = Buffer.alloc(Math.min(st.size, MAX_INSTRUCTIONS_BYTES));
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    const text = buf.subarray(0, bytesRead).toString("utf8");
-    const cut = st.size > MAX_INSTRUCTIONS_BYTES ? `\n[AGENTS.md is longer than ${MAX_INSTRUCTIONS_BYTES} bytes; the rest is not shown.]` : "";
-    return `Project instructions from ${INSTRUCTIONS_FILE} (follow them):\n<agents_md>\n${text}${cut}\n</agents_md>`;
+    return await readCapped(fh);
+  } catch {
+    return null; // unreadable now (EIO, EISDIR…): the step goes on without it
   } finally {
-    await fh.close();
+    await fh.close().catch(() => undefined);
   }
+}
+
+async function readCapped(fh: FileHandle): Promise<string | null> {
+  const st = await fh.stat();
+  if (!st.isFile()) return null;
+  const buf = Buffer.alloc(Math.min(st.size, MAX_INSTRUCTIONS_BYTES));
+  const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+  const text = buf.subarray(0, bytesRead).toString("utf8");
+  const cut = st.size > MAX_INSTRUCTIONS_BYTES ? `\n[AGENTS.md is longer than ${MAX_INSTRUCTIONS_BYTES} bytes; the rest is not shown.]` : "";
+  return `Project instructions from ${INSTRUCTIONS_FILE} (follow them):\n<agents_md>\n${text}${cut}\n</agents_md>`;
 }

@@ -53,11 +53,14 @@ function userTexts(messages: readonly ChatMessage[]): string[] {
   return messages.flatMap((m) => (m.role === "user" ? [m.content.map((p) => (p.type === "text" ? p.text : "")).join(" ").trim()] : []));
 }
 
+/** The summary `/compact` left opens the next user message (runtime/commands.ts): not something the user typed. */
+const SUMMARY_PART = /^\[Summary of the earlier conversation/;
+
 function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== "user") continue;
-    return m.content.map((p) => (p.type === "text" ? p.text : "")).join(" ").trim();
+    return m.content.map((p) => (p.type === "text" && !SUMMARY_PART.test(p.text) ? p.text : "")).join(" ").trim();
   }
   return "";
 }
