@@ -237,6 +237,7 @@ export class Agent {
     let error: string | undefined;
     try {
       turn.startSeq = this.append({ type: "turn/start", turnId: turn.turnId, messageId: msg.messageId, source: msg.source }).seq;
+      turn.imagesNoticedSeq = turn.startSeq; // earlier turns' images were noticed in their own turn
       if (msg.source === "user") {
         this.hooks.beforeUserTurn(this, { turnId: turn.turnId, messageId: msg.messageId });
         for (const n of this.notices.splice(0)) this.append({ type: "task/notice", taskId: n.taskId, text: n.text });
@@ -245,11 +246,13 @@ export class Agent {
       const command = msg.source === "user" ? parseCommand(msg.content) : null;
       if (command && isLocalCommand(command)) {
         turn.closing = true; // a local command takes no steer
+        const before = this.session.entries.filter((e) => e.seq < turn.startSeq);
         reason = await runLocalCommand(command.name, {
-          before: this.session.entries.filter((e) => e.seq < turn.startSeq),
+          before,
           append: (event) => void this.append(event),
-          summarise: async (messages) => {
-            const { text } = await this.modelStep(turn, { withTools: false, messages });
+          summarise: async (instruction) => {
+            const conversation = (vision: boolean): ChatMessage[] => [...buildMessages(before, { vision }), { role: "user", content: [{ type: "text", text: instruction }] }];
+            const { text } = await this.modelStep(turn, { withTools: false, conversation });
             return signal.aborted ? null : text;
           },
         });
@@ -319,10 +322,10 @@ export class Agent {
 
   /**
    * One model step: the model read once (I-54), the request built from the log with the steers taken
-   * in just before, text and reasoning appended as they stream. `messages` replaces the log's
-   * conversation (`/compact`'s summarisation request).
+   * in just before, text and reasoning appended as they stream. `conversation` replaces the log's
+   * (`/compact`'s summarisation request; no steer is taken in then).
    */
-  private async modelStep(turn: OpenTurn, opts: { withTools: boolean; messages?: ChatMessage[] }): Promise<{ calls: Array<{ toolName: string; input: unknown }>; finish: FinishReason; text: string }> {
+  private async modelStep(turn: OpenTurn, opts: { withTools: boolean; conversation?: (vision: boolean) => ChatMessage[] }): Promise<{ calls: Array<{ toolName: string; input: unknown }>; finish: FinishReason; text: string }> {
     const signal = turn.controller.signal;
     const model = await raceAbort(this.services.modelFor(this.settingsValue.model), signal);
     const tools = this.services.tools;
@@ -330,7 +333,7 @@ export class Agent {
     if (opts.withTools && tools.sessionReady) await raceAbort(tools.sessionReady(this.sessionId, signal), signal);
     const instructions = await raceAbort(projectInstructions(this.root), signal);
     const notes = opts.withTools ? (tools.sessionNotes?.(this.sessionId) ?? []) : [];
-    if (!opts.messages) this.takeSteers(true);
+    if (!opts.conversation) this.takeSteers(true);
     const vision = model.config.vision === true;
     if (!vision) {
       // Said once per image, in the transcript; the model gets a placeholder (history.ts).
@@ -340,7 +343,7 @@ export class Agent {
     }
     const request: ModelStreamRequest = {
       system: [this.services.systemPrompt(this.cwd), ...(instructions ? [instructions] : []), ...notes].join("\n"),
-      messages: opts.messages ?? buildMessages(this.session.entries, { vision }),
+      messages: opts.conversation ? opts.conversation(vision) : buildMessages(this.session.entries, { vision }),
       tools: opts.withTools ? tools.specs({ askUser: this.hooks.canAskUser?.(this) ?? false, sessionId: this.sessionId }) : [],
       signal,
     };

@@ -88,6 +88,11 @@ describe("images (spawned)", () => {
     ]);
     assert.ok(!JSON.stringify(server.requests[0]!.body).includes(PNG));
     assert.match(agent.textOf(sessionId), /The selected model cannot see images, so it was told an image was attached but not shown/);
+    // Said once: a later turn without images says nothing again (its request still has the placeholder).
+    server.enqueue({ text: "ok" });
+    await agent.prompt(sessionId, "and now?");
+    assert.equal(agent.textOf(sessionId).split("cannot see images, so it was told").length - 1, 1);
+    assert.ok(JSON.stringify(server.requests[1]!.messages).includes("not shown: this model cannot see images"));
   });
 
   it("admission: an unsupported type or an image over 5 MiB is refused with a clear error naming the limit", async () => {
