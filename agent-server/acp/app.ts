@@ -9,6 +9,8 @@ import { withDebugMethods } from "./debug";
 import { FORK_METHOD, forkSession, KEEP_PROMPTS_META, parseForkParams } from "./fork";
 import { attachSession, deleteSession, listSessions, newSession, setConfig } from "./handlers";
 import { checkPrompt } from "./prompt";
+import { parseSteeringParams, steerSession, STEERING_META, STEERING_METHOD } from "./steering";
+import { announceCommandsAfterNew } from "./commands";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
 
@@ -48,11 +50,13 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
       bridge.clientCapabilities = params.clientCapabilities ?? undefined;
       // Honest: without an MCP layer no transport is offered (stdio is still refused with a clear error).
       const agentCapabilities = deps.mcp ? { ...AGENT_CAPABILITIES, _meta: { ...AGENT_CAPABILITIES._meta, ...MCP_META } } : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
-      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities, agentInfo: AGENT_INFO, authMethods: [] };
+      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities, agentInfo: AGENT_INFO, authMethods: [], _meta: { ...STEERING_META } };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       await ready;
-      return newSession(bridge, params);
+      const res = await newSession(bridge, params);
+      announceCommandsAfterNew(bridge, res.sessionId);
+      return res;
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       await ready;
@@ -99,6 +103,7 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
       if ("error" in result) throw acp.RequestError.internalError(undefined, result.error); // I-30
       return { stopReason: result.stopReason };
     })
+    .onRequest(STEERING_METHOD, { parse: parseSteeringParams }, ({ params }) => steerSession(bridge, params))
     .onRequest(MCP_RESTART_METHOD, mcpRestartParams, async ({ params }) => {
       bridge.requireOpen();
       bridge.requireRecord(params.sessionId);

@@ -129,7 +129,7 @@ export class Bridge implements AgentOwner {
         this.onEntry(rec, ev.entry);
         break;
       case "tool-progress": {
-        if (!rec.announced.has(ev.toolCallId)) return;
+        if (!rec.agent.isOpenToolCall(ev.toolCallId)) return;
         const u: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: ev.toolCallId };
         if (ev.status) u.status = ev.status;
         if (ev.patch?.title !== undefined) u.title = ev.patch.title;
@@ -171,12 +171,6 @@ export class Bridge implements AgentOwner {
       case "user/message":
       case "config/set":
         return; // the client wrote the prompt and chose the value itself
-      case "tool/call":
-        rec.announced.add(entry.toolCallId);
-        break;
-      case "tool/result":
-        rec.announced.delete(entry.toolCallId);
-        break;
       default:
         break;
     }
@@ -242,11 +236,11 @@ export class Bridge implements AgentOwner {
       const parentRec = this.ownedRecord(link.parent);
       if (!parentRec) return undefined;
       if (this.closedFlag || !this.client) return Promise.resolve("cancelled");
-      if (!parentRec.announced.has(link.toolCallId)) return Promise.resolve("reject");
+      if (!parentRec.agent.isOpenToolCall(link.toolCallId)) return Promise.resolve("reject");
       return askClient(this.client, parentRec, link.toolCallId, { ...ask, title: `Subagent: ${ask.title}` }, signal);
     }
     if (this.closedFlag || !this.client) return Promise.resolve("cancelled");
-    if (!rec.announced.has(toolCallId)) return Promise.resolve("reject"); // I-42
+    if (!rec.agent.isOpenToolCall(toolCallId)) return Promise.resolve("reject"); // I-42: the agent owns what it announced
     return askClient(this.client, rec, toolCallId, ask, signal);
   }
 
@@ -258,7 +252,7 @@ export class Bridge implements AgentOwner {
   askUser(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer> | undefined {
     const rec = this.ownedRecord(agent);
     if (!rec) return undefined; // not ours: no frame from this connection (I-46)
-    if (!this.canAskUser(agent) || !this.client || !rec.announced.has(toolCallId)) return Promise.resolve({ outcome: "unavailable" }); // fails closed
+    if (!this.canAskUser(agent) || !this.client || !rec.agent.isOpenToolCall(toolCallId)) return Promise.resolve({ outcome: "unavailable" }); // fails closed
     return askQuestion(this.client, rec, toolCallId, q, signal);
   }
 

@@ -9,6 +9,7 @@ import { CorruptSessionError, SessionNotFoundError, UnsupportedVersionError } fr
 import type { Bridge } from "./bridge";
 import { configOptions, effectiveSettings, modeState } from "./config";
 import type { SessionRecord } from "./record";
+import { commandsUpdate } from "./commands";
 import { replayUpdates } from "./updates";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 
@@ -134,10 +135,9 @@ export async function attachSession(
     if (persisted !== cwd) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);
     const agent = await resumePersisted(bridge, id);
     const rec = bridge.adopt(agent);
-    if (replay) {
-      for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
-      await rec.lastSend;
-    }
+    if (replay) for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
+    bridge.send(rec, commandsUpdate());
+    await rec.lastSend;
     await useMcpServers(bridge, rec, specs);
     return sessionState(bridge, rec);
   } finally {
@@ -161,6 +161,8 @@ async function reattach(
   const id = rec.sessionId;
   if (!replay) {
     if (params.mcpServers !== undefined && params.mcpServers !== null) await useMcpServers(bridge, rec, specs);
+    bridge.send(rec, commandsUpdate());
+    await rec.lastSend;
     return sessionState(bridge, rec);
   }
   if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
@@ -171,6 +173,7 @@ async function reattach(
     if (bridge.records.get(id) !== rec) throw RequestError.sessionNotFound(id); // closed meanwhile
     if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
     for (const u of replayUpdates(rec.agent.session.entries)) bridge.send(rec, u); // I-25: before the response
+    bridge.send(rec, commandsUpdate());
     await rec.lastSend;
     await useMcpServers(bridge, rec, specs);
     return sessionState(bridge, rec);

@@ -1,10 +1,25 @@
 // Prompt admission checks (I-31, I-109): empty, whitespace-only, unsupported, oversized or too deep content is
 // refused before anything is queued. Pure.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { base64Bytes } from "../runtime/history";
 import { depthExceeds } from "./envelope";
 
 export const MAX_PROMPT_TEXT_BYTES = 1024 * 1024;
 export const MAX_PROMPT_BINARY_BYTES = 20 * 1024 * 1024;
+/** Image types every vision provider we speak to accepts. */
+export const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+/** Per image, decoded (providers refuse larger ones: Anthropic's limit is 5 MB). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Why an image cannot be sent, or null when it can. */
+export function imageProblem(mimeType: string, data: string): string | null {
+  if (!IMAGE_TYPES.includes(mimeType.toLowerCase())) return `unsupported image type ${JSON.stringify(mimeType)}: send PNG, JPEG, GIF or WebP`;
+  if (!data) return "an image block has no data";
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return "an image's data is not base64";
+  const bytes = base64Bytes(data);
+  if (bytes > MAX_IMAGE_BYTES) return `an image is too large (${bytes} bytes; the limit is ${MAX_IMAGE_BYTES} bytes, 5 MiB, per image)`;
+  return null;
+}
 /** Deepest nesting inside one content block (its `_meta`): it is saved and replayed, so it must serialise (I-109). */
 export const MAX_BLOCK_DEPTH = 32;
 
@@ -26,19 +41,26 @@ export function checkPrompt(blocks: readonly ContentBlock[]): PromptCheck {
           title ??= b.text.trim().split("\n")[0]!.slice(0, 80);
         }
         break;
-      case "image":
-        if (!b.mimeType.startsWith("image/")) return { ok: false, message: `unsupported image type ${JSON.stringify(b.mimeType)}` };
-        if (!b.data) return { ok: false, message: "an image block has no data" };
+      case "image": {
+        const problem = imageProblem(b.mimeType, b.data);
+        if (problem) return { ok: false, message: problem };
         binaryBytes += b.data.length;
         meaningful = true;
         break;
+      }
       case "resource_link":
         meaningful = true;
         title ??= b.name || b.uri;
         break;
       case "resource":
         if ("text" in b.resource) textBytes += Buffer.byteLength(b.resource.text);
-        else binaryBytes += b.resource.blob.length;
+        else {
+          // An embedded image reaches the model as an image: the same checks.
+          const mime = b.resource.mimeType ?? "";
+          const problem = mime.startsWith("image/") ? imageProblem(mime, b.resource.blob) : null;
+          if (problem) return { ok: false, message: problem };
+          binaryBytes += b.resource.blob.length;
+        }
         meaningful = true;
         break;
       case "audio":

@@ -1,5 +1,5 @@
-// A live session as the bridge sees it: the exact agent that owns it, its prompt slots, what it
-// announced, its pending idle config switches and pending permission requests.
+// A live session as the bridge sees it: the exact agent that owns it (which also knows the tool
+// calls it announced, `Agent.isOpenToolCall`), its prompt slots, its pending idle config switches and pending permission requests.
 import type { StopReason } from "@agentclientprotocol/sdk";
 import type { Agent } from "../runtime/agent";
 
@@ -36,8 +36,6 @@ export class SessionRecord {
   active: PromptSlot | null = null;
   /** Every unsettled prompt of this session, by its queued message id. */
   readonly slots = new Map<string, PromptSlot>();
-  /** Tool call ids announced live by this record (a permission request must name one, I-41/42). */
-  readonly announced = new Set<string>();
   /** Idle switches held until the next user turn (I-49). */
   readonly pendingConfig = new Map<string, string>();
   /** Pending permission requests (aborted by cancel and teardown, I-44/45). */

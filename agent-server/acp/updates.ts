@@ -18,10 +18,36 @@ export function turnEndText(reason: TurnEndReason, error?: string): string | nul
   }
 }
 
+/** The `_meta` key marking a `user_message_chunk` as a steer (`{messageId, applied}`). */
+export const STEER_META = "manifold/steer";
+/** The `_meta` key marking an `agent_message_chunk` as the agent's notice, not the model's words. */
+export const NOTICE_META = "manifold/notice";
+
+export const UNAPPLIED_STEER_TEXT = "\n\n⚠️ The message above arrived as the turn stopped, so the model did not act on it; it stays in the conversation.";
+
+function notice(text: string, messageId: string, kind: string): SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId, _meta: { [NOTICE_META]: { kind } } };
+}
+
 export function entryToUpdates(e: LogEntry): SessionUpdate[] {
   switch (e.type) {
     case "user/message":
       return e.content.map((block) => ({ sessionUpdate: "user_message_chunk", content: block, messageId: e.messageId }));
+    case "user/steer": {
+      const chunks: SessionUpdate[] = e.content.map((block) => ({
+        sessionUpdate: "user_message_chunk",
+        content: block,
+        messageId: e.messageId,
+        _meta: { [STEER_META]: { messageId: e.messageId, applied: e.applied } },
+      }));
+      return e.applied ? chunks : [...chunks, notice(UNAPPLIED_STEER_TEXT, `steer-unapplied-${e.messageId}`, "steerNotApplied")];
+    }
+    case "notice":
+      return [notice(`\n\nℹ️ ${e.text}\n\n`, `notice-${e.seq}`, "info")];
+    case "plan":
+      return [{ sessionUpdate: "plan", entries: e.entries }];
+    case "context/reset":
+      return e.command === "compact" ? [notice("\n\nℹ️ Conversation compacted: the model now sees the summary above instead of the earlier turns.", `notice-${e.seq}`, "compacted")] : [];
     case "assistant/text":
       return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text }, messageId: e.messageId }];
     case "assistant/thought":

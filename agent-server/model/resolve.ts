@@ -5,6 +5,7 @@
 //   MANIFOLD_MODEL            model name; a comma-separated list offers several (first is default)
 //   OPENAI_API_KEY / ANTHROPIC_API_KEY
 //   MANIFOLD_MODEL_TIMEOUT_MS, MANIFOLD_MODEL_RETRY_BASE_MS, MANIFOLD_MODEL_CONTEXT_WINDOW
+//   MANIFOLD_MODEL_VISION=1|0 says whether the configured models see images (default: by name, vision.ts)
 //   MANIFOLD_DETECT_LOCAL_MODELS=0 disables probing Ollama / LM Studio (tests must be hermetic)
 //
 // With no provider named, a key or a base URL configures a real provider; with nothing at all, local
@@ -14,6 +15,7 @@ import { contextWindowFor } from "./contextWindows";
 import { DEFAULT_LOCAL_SERVERS, detectLocalServers, type LocalServer } from "./detect";
 import { DEMO_MODEL_CONFIG } from "./demo/demoModel";
 import { ModelConfigError, type ModelConfig, type ProviderId } from "./types";
+import { visionFor, visionOverride } from "./vision";
 
 export interface ResolvedModels {
   /** Every model a session may pick (the `model` config option values), demo last. */
@@ -96,6 +98,7 @@ function configured(
   env: NodeJS.ProcessEnv,
   common: Pick<ModelConfig, "timeoutMs" | "retryBaseMs">,
   contextOverride: number | undefined,
+  vision: boolean | undefined,
 ): ModelConfig[] {
   const baseUrl = parseBaseUrl(env.MANIFOLD_MODEL_BASE_URL) ?? (provider === "openai-compatible" ? OPENAI_DEFAULT_BASE_URL : undefined);
   const apiKey = nonEmpty(provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY);
@@ -110,6 +113,7 @@ function configured(
     ...(baseUrl ? { baseUrl } : {}),
     ...(apiKey ? { apiKey } : {}),
     label: `${model} (${providerLabel[provider]})`,
+    vision: vision ?? visionFor(provider, model),
     contextWindow: contextOverride ?? contextWindowFor(model),
     ...common,
   }));
@@ -123,6 +127,7 @@ export async function resolveModels(env: NodeJS.ProcessEnv, options: ResolveOpti
     retryBaseMs: positiveInt(env, "MANIFOLD_MODEL_RETRY_BASE_MS", DEFAULT_RETRY_BASE_MS),
   };
   const contextOverride = positiveInt(env, "MANIFOLD_MODEL_CONTEXT_WINDOW", undefined);
+  const vision = visionOverride(env.MANIFOLD_MODEL_VISION);
   parseBaseUrl(env.MANIFOLD_MODEL_BASE_URL); // validate early whatever the provider
   const demo: ModelConfig = { ...DEMO_MODEL_CONFIG };
   const result = (real: ModelConfig[]): ResolvedModels => {
@@ -131,15 +136,15 @@ export async function resolveModels(env: NodeJS.ProcessEnv, options: ResolveOpti
   };
 
   if (explicit === "demo") return result([]);
-  if (explicit) return result(configured(explicit, env, common, contextOverride));
+  if (explicit) return result(configured(explicit, env, common, contextOverride, vision));
 
   const hasOpenAi = nonEmpty(env.OPENAI_API_KEY) !== undefined;
   const hasAnthropic = nonEmpty(env.ANTHROPIC_API_KEY) !== undefined;
   const hasEndpoint = nonEmpty(env.MANIFOLD_MODEL_BASE_URL) !== undefined;
   if (hasOpenAi || hasAnthropic || hasEndpoint) {
     const real: ModelConfig[] = [];
-    if (hasOpenAi || hasEndpoint) real.push(...configured("openai-compatible", env, common, contextOverride));
-    if (hasAnthropic) real.push(...configured("anthropic", env, common, contextOverride));
+    if (hasOpenAi || hasEndpoint) real.push(...configured("openai-compatible", env, common, contextOverride, vision));
+    if (hasAnthropic) real.push(...configured("anthropic", env, common, contextOverride, vision));
     return result(real);
   }
 
@@ -153,6 +158,7 @@ export async function resolveModels(env: NodeJS.ProcessEnv, options: ResolveOpti
         model,
         baseUrl: server.baseUrl,
         label: `${model} (${server.name})`,
+        vision: vision ?? visionFor("openai-compatible", model),
         contextWindow: contextOverride ?? contextWindowFor(model),
         ...common,
       }),

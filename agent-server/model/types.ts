@@ -55,6 +55,8 @@ export interface ModelConfig {
   apiKey?: string;
   /** Human label for pickers, e.g. "gpt-4o-mini (Ollama)". */
   label: string;
+  /** Whether the model can see images (MANIFOLD_MODEL_VISION, else a per-name heuristic, `vision.ts`); without it images reach it as text placeholders. */
+  vision?: boolean;
   /** Context window size in tokens when known (for `usage_update.size`). */
   contextWindow?: number;
   /** Give up (kind `timeout`) when the endpoint sends nothing for this long (MANIFOLD_MODEL_TIMEOUT_MS). */

@@ -1,46 +1,22 @@
 // AgentLoop: one live agent of one session. A message queue; each message runs one turn
 // (`turn/start` … `turn/end{reason}`) of model steps and tool calls; queue-aware cancel; dispose.
 import { randomUUID } from "node:crypto";
-import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { ModelClient, ModelStreamRequest, FinishReason, Usage } from "../model/types";
+import type { ChatMessage, ModelStreamRequest, FinishReason, Usage } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
 import type { SandboxContext } from "../../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
-import type { TaskAccess, ToolCallPatch, ToolContext, ToolResult, ToolRunner } from "../tools/types";
+import type { TaskAccess, ToolContext, ToolResult, ToolRunner } from "../tools/types";
 import type { ClientFs, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
 import { abortable, raceAbort } from "./abortable";
-import { buildMessages } from "./history";
+import type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
+import { isLocalCommand, parseCommand } from "./commands";
+import { buildMessages, imagesAfter, unseenImagesNotice } from "./history";
+import { runLocalCommand } from "./localCommands";
+import { projectInstructions } from "./instructions";
 import { defaultSettings, foldSettings, applyConfig, type SessionSettings } from "./settings";
 
-export type MessageSource = "user" | "task" | "subagent";
-
-export interface QueuedMessage {
-  messageId: string;
-  content: ContentBlock[];
-  source: MessageSource;
-}
-
-/** What a live agent publishes (through its hooks onto the registry's bus; consumers demultiplex by the exact agent, I-4). */
-export type AgentEvent =
-  /** An entry was appended to the session log (the durable stream). */
-  | { kind: "entry"; entry: LogEntry }
-  /** A tool call started running, or streamed progress into its card (not persisted). */
-  | { kind: "tool-progress"; toolCallId: string; status?: "in_progress"; patch?: ToolCallPatch }
-  /** A turn ended and its checkpoint ran; `unsaved` is set when the turn is not on disk (I-109). */
-  | { kind: "turn-closed"; turnId: string; reason: TurnEndReason; error?: string; unsaved?: string }
-  /** Queued messages that will never run (cancel, dispose). */
-  | { kind: "dropped"; messageIds: string[] };
-
-/** Process-wide services every agent uses; nothing in here is per-session state. */
-export interface AgentServices {
-  modelFor(modelId: string): Promise<ModelClient>;
-  readonly tools: ToolRunner;
-  tasksFor(sessionId: string, sandboxOf: () => SandboxContext): TaskAccess;
-  readonly defaultModelId: string;
-  readonly maxSteps: number;
-  systemPrompt(cwd: string): string;
-}
+export type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 
 /** Callbacks into the owner (registry → bridge). Every call names the exact agent. */
 export interface AgentHooks {
@@ -71,6 +47,12 @@ interface OpenTurn {
   messageId: string | null;
   source: MessageSource;
   controller: AbortController;
+  /** Set once the turn decided to end (or runs a command that takes no steers): `steer` refuses from then on. */
+  closing: boolean;
+  /** Seq of its `turn/start`. */
+  startSeq: number;
+  /** Images up to this seq were already noticed as unseen. */
+  imagesNoticedSeq: number;
 }
 
 const ABORT_DISPOSED = "disposed";
@@ -93,6 +75,14 @@ export class Agent {
   /** Tasks this exact instance started: only their completion notices are delivered here (I-60). */
   private readonly startedTasks = new Set<string>();
   private readonly notices: Array<{ taskId: string; text: string }> = [];
+  /**
+   * Tool calls announced (`tool/call` appended) and not yet answered. The one owner of that fact: the
+   * bridge asks it before a permission request or a question may name a call (I-41/42); the turn end
+   * balances whatever is left with an error result (I-87).
+   */
+  private readonly openCalls = new Set<string>();
+  /** Steers accepted and not yet taken in by a model step (or recorded at a turn's end). */
+  private readonly steers: SteerMessage[] = [];
 
   constructor(opts: AgentOptions) {
     this.session = opts.log;
@@ -153,12 +143,33 @@ export class Agent {
     return this.turn?.turnId ?? null;
   }
 
+  /** Whether `toolCallId` was announced by this agent and has no result yet. */
+  isOpenToolCall(toolCallId: string): boolean {
+    return this.openCalls.has(toolCallId);
+  }
+
   enqueue(msg: QueuedMessage): void {
     if (this.disposed) throw new Error(`session ${this.sessionId} is closed`);
     this.queue.push(msg);
     this.running ??= this.drain().finally(() => {
       this.running = null;
     });
+  }
+
+  /**
+   * Takes a steer into the running turn: a model step takes it in next (after the running tool calls,
+   * before the next request; a turn whose last step already ended runs one more step). Refused (false)
+   * when no turn will take it: none running, cancelled, already ending, or running a local command;
+   * a prompt queued behind a cancelled turn takes it instead. An accepted steer is never dropped:
+   * what no step took in is recorded at the turn's end (`applied: false`).
+   */
+  steer(msg: SteerMessage): boolean {
+    if (this.disposed) return false;
+    const t = this.turn;
+    const running = t !== null && !t.closing && !t.controller.signal.aborted;
+    if (!running && !this.queue.some((m) => m.source === "user")) return false;
+    this.steers.push(msg);
+    return true;
   }
 
   /** Appends a config switch now (used for a switch during an open turn, I-50, and for anchoring, I-49). */
@@ -168,6 +179,7 @@ export class Agent {
 
   append(event: SessionEvent): LogEntry {
     const entry = this.session.append(event);
+    if (event.type === "tool/result") this.openCalls.delete(event.toolCallId);
     if (event.type === "config/set") this.settingsValue = applyConfig(this.settingsValue, event.configId, event.value);
     this.hooks.publish(this, { kind: "entry", entry });
     return entry;
@@ -218,21 +230,33 @@ export class Agent {
   }
 
   private async runTurn(msg: QueuedMessage): Promise<void> {
-    const turn: OpenTurn = { turnId: randomUUID(), messageId: msg.messageId, source: msg.source, controller: new AbortController() };
+    const turn: OpenTurn = { turnId: randomUUID(), messageId: msg.messageId, source: msg.source, controller: new AbortController(), closing: false, startSeq: 0, imagesNoticedSeq: 0 };
     this.turn = turn;
     const signal = turn.controller.signal;
-    const announced = new Set<string>();
-    const answered = new Set<string>();
     let reason: TurnEndReason = "end_turn";
     let error: string | undefined;
     try {
-      this.append({ type: "turn/start", turnId: turn.turnId, messageId: msg.messageId, source: msg.source });
+      turn.startSeq = this.append({ type: "turn/start", turnId: turn.turnId, messageId: msg.messageId, source: msg.source }).seq;
+      turn.imagesNoticedSeq = turn.startSeq; // earlier turns' images were noticed in their own turn
       if (msg.source === "user") {
         this.hooks.beforeUserTurn(this, { turnId: turn.turnId, messageId: msg.messageId });
         for (const n of this.notices.splice(0)) this.append({ type: "task/notice", taskId: n.taskId, text: n.text });
       }
       this.append({ type: "user/message", messageId: msg.messageId, content: msg.content });
-      reason = await this.runSteps(signal, announced, answered);
+      const command = msg.source === "user" ? parseCommand(msg.content) : null;
+      if (command && isLocalCommand(command)) {
+        turn.closing = true; // a local command takes no steer
+        const before = this.session.entries.filter((e) => e.seq < turn.startSeq);
+        reason = await runLocalCommand(command.name, {
+          before,
+          append: (event) => void this.append(event),
+          summarise: async (instruction) => {
+            const conversation = (vision: boolean): ChatMessage[] => [...buildMessages(before, { vision }), { role: "user", content: [{ type: "text", text: instruction }] }];
+            const { text } = await this.modelStep(turn, { withTools: false, conversation });
+            return signal.aborted ? null : text;
+          },
+        });
+      } else reason = await this.runSteps(turn);
     } catch (err) {
       if (!signal.aborted) {
         reason = "error";
@@ -240,6 +264,7 @@ export class Agent {
         if (!(err instanceof Error && err.name === "ModelError")) console.error(`[runtime] ${this.sessionId}: turn failed:`, err);
       }
     }
+    turn.closing = true; // from here on a steer is refused (unless a queued prompt will take it)
     if (signal.aborted) {
       if (signal.reason === ABORT_UNSAVED) {
         reason = "error";
@@ -248,10 +273,11 @@ export class Agent {
     }
     let unsaved: string | undefined;
     try {
-      for (const id of announced) {
-        if (answered.has(id)) continue;
+      for (const id of [...this.openCalls]) {
         this.append({ type: "tool/result", toolCallId: id, status: "failed", output: "The tool call was cancelled before it finished.", isError: true });
       }
+      // An accepted steer is never lost: one no step took in is recorded here, unless a queued prompt's turn will take it.
+      if (!this.queue.some((m) => m.source === "user")) this.takeSteers(false);
       const end: SessionEvent = { type: "turn/end", turnId: turn.turnId, reason };
       if (error !== undefined) end.error = error;
       this.turn = null;
@@ -267,65 +293,94 @@ export class Agent {
     this.hooks.publish(this, { kind: "turn-closed", turnId: turn.turnId, reason, ...(error !== undefined ? { error } : {}), ...(unsaved !== undefined ? { unsaved } : {}) });
   }
 
-  private async runSteps(signal: AbortSignal, announced: Set<string>, answered: Set<string>): Promise<TurnEndReason> {
+  /** Appends every pending steer (`applied`: a model step takes them in now; else recorded at a turn's end). */
+  private takeSteers(applied: boolean): void {
+    for (const s of this.steers.splice(0)) this.append({ type: "user/steer", messageId: s.messageId, content: s.content, applied });
+  }
+
+  private async runSteps(turn: OpenTurn): Promise<TurnEndReason> {
+    const signal = turn.controller.signal;
     for (let step = 0; ; step++) {
       if (step >= this.services.maxSteps) return "max_turn_requests";
       if (signal.aborted) return "aborted";
-      // I-54: the model is read once, at the start of the step.
-      const modelId = this.settingsValue.model;
-      const model = await raceAbort(this.services.modelFor(modelId), signal);
-      const tools = this.services.tools;
-      // This session's own tools (its MCP servers) are known before the request is built (bounded).
-      if (tools.sessionReady) await raceAbort(tools.sessionReady(this.sessionId, signal), signal);
-      const notes = tools.sessionNotes?.(this.sessionId) ?? [];
-      const request: ModelStreamRequest = {
-        system: [this.services.systemPrompt(this.cwd), ...notes].join("\n"),
-        messages: buildMessages(this.session.entries),
-        tools: tools.specs({ askUser: this.hooks.canAskUser?.(this) ?? false, sessionId: this.sessionId }),
-        signal,
-      };
-      // What happened so far is in the file before the request leaves (a crash mid-step loses nothing before it).
-      this.session.flush();
-      const stepMessageId = randomUUID();
-      const calls: Array<{ toolName: string; input: unknown }> = [];
-      let finish: FinishReason = "stop";
-      let usage: Usage | undefined;
-      for await (const ev of abortable(model.stream(request), signal)) {
-        if (signal.aborted) break;
-        switch (ev.type) {
-          case "text-delta":
-            if (ev.text) this.append({ type: "assistant/text", messageId: stepMessageId, text: ev.text });
-            break;
-          case "reasoning-delta":
-            if (ev.text) this.append({ type: "assistant/thought", messageId: stepMessageId, text: ev.text });
-            break;
-          case "tool-call":
-            calls.push({ toolName: ev.toolName, input: ev.input });
-            break;
-          case "finish":
-            finish = ev.reason;
-            usage = ev.usage;
-            break;
-        }
-      }
+      const { calls, finish } = await this.modelStep(turn, { withTools: true });
       if (signal.aborted) return "aborted";
-      if (usage && (usage.inputTokens !== undefined || usage.totalTokens !== undefined)) {
-        const used = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-        this.append({ type: "usage", used, size: model.config.contextWindow ?? 0 });
-      }
       if (calls.length === 0) {
+        // A steer accepted while this step ran gets one more step; deciding to end is synchronous with refusing later ones.
+        if (this.steers.length > 0) continue;
+        turn.closing = true;
         if (finish === "length") return "max_tokens";
         if (finish === "content-filter") return "refusal";
         return "end_turn";
       }
       for (const call of calls) {
         if (signal.aborted) return "aborted";
-        await this.runTool(call.toolName, call.input, signal, announced, answered);
+        await this.runTool(call.toolName, call.input, signal);
       }
     }
   }
 
-  private async runTool(name: string, input: unknown, signal: AbortSignal, announced: Set<string>, answered: Set<string>): Promise<void> {
+  /**
+   * One model step: the model read once (I-54), the request built from the log with the steers taken
+   * in just before, text and reasoning appended as they stream. `conversation` replaces the log's
+   * (`/compact`'s summarisation request; no steer is taken in then).
+   */
+  private async modelStep(turn: OpenTurn, opts: { withTools: boolean; conversation?: (vision: boolean) => ChatMessage[] }): Promise<{ calls: Array<{ toolName: string; input: unknown }>; finish: FinishReason; text: string }> {
+    const signal = turn.controller.signal;
+    const model = await raceAbort(this.services.modelFor(this.settingsValue.model), signal);
+    const tools = this.services.tools;
+    // This session's own tools (its MCP servers) are known before the request is built (bounded).
+    if (opts.withTools && tools.sessionReady) await raceAbort(tools.sessionReady(this.sessionId, signal), signal);
+    const instructions = await raceAbort(projectInstructions(this.root), signal);
+    const notes = opts.withTools ? (tools.sessionNotes?.(this.sessionId) ?? []) : [];
+    if (!opts.conversation) this.takeSteers(true);
+    const vision = model.config.vision === true;
+    if (!vision) {
+      // Said once per image, in the transcript; the model gets a placeholder (history.ts).
+      const unseen = imagesAfter(this.session.entries, turn.imagesNoticedSeq);
+      turn.imagesNoticedSeq = this.session.entries[this.session.entries.length - 1]?.seq ?? 0;
+      if (unseen > 0) this.append({ type: "notice", text: unseenImagesNotice(unseen) });
+    }
+    const request: ModelStreamRequest = {
+      system: [this.services.systemPrompt(this.cwd), ...(instructions ? [instructions] : []), ...notes].join("\n"),
+      messages: opts.conversation ? opts.conversation(vision) : buildMessages(this.session.entries, { vision }),
+      tools: opts.withTools ? tools.specs({ askUser: this.hooks.canAskUser?.(this) ?? false, sessionId: this.sessionId }) : [],
+      signal,
+    };
+    // What happened so far is in the file before the request leaves (a crash mid-step loses nothing before it).
+    this.session.flush();
+    const stepMessageId = randomUUID();
+    const calls: Array<{ toolName: string; input: unknown }> = [];
+    let finish: FinishReason = "stop";
+    let usage: Usage | undefined;
+    let text = "";
+    for await (const ev of abortable(model.stream(request), signal)) {
+      if (signal.aborted) break;
+      switch (ev.type) {
+        case "text-delta":
+          text += ev.text;
+          if (ev.text) this.append({ type: "assistant/text", messageId: stepMessageId, text: ev.text });
+          break;
+        case "reasoning-delta":
+          if (ev.text) this.append({ type: "assistant/thought", messageId: stepMessageId, text: ev.text });
+          break;
+        case "tool-call":
+          calls.push({ toolName: ev.toolName, input: ev.input });
+          break;
+        case "finish":
+          finish = ev.reason;
+          usage = ev.usage;
+          break;
+      }
+    }
+    if (!signal.aborted && usage && (usage.inputTokens !== undefined || usage.totalTokens !== undefined)) {
+      const used = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+      this.append({ type: "usage", used, size: model.config.contextWindow ?? 0 });
+    }
+    return { calls, finish, text };
+  }
+
+  private async runTool(name: string, input: unknown, signal: AbortSignal): Promise<void> {
     const toolCallId = `call_${randomUUID().replace(/-/g, "")}`;
     const tools = this.services.tools;
     let described: ReturnType<ToolRunner["describe"]>;
@@ -336,9 +391,9 @@ export class Agent {
     }
     const call: SessionEvent = { type: "tool/call", toolCallId, name, input, title: described.title, kind: described.kind };
     if (described.locations.length > 0) call.locations = described.locations.map((l) => (typeof l.line === "number" ? { path: l.path, line: l.line } : { path: l.path }));
+    this.openCalls.add(toolCallId);
     this.append(call);
     this.session.flush();
-    announced.add(toolCallId);
     this.hooks.publish(this, { kind: "tool-progress", toolCallId, status: "in_progress" });
     const ctx: ToolContext = {
       sessionId: this.sessionId,
@@ -361,9 +416,9 @@ export class Agent {
       if (signal.aborted) return; // closed as cancelled by the turn
       result = { output: `The tool failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
     }
+    if (result.plan) this.append({ type: "plan", entries: result.plan });
     const ev: SessionEvent = { type: "tool/result", toolCallId, status: result.isError ? "failed" : "completed", output: result.output, isError: result.isError };
     if (result.content) ev.content = result.content;
     this.append(ev);
-    answered.add(toolCallId);
   }
 }

@@ -15,6 +15,13 @@ export const SessionHeader = z.object({
 });
 export type SessionHeader = z.infer<typeof SessionHeader>;
 
+export const PlanEntrySchema = z.object({
+  content: z.string(),
+  priority: z.enum(["high", "medium", "low"]),
+  status: z.enum(["pending", "in_progress", "completed"]),
+});
+export type PlanEntry = z.infer<typeof PlanEntrySchema>;
+
 export const TurnEndReason = z.enum([
   "end_turn", // the model finished
   "aborted", // cancelled by the user (session/cancel, session/close)
@@ -31,6 +38,9 @@ export const SessionEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("turn/start"), turnId: z.string(), messageId: z.string().nullable(), source: z.enum(["user", "task", "subagent"]) }),
   // The prompt as the client sent it (ACP ContentBlocks; the SDK validated them on the way in).
   z.object({ type: z.literal("user/message"), messageId: z.string(), content: z.array(ContentBlockSchema) }),
+  // A steer: user content taken into a running turn at a model step (`applied`), or recorded at the
+  // end of a turn that stopped before any step could take it in (`applied: false`). Either way it is history.
+  z.object({ type: z.literal("user/steer"), messageId: z.string(), content: z.array(ContentBlockSchema), applied: z.boolean() }),
   z.object({ type: z.literal("assistant/text"), messageId: z.string(), text: z.string() }),
   z.object({ type: z.literal("assistant/thought"), messageId: z.string(), text: z.string() }),
   z.object({
@@ -55,6 +65,12 @@ export const SessionEvent = z.discriminatedUnion("type", [
   // A background-task completion notice, delivered inside the owner's next user turn (before the user message).
   z.object({ type: z.literal("task/notice"), taskId: z.string(), text: z.string() }),
   z.object({ type: z.literal("session/title"), title: z.string() }),
+  // A note for the user's transcript only (e.g. "this model cannot see images"); never sent to the model.
+  z.object({ type: z.literal("notice"), text: z.string() }),
+  // The model's plan (`update_plan`): each one replaces the previous one.
+  z.object({ type: z.literal("plan"), entries: z.array(PlanEntrySchema) }),
+  // The model's context starts over here: `/clear` forgets, `/compact` keeps only `summary`.
+  z.object({ type: z.literal("context/reset"), command: z.enum(["clear", "compact"]), summary: z.string().optional() }),
   z.object({ type: z.literal("usage"), used: z.number(), size: z.number() }),
   z.object({ type: z.literal("turn/end"), turnId: z.string(), reason: TurnEndReason, error: z.string().optional() }),
 ]);

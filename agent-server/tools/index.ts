@@ -8,6 +8,7 @@ import { editFileTool } from "./editFile";
 import { grepTool } from "./grep";
 import { listFilesTool } from "./listFiles";
 import { readFileTool } from "./readFile";
+import { updatePlanTool } from "./updatePlan";
 import { createRunner } from "./runner";
 import type { SessionToolSource, ToolDefinition, ToolRunner } from "./types";
 import { writeFileTool } from "./writeFile";
@@ -36,6 +37,7 @@ export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<neve
     createBashTool(sandbox) as ToolDefinition<never>,
     bashOutputTool as ToolDefinition<never>,
     bashKillTool as ToolDefinition<never>,
+    updatePlanTool as ToolDefinition<never>,
     askUserTool as ToolDefinition<never>, // offered only when the client supports form elicitation
   ];
   return list;

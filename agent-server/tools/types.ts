@@ -4,6 +4,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
 import type { z } from "zod";
 import type { PermissionAnswer } from "../policy/types";
+import type { PlanEntry } from "../session/events";
 import type { SandboxContext } from "../../sandbox/types";
 import type { ClientFs, PermissionAsk, RunSubagent, UserAnswer, UserQuestion } from "../runtime/capabilities";
 
@@ -28,6 +29,8 @@ export interface ToolCallPatch {
   title?: string;
   content?: ToolCallContent[];
   locations?: ToolCallLocation[];
+  /** A new plan (`update_plan`): logged and shown as an ACP `plan` update, replacing the previous one. */
+  plan?: PlanEntry[];
 }
 
 /** Everything a tool call gets from its session. Built per call; nothing is shared across sessions. */
@@ -59,6 +62,8 @@ export interface ToolResult {
   /** What the user's card shows at the end (diffs, command output). */
   content?: ToolCallContent[];
   locations?: ToolCallLocation[];
+  /** A new plan (`update_plan`): logged and shown as an ACP `plan` update, replacing the previous one. */
+  plan?: PlanEntry[];
 }
 
 /** What a call touches, for the policy. Derived from validated arguments only (pure). */

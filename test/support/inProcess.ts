@@ -165,7 +165,12 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
           (updates.get(id) ?? [])
             .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" && !u._meta ? [u.content.text] : []))
             .join(""),
-        newSession: async (cwd) => (await agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId,
+        newSession: async (cwd) => {
+          const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+          // The agent announces its slash commands just after answering: wait for it, so what a test counts next is only its own.
+          await until(() => (updates.get(sessionId) ?? []).some((u) => u.sessionUpdate === "available_commands_update"), "available_commands_update");
+          return sessionId;
+        },
         prompt: (sessionId, text) => agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] }),
         cancel: (sessionId) => agent.notify(acp.methods.agent.session.cancel, { sessionId }),
       };

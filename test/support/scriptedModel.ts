@@ -65,7 +65,7 @@ export function createScriptedModels(ids: string[] = ["test:one"]): { configs: M
   const requests: Array<ModelStreamRequest & { modelId: string }> = [];
   const queue: Script[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
-  const configs: ModelConfig[] = ids.map((id) => ({ id, provider: "openai-compatible", model: id, label: id, contextWindow: 1000 }));
+  const configs: ModelConfig[] = ids.map((id) => ({ id, provider: "openai-compatible", model: id, label: id, vision: true, contextWindow: 1000 }));
   const model: ScriptedModel = {
     config: configs[0]!,
     isDemo: false,

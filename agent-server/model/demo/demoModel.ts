@@ -9,6 +9,7 @@ export const DEMO_MODEL_CONFIG: Readonly<ModelConfig> = Object.freeze({
   provider: "demo",
   model: "demo",
   label: "Demo model (offline)",
+  vision: false,
   contextWindow: 128_000,
 });
 

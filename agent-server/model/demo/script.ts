@@ -9,7 +9,8 @@ export const DEMO_INTRO =
   "Hi! I am the **demo model (offline)**: a scripted stand-in, not a real AI. " +
   "I can show you how Manifold works with real tools. Try:\n\n" +
   "- *list files*\n- *read README.md*\n- *write a note*\n- *run ls -la*\n- *write outside the workspace* (shows a permission prompt)\n" +
-  "- *ask me a question* (shows a question with choices)\n\n" +
+  "- *ask me a question* (shows a question with choices)\n- *make a plan* (shows a plan checklist)\n" +
+  "- the commands */compact*, */clear* and */init*\n\n" +
   "To use a real model, run **Manifold: Set API Key…**, or start Ollama or LM Studio locally, " +
   "or set `MANIFOLD_MODEL_PROVIDER`, `MANIFOLD_MODEL_BASE_URL` and `MANIFOLD_MODEL`.";
 
@@ -28,11 +29,38 @@ export const NO_ASK_TEXT =
 export const NO_MCP_TEXT =
   "This session has no MCP tools: the client passed no MCP servers (or they failed to start). Add one in your client's MCP settings and open a new session. (Demo model, offline.)";
 
+const PLAN_TOOL = "update_plan";
+export const DEMO_PLAN = [
+  { step: "Look at the project layout", status: "completed" },
+  { step: "Read the README", status: "in_progress" },
+  { step: "Suggest a first change", status: "pending" },
+] as const;
+
+/**
+ * What the agent sends for `/compact` and `/init` (runtime/commands.ts). The demo reads them as text,
+ * like any model; test/unit/model/demo.test.ts feeds it the runtime's own texts, so they cannot drift apart unnoticed.
+ */
+const COMPACT_REQUEST = /^summarise the conversation so far/i;
+const INIT_REQUEST = /^create or update the file agents\.md/i;
+/** The placeholder a model that cannot see images gets (runtime/history.ts). */
+const UNSEEN_IMAGE = /\[image[^\]]*?: ([^,\]]+, [^\]]+?) — not shown: this model cannot see images\]/g;
+
+const DEMO_AGENTS_MD =
+  "# AGENTS.md\n\nInstructions for coding agents in this project (written by the Manifold demo model: edit it).\n\n" +
+  "- Build: `npm run build`\n- Test: `npm test`\n- Keep changes small and explain them.\n";
+
+function userTexts(messages: readonly ChatMessage[]): string[] {
+  return messages.flatMap((m) => (m.role === "user" ? [m.content.map((p) => (p.type === "text" ? p.text : "")).join(" ").trim()] : []));
+}
+
+/** The summary `/compact` left opens the next user message (runtime/commands.ts): not something the user typed. */
+const SUMMARY_PART = /^\[Summary of the earlier conversation/;
+
 function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== "user") continue;
-    return m.content.map((p) => (p.type === "text" ? p.text : "")).join(" ").trim();
+    return m.content.map((p) => (p.type === "text" && !SUMMARY_PART.test(p.text) ? p.text : "")).join(" ").trim();
   }
   return "";
 }
@@ -64,6 +92,9 @@ function summariseAnswer(r: ToolResultPart): string {
 function summarise(results: readonly ToolResultPart[]): string {
   const [only] = results;
   if (results.length === 1 && only?.toolName === ASK_TOOL) return summariseAnswer(only);
+  if (results.length === 1 && only?.toolName === PLAN_TOOL && !only.isError) {
+    return "That is the plan checklist. A real model updates it with `update_plan` as steps are done. (Demo model, offline.)";
+  }
   const parts = results.map((r) => {
     const lines = r.output.split("\n");
     const shown = lines.slice(0, SUMMARY_LINES).join("\n");
@@ -85,7 +116,23 @@ export function demoStep(messages: readonly ChatMessage[], toolNames: ReadonlySe
   const text = raw.toLowerCase();
   const can = (name: string): boolean => toolNames.has(name);
 
+  if (COMPACT_REQUEST.test(raw)) {
+    const asked = userTexts(messages).slice(0, -1);
+    const list = asked.map((t) => `- ${t.split("\n")[0]!.slice(0, 80)}`).join("\n");
+    return { text: `Summary (demo model, offline): you sent ${asked.length} message${asked.length === 1 ? "" : "s"} so far:\n${list}` };
+  }
+  if (INIT_REQUEST.test(raw) && can("write_file")) {
+    return { text: "Writing a starter `AGENTS.md`; I will read it at every step from now on.", toolCall: { toolName: "write_file", input: { path: "AGENTS.md", content: DEMO_AGENTS_MD } } };
+  }
+  const unseen = [...raw.matchAll(UNSEEN_IMAGE)].map((m) => m[1]!);
+  if (unseen.length > 0) {
+    return { text: `I cannot see images (I am the offline demo model), but you attached ${unseen.length === 1 ? "one" : unseen.length}: ${unseen.join("; ")}. A vision model would describe ${unseen.length === 1 ? "it" : "them"}.` };
+  }
+
   const run = /^\s*(?:please\s+)?run\s+(.+)$/is.exec(raw);
+  if (!run && /\bplan\b/.test(text) && can(PLAN_TOOL)) {
+    return { text: "Here is a plan; it shows as a checklist and I would keep it current as I work.", toolCall: { toolName: PLAN_TOOL, input: { plan: DEMO_PLAN.map((s) => ({ ...s })) } } };
+  }
   if (!run && ASK_ME.test(text)) {
     if (!can(ASK_TOOL)) return { text: NO_ASK_TEXT };
     return { text: "Let me ask you something. Pick an answer in the question card.", toolCall: { toolName: ASK_TOOL, input: { ...DEMO_QUESTION, choices: [...DEMO_QUESTION.choices] } } };

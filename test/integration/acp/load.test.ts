@@ -141,7 +141,7 @@ describe("session/load (in-process)", () => {
     const replay = [...(c2.updates.get(id) ?? [])];
     assert.deepEqual(
       replay.map((u) => u.sessionUpdate),
-      ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update", "user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk"],
+      ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update", "user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk", "available_commands_update"],
     );
     const oldUpdate = replay.find((u) => u.sessionUpdate === "tool_call_update");
     assert.equal(oldUpdate?.sessionUpdate === "tool_call_update" ? oldUpdate.status : null, "failed");
@@ -184,7 +184,7 @@ describe("session/load (in-process)", () => {
     const replay = (c.updates.get(id) ?? []).slice(live.length);
     assert.deepEqual(
       replay.map((u) => u.sessionUpdate),
-      ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update"],
+      ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update", "available_commands_update"],
     );
     assert.equal(h.registry.get(id), agent);
     assert.equal(h.store.calls.open, 0);
@@ -231,7 +231,8 @@ describe("session/load (in-process)", () => {
     await c.agent.request(acp.methods.agent.session.close, { sessionId: id });
     const c2 = await h.connect();
     await c2.agent.request(acp.methods.agent.session.resume, { sessionId: id, cwd: h.ws[0]! });
-    assert.equal(c2.updates.get(id), undefined);
+    // No history replayed: only the command list, which is part of the session's state.
+    assert.deepEqual((c2.updates.get(id) ?? []).map((u) => u.sessionUpdate), ["available_commands_update"]);
     for (let i = 0; i < 55; i++) await c2.newSession(h.ws[1]!);
     const mine = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[0]! });
     assert.deepEqual(

@@ -204,7 +204,7 @@ describe("ACP routing and prompts (in-process)", () => {
     await assert.rejects(c.prompt(a, "x"), (err: unknown) => err instanceof acp.RequestError && err.code === -32603 && /rate limiting/.test(err.message));
     const explain = (c.updates.get(a) ?? []).find((u) => u.sessionUpdate === "agent_message_chunk" && u._meta);
     assert.ok(explain && explain.sessionUpdate === "agent_message_chunk" && explain.content.type === "text" && /rate limiting/.test(explain.content.text));
-    assert.equal(c.updates.get(b), undefined);
+    assert.deepEqual((c.updates.get(b) ?? []).map((u) => u.sessionUpdate), ["available_commands_update"], "B got only its own command list");
     h.model.enqueue([text("fine"), finish()]);
     assert.deepEqual(await c.prompt(a, "again"), { stopReason: "end_turn" });
   });

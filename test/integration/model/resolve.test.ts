@@ -32,8 +32,8 @@ describe("resolveModels", () => {
       OPENAI_API_KEY: "sk-test-SECRET123",
     });
     const expected: ModelConfig[] = [
-      { id: "openai-compatible:llama3.1:8b", provider: "openai-compatible", model: "llama3.1:8b", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "sk-test-SECRET123", label: "llama3.1:8b (OpenAI-compatible)", contextWindow: 131_072, ...TIMING },
-      { id: "openai-compatible:qwen2.5-coder:7b", provider: "openai-compatible", model: "qwen2.5-coder:7b", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "sk-test-SECRET123", label: "qwen2.5-coder:7b (OpenAI-compatible)", contextWindow: 32_768, ...TIMING },
+      { id: "openai-compatible:llama3.1:8b", provider: "openai-compatible", model: "llama3.1:8b", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "sk-test-SECRET123", label: "llama3.1:8b (OpenAI-compatible)", vision: false, contextWindow: 131_072, ...TIMING },
+      { id: "openai-compatible:qwen2.5-coder:7b", provider: "openai-compatible", model: "qwen2.5-coder:7b", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "sk-test-SECRET123", label: "qwen2.5-coder:7b (OpenAI-compatible)", vision: false, contextWindow: 32_768, ...TIMING },
       DEMO_MODEL_CONFIG,
     ];
     assert.deepEqual(r, { models: expected, defaultId: "openai-compatible:llama3.1:8b" });
@@ -48,6 +48,7 @@ describe("resolveModels", () => {
       model: "claude-sonnet-4-5",
       apiKey: "sk-ant-x",
       label: "claude-sonnet-4-5 (Anthropic)",
+      vision: true,
       contextWindow: 200_000,
       timeoutMs: 5000,
       retryBaseMs: 10,
@@ -149,6 +150,22 @@ describe("resolveModels", () => {
     const r = await resolveModels({ ...HERMETIC }, { localServers: [{ id: "ollama", name: "Ollama", baseUrl: server.url }] });
     assert.equal(r.defaultId, "demo");
     assert.equal(server.requests.length, before);
+  });
+  it("vision: known vision models by name, MANIFOLD_MODEL_VISION decides for every configured model, a bad value is refused", async () => {
+    const env = { ...HERMETIC, MANIFOLD_MODEL_PROVIDER: "openai-compatible", MANIFOLD_MODEL: "gpt-4o-mini,llama3.1:8b,llava:13b,o3-mini" };
+    const byName = await resolveModels(env);
+    assert.deepEqual(byName.models.map((m) => [m.id, m.vision]), [
+      ["openai-compatible:gpt-4o-mini", true],
+      ["openai-compatible:llama3.1:8b", false],
+      ["openai-compatible:llava:13b", true],
+      ["openai-compatible:o3-mini", false],
+      ["demo", false],
+    ]);
+    const forced = await resolveModels({ ...env, MANIFOLD_MODEL_VISION: "1" });
+    assert.deepEqual(forced.models.map((m) => m.vision), [true, true, true, true, false]); // the demo model never sees images
+    const off = await resolveModels({ ...HERMETIC, ANTHROPIC_API_KEY: "sk-ant-x", MANIFOLD_MODEL_VISION: "0" });
+    assert.equal(off.models[0]?.vision, false);
+    await assert.rejects(resolveModels({ ...env, MANIFOLD_MODEL_VISION: "maybe" }), (e: unknown) => e instanceof ModelConfigError && /MANIFOLD_MODEL_VISION/.test(e.message));
   });
 });
 

@@ -48,6 +48,22 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
     assert.deepEqual(c.updates[0], { content: [{ type: "content", content: { type: "text", text: `${root}\none\n` } }] });
   });
 
+  it("live output is throttled: one card update per 150 ms tick at most (plus the last), each the whole output so far", async () => {
+    const runner = createToolRunner({ sandbox: sb });
+    const c = ctx();
+    // 100 writes 20 ms apart: each arrives as its own chunk, so an update per chunk would give ~100.
+    // The bound is computed from the measured run time, so a slow machine loosens it instead of failing.
+    const started = Date.now();
+    const r = await runner.run("bash", { command: "for i in $(seq 1 100); do echo line-$i; sleep 0.02; done" }, c);
+    const ticks = Math.ceil((Date.now() - started) / 150);
+    assert.equal(r.isError, false);
+    assert.ok(c.updates.length >= 1 && c.updates.length <= ticks + 1, `${c.updates.length} updates in ${ticks} ticks for 100 writes`);
+    for (const u of c.updates) {
+      assert.deepEqual(Object.keys(u), ["content"]);
+      assert.match(JSON.stringify(u.content), /^\[\{"type":"content","content":\{"type":"text","text":"line-1\\n/, "each update is the output from its start");
+    }
+  });
+
   it("I-98: a recognisable API key in the server env never appears in the command's environment", async () => {
     const runner = createToolRunner({ sandbox: sb });
     const r = await runner.run("bash", { command: "env; cat /proc/1/environ; echo; ls /proc" }, ctx());

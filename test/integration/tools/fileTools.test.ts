@@ -93,7 +93,7 @@ describe("file tools through the runner", () => {
     assert.equal(r.isError, true);
     assert.match(r.output, /^Invalid arguments for read_file:\n- path: .+\nFix the arguments and call read_file again\.$/);
     assert.deepEqual(await runner.run("nope", {}, ctxA()), {
-      output: "Unknown tool \"nope\". Available tools: read_file, write_file, edit_file, list_files, grep, bash, bash_output, bash_kill.",
+      output: "Unknown tool \"nope\". Available tools: read_file, write_file, edit_file, list_files, grep, bash, bash_output, bash_kill, update_plan.",
       isError: true,
     });
   });
@@ -322,7 +322,7 @@ describe("permissions for file writes", () => {
 
   it("specs() gives JSON Schema for every tool", () => {
     const specs = createToolRunner({ sandbox }).specs();
-    assert.deepEqual(specs.map((s) => s.name), ["read_file", "write_file", "edit_file", "list_files", "grep", "bash", "bash_output", "bash_kill"]);
+    assert.deepEqual(specs.map((s) => s.name), ["read_file", "write_file", "edit_file", "list_files", "grep", "bash", "bash_output", "bash_kill", "update_plan"]);
     const edit = specs.find((s) => s.name === "edit_file");
     assert.deepEqual(edit?.inputSchema.required, ["path", "old_string", "new_string"]);
     assert.equal(edit?.inputSchema.type, "object");

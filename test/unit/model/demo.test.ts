@@ -2,7 +2,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createModelClient, DEMO_MODEL_CONFIG } from "../../../agent-server/model/index";
-import { chunkText, DEMO_INTRO, NO_ASK_TEXT } from "../../../agent-server/model/demo/script";
+import { chunkText, DEMO_INTRO, DEMO_PLAN, NO_ASK_TEXT } from "../../../agent-server/model/demo/script";
+import { COMPACT_INSTRUCTION, initPrompt, summaryMessage } from "../../../agent-server/runtime/commands";
+import { buildMessages } from "../../../agent-server/runtime/history";
+import type { LogEntry } from "../../../agent-server/session/events";
 import { DECLINED_OUTPUT } from "../../../agent-server/tools/askUser";
 import type { ChatMessage, ModelEvent, ToolSpec } from "../../../agent-server/model/types";
 import { collect, userSays } from "../../support/modelClient";
@@ -175,5 +178,40 @@ describe("demo model", () => {
   it("chunkText keeps every character", () => {
     const s = "  Hello there,\n\nthis is  a `demo`. ";
     assert.equal(chunkText(s).join(""), s);
+  });
+
+  it("'make a plan' → update_plan with a checklist; after it, a short note and stop", async () => {
+    const events = await collect(demo, [userSays("make a plan")], { tools: [...TOOLS, tool("update_plan")] });
+    assert.deepEqual(toolCalls(events), [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "update_plan", input: { plan: DEMO_PLAN.map((s) => ({ ...s })) } }]);
+    const after = await collect(
+      demo,
+      [
+        userSays("make a plan"),
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c", toolName: "update_plan", input: {} }] },
+        { role: "tool", content: [{ type: "tool-result", toolCallId: "c", toolName: "update_plan", output: "Plan updated.", isError: false }] },
+      ],
+      { tools: TOOLS },
+    );
+    assert.match(text(after), /plan checklist/);
+  });
+
+  it("answers the runtime's own /compact and /init requests: a summary of what was asked, a starter AGENTS.md", async () => {
+    const compact = await collect(demo, [userSays("list files"), { role: "assistant", content: [{ type: "text", text: "ok" }] }, userSays(COMPACT_INSTRUCTION)], { tools: [] });
+    assert.equal(text(compact), "Summary (demo model, offline): you sent 1 message so far:\n- list files");
+    // After a /compact the summary opens the user message; the demo reads past it (the summary mentions "plan").
+    const afterCompact: ChatMessage = { role: "user", content: [{ type: "text", text: summaryMessage("- make a plan") }, { type: "text", text: initPrompt("") }] };
+    for (const messages of [[userSays(initPrompt(""))], [afterCompact]]) {
+      const init = await collect(demo, messages, { tools: [...TOOLS, tool("update_plan")] });
+      assert.deepEqual(toolCalls(init).map((c) => (c.type === "tool-call" ? [c.toolName, (c.input as { path: string }).path] : [])), [["write_file", "AGENTS.md"]]);
+    }
+  });
+
+  it("a placeholder for an image it cannot see: it says so and names the image", async () => {
+    const entries = [
+      { type: "turn/start", turnId: "t", messageId: "m", source: "user", seq: 1, at: "x" },
+      { type: "user/message", messageId: "m", content: [{ type: "text", text: "what is this" }, { type: "image", mimeType: "image/png", data: "AAAA" }], seq: 2, at: "x" },
+    ] as LogEntry[];
+    const events = await collect(demo, buildMessages(entries, { vision: false }), { tools: TOOLS });
+    assert.equal(text(events), "I cannot see images (I am the offline demo model), but you attached one: image/png, 1 KiB. A vision model would describe it.");
   });
 });

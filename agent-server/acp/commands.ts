@@ -1,0 +1,20 @@
+// `available_commands_update`: the built-in agent's slash commands (runtime/commands.ts). For
+// `session/load` and `session/resume` it is part of the state sent before the response (the client
+// named the id; nothing of that session may follow the load response, ACP-LOAD-002); for
+// `session/new` it follows the response, because a client routes updates by session id and may
+// drop those for an id it has not been given yet (I-91).
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { COMMANDS } from "../runtime/commands";
+import type { Bridge } from "./bridge";
+
+export function commandsUpdate(): SessionUpdate {
+  return { sessionUpdate: "available_commands_update", availableCommands: COMMANDS.map((c) => ({ ...c })) };
+}
+
+/** After `session/new` has answered (the next macrotask: the response is written first). */
+export function announceCommandsAfterNew(bridge: Bridge, sessionId: string): void {
+  setImmediate(() => {
+    const rec = bridge.records.get(sessionId);
+    if (rec) bridge.send(rec, commandsUpdate());
+  });
+}
