@@ -40,7 +40,9 @@ const mcpApart = {
   name: "mcp-apart",
   setup(build) {
     build.onResolve({ filter: /^\.\/connection$/ }, (args) =>
-      args.importer.endsWith(join("mcp", "sessions.ts")) && args.kind === "dynamic-import" ? { path: `./${MCP_FILE}`, external: true } : undefined,
+      args.importer.endsWith(join("mcp", "sessions.ts")) && args.kind === "dynamic-import"
+        ? { path: `./${MCP_FILE}`, external: true }
+        : undefined,
     );
   },
 };

@@ -11,7 +11,10 @@ const ENV_MESSAGE = "Tests must not change process.env: pass an explicit env to 
 const noEnvMutation = [
   { selector: `AssignmentExpression > MemberExpression.left > MemberExpression.object${processEnv}`, message: ENV_MESSAGE },
   { selector: `AssignmentExpression > MemberExpression.left${processEnv}`, message: ENV_MESSAGE },
-  { selector: `UnaryExpression[operator='delete'] > MemberExpression.argument > MemberExpression.object${processEnv}`, message: ENV_MESSAGE },
+  {
+    selector: `UnaryExpression[operator='delete'] > MemberExpression.argument > MemberExpression.object${processEnv}`,
+    message: ENV_MESSAGE,
+  },
   { selector: `UpdateExpression > MemberExpression.argument > MemberExpression.object${processEnv}`, message: ENV_MESSAGE },
   {
     selector: `CallExpression[callee.object.name=/^(Object|Reflect)$/][callee.property.name=/^(assign|defineProperty|defineProperties|set|deleteProperty)$/] > MemberExpression.arguments:first-child${processEnv}`,
@@ -22,7 +25,10 @@ const noEnvMutation = [
 const noAgentServer = { group: ["**/agent-server/**"], message: "extension and agent-server share no code: ACP is their contract." };
 const vscodeOnlyInVscodeFolder = { name: "vscode", message: "only extension/vscode/ imports vscode." };
 // A module of extension/vscode/ brings `vscode` with it: the feature folders stay loadable in plain Node.
-const noVscodeFolder = { regex: "^\\.{1,2}/(?:\\.\\./)*vscode/", message: "only extension/vscode/ imports extension/vscode/ (it imports vscode)." };
+const noVscodeFolder = {
+  regex: "^\\.{1,2}/(?:\\.\\./)*vscode/",
+  message: "only extension/vscode/ imports extension/vscode/ (it imports vscode).",
+};
 const browserOnly = [
   { name: "vscode", message: "runs in the webview too: no vscode." },
   ...nodeBuiltins.map((name) => ({ name, message: "runs in the webview too: no Node built-ins." })),
@@ -94,6 +100,10 @@ export default tseslint.config(
     files: ["extension/vscode/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [noAgentServer] }] },
   },
-  ...confinedTo("extension/common", [], "extension/common/ imports only extension/common/ (and pure npm packages): the webview runs it too."),
+  ...confinedTo(
+    "extension/common",
+    [],
+    "extension/common/ imports only extension/common/ (and pure npm packages): the webview runs it too.",
+  ),
   ...confinedTo("extension/webview", ["common"], "the webview imports only extension/common/ and itself."),
 );

@@ -26,7 +26,10 @@ function dataDirOf(argv: string[], env: NodeJS.ProcessEnv): string {
 
 const server = createServer({ env: process.env, dataDir: dataDirOf(process.argv.slice(2), process.env) });
 // Every stdin line is judged (depth, size, encoding) before the SDK parses it (I-108).
-const stream = guardedNdJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+const stream = guardedNdJsonStream(
+  Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+  Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+);
 const connection = server.app.connect(stream);
 
 const exits = new Set<string>();

@@ -70,7 +70,12 @@ export function createServer(opts: ServerOptions): Server {
     current = r;
     // Completion notices go to the exact live instance that started the task (I-60).
     r.tasks.onExit((owner, exit) => {
-      registry.get(owner)?.noticeTaskExit(exit.taskId, `Background task ${exit.taskId} finished with exit code ${exit.exitCode ?? "none (killed)"}. Read its output with bash_output.`);
+      registry
+        .get(owner)
+        ?.noticeTaskExit(
+          exit.taskId,
+          `Background task ${exit.taskId} finished with exit code ${exit.exitCode ?? "none (killed)"}. Read its output with bash_output.`,
+        );
     });
   });
   // A bad model configuration keeps the process serving: every session request answers with the reason.
@@ -84,7 +89,12 @@ async function startRuntime(opts: ServerOptions, mcp: McpSessions, models: Model
   await new Promise<void>((resolve) => setImmediate(resolve));
   const [resolved, sandbox] = await Promise.all([resolveModels(opts.env), detectSandbox(opts.env, { hide: [opts.dataDir] })]);
   models.push(...resolved.models);
-  const tools = createToolRunner({ sandbox, hidden: [opts.dataDir], extraTools: [delegateTool as ToolDefinition<never>], sessionTools: mcp });
+  const tools = createToolRunner({
+    sandbox,
+    hidden: [opts.dataDir],
+    extraTools: [delegateTool as ToolDefinition<never>],
+    sessionTools: mcp,
+  });
   const tasks = createTaskRegistry(sandbox);
   const services = createAgentServices({
     models,

@@ -72,7 +72,10 @@ export const checkpoint: Benchmark = {
         {
           title: checkpoint.title,
           headers: ["case", "n", "median ms", "p10", "p90", "max", "child CPU ms / checkpoint"],
-          rows: [["first checkpoint (hashes every file)", 1, first.ms, null, null, null, first.cpu], ...rows.map((r) => [r.case, r.ms.n, r.ms.p50, r.ms.p10, r.ms.p90, r.ms.max, r.cpu])],
+          rows: [
+            ["first checkpoint (hashes every file)", 1, first.ms, null, null, null, first.cpu],
+            ...rows.map((r) => [r.case, r.ms.n, r.ms.p50, r.ms.p10, r.ms.p90, r.ms.max, r.cpu]),
+          ],
           notes: [
             `${FILES.toLocaleString("en-US")} files of ~0.6 KB in 100 directories + 500 ignored files in node_modules/. Target (DESIGN §7): ≤ 50 ms median with nothing changed.`,
             `storage: ${mib(afterFirst)} MiB after the first checkpoint, ${mib(storage)} MiB after ${rows.length * n + 1} checkpoints (the 5 MB file ${n} times, zlib-compressed loose objects); ${mib(afterDelete)} MiB after deleting that session (gc --prune=now keeps what other sessions still reference).`,

@@ -59,7 +59,14 @@ export const churn: Benchmark = {
     const t0 = Date.now();
     const sample = async (sessions: number): Promise<void> => {
       const m = await h.request<MemoryReport>("_manifold/debug/memory", {});
-      samples.push({ sessions, seconds: (Date.now() - t0) / 1000, heapMiB: m.heapUsed / MiB, rssMiB: m.rss / MiB, treeRssMiB: treeRssMiB([h.pid]).mib, live: m.agents });
+      samples.push({
+        sessions,
+        seconds: (Date.now() - t0) / 1000,
+        heapMiB: m.heapUsed / MiB,
+        rssMiB: m.rss / MiB,
+        treeRssMiB: treeRssMiB([h.pid]).mib,
+        live: m.agents,
+      });
     };
     try {
       await sample(0);

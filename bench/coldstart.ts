@@ -42,7 +42,12 @@ export const coldstart: Benchmark = {
         cpu[k]?.push(r.cpuMs);
       }
     }
-    const rows = specs.map((s, k) => ({ agent: s.name, ms: summarize(ms[k] ?? []), rssMiB: summarize(rss[k] ?? []), cpuMs: summarize(cpu[k] ?? []) }));
+    const rows = specs.map((s, k) => ({
+      agent: s.name,
+      ms: summarize(ms[k] ?? []),
+      rssMiB: summarize(rss[k] ?? []),
+      cpuMs: summarize(cpu[k] ?? []),
+    }));
     ctx.log(`  ${rows.map((r) => `${r.agent}: ${r.ms.p50.toFixed(0)} ms`).join(", ")}`);
     const base = rows[0]?.ms.p50 ?? Number.NaN;
     return {
@@ -50,7 +55,16 @@ export const coldstart: Benchmark = {
         {
           title: coldstart.title,
           headers: ["agent", "n", "median ms", "p10", "p90", "vs bundle", "CPU ms to init (median)", "RSS after init MiB"],
-          rows: rows.map((r) => [r.agent, r.ms.n, r.ms.p50, r.ms.p10, r.ms.p90, `${(r.ms.p50 / base).toFixed(2)}×`, r.cpuMs.p50, r.rssMiB.p50]),
+          rows: rows.map((r) => [
+            r.agent,
+            r.ms.n,
+            r.ms.p50,
+            r.ms.p10,
+            r.ms.p90,
+            `${(r.ms.p50 / base).toFixed(2)}×`,
+            r.cpuMs.p50,
+            r.rssMiB.p50,
+          ]),
           notes: [
             "interleaved run by run after one warm-up each (which also fills the compile cache); the minified bundle is built into a temp dir the way `npm run build:production` builds it.",
             "Node 24 rows (when a Node 24 binary is found, see bench/README.md): the same bundle on the runtime VS Code uses, with and without NODE_COMPILE_CACHE.",

@@ -43,7 +43,12 @@ async function streamOnce(h: AgentHandle, sessionId: string, chunks: number): Pr
   const cpu = cpuMs(h.pid) - cpu0;
   h.onUpdate = () => undefined;
   const ms = Number(last - first) / 1e6;
-  return { updates, ms, usPerUpdate: updates > 1 ? (ms * 1000) / (updates - 1) : Number.NaN, cpuUsPerUpdate: updates ? (cpu * 1000) / updates : Number.NaN };
+  return {
+    updates,
+    ms,
+    usPerUpdate: updates > 1 ? (ms * 1000) / (updates - 1) : Number.NaN,
+    cpuUsPerUpdate: updates ? (cpu * 1000) / updates : Number.NaN,
+  };
 }
 
 export const fanout: Benchmark = {
@@ -98,7 +103,18 @@ export const fanout: Benchmark = {
       tables: [
         {
           title: fanout.title,
-          headers: ["live sessions", "updates / run", "wall µs / update p50", "min", "max", "ratio vs 1", "agent CPU µs / update p50", "min", "max", "CPU ratio vs 1"],
+          headers: [
+            "live sessions",
+            "updates / run",
+            "wall µs / update p50",
+            "min",
+            "max",
+            "ratio vs 1",
+            "agent CPU µs / update p50",
+            "min",
+            "max",
+            "CPU ratio vs 1",
+          ],
           rows: results.map((r) => [
             r.label,
             r.runs[0]?.updates,

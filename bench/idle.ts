@@ -25,7 +25,15 @@ async function oneProcess(spec: AgentSpec, ns: number[], cwd: string, settleMs: 
   const rows: Row[] = [];
   try {
     const base = await settledRss([h.pid], settleMs);
-    rows.push({ agent: spec.name, layout: "one process", sessions: 0, rssMiB: base.mib, perSessionMiB: Number.NaN, marginalMiB: Number.NaN, processes: base.processes });
+    rows.push({
+      agent: spec.name,
+      layout: "one process",
+      sessions: 0,
+      rssMiB: base.mib,
+      perSessionMiB: Number.NaN,
+      marginalMiB: Number.NaN,
+      processes: base.processes,
+    });
     let have = 0;
     let one = Number.NaN;
     for (const n of ns) {
@@ -34,7 +42,15 @@ async function oneProcess(spec: AgentSpec, ns: number[], cwd: string, settleMs: 
       const r = await settledRss([h.pid], settleMs);
       if (n === 1) one = r.mib;
       const marginalMiB = n > 1 ? (r.mib - one) / (n - 1) : Number.NaN;
-      rows.push({ agent: spec.name, layout: "one process", sessions: n, rssMiB: r.mib, perSessionMiB: (r.mib - base.mib) / n, marginalMiB, processes: r.processes });
+      rows.push({
+        agent: spec.name,
+        layout: "one process",
+        sessions: n,
+        rssMiB: r.mib,
+        perSessionMiB: (r.mib - base.mib) / n,
+        marginalMiB,
+        processes: r.processes,
+      });
       log(`  ${spec.name}: ${n} sessions in one process → ${r.mib.toFixed(1)} MiB`);
     }
   } finally {
@@ -94,13 +110,31 @@ export const idle: Benchmark = {
     const table: Cell[][] = rows.map((r) => {
       const other = r.layout === "one process" ? per(r.sessions) : one(r.sessions);
       const ratio = r.agent.startsWith("manifold") && r.layout === "process per session" && other ? r.rssMiB / other.rssMiB : undefined;
-      return [r.agent, r.layout, r.sessions, r.rssMiB, r.perSessionMiB, r.marginalMiB, r.processes, ratio === undefined ? "" : `${ratio.toFixed(1)}×`];
+      return [
+        r.agent,
+        r.layout,
+        r.sessions,
+        r.rssMiB,
+        r.perSessionMiB,
+        r.marginalMiB,
+        r.processes,
+        ratio === undefined ? "" : `${ratio.toFixed(1)}×`,
+      ];
     });
     return {
       tables: [
         {
           title: idle.title,
-          headers: ["agent", "layout", "sessions", "total RSS MiB", "MiB / session", "MiB / extra session after the 1st", "processes", "vs one process"],
+          headers: [
+            "agent",
+            "layout",
+            "sessions",
+            "total RSS MiB",
+            "MiB / session",
+            "MiB / extra session after the 1st",
+            "processes",
+            "vs one process",
+          ],
           rows: table,
           notes: [
             "one process: MiB/session = (RSS with N sessions − RSS with 0) / N; extra session after the 1st = (RSS N − RSS 1) / (N − 1); process per session: total / N.",

@@ -127,8 +127,12 @@ export const lifecycle: Benchmark = {
         {
           title: "4b. session/load of a persisted history (ms, request → response, replay included)",
           headers: ["events", "n", "p50", "p90", "min", "max", "updates replayed"],
-          rows: loadError ? [[`failed: ${loadError.slice(0, 140)}`]] : loadRows.map((r) => [r.events, r.ms.n, r.ms.p50, r.ms.p90, r.ms.min, r.ms.max, r.updates]),
-          notes: ["histories written straight into a fresh data dir (bench/lib/history.ts), loaded by a fresh process; target: 10,000 events ≤ 300 ms."],
+          rows: loadError
+            ? [[`failed: ${loadError.slice(0, 140)}`]]
+            : loadRows.map((r) => [r.events, r.ms.n, r.ms.p50, r.ms.p90, r.ms.min, r.ms.max, r.updates]),
+          notes: [
+            "histories written straight into a fresh data dir (bench/lib/history.ts), loaded by a fresh process; target: 10,000 events ≤ 300 ms.",
+          ],
         },
       ],
       data: { sessionNew: newRows, sessionLoad: loadRows, loadError },

@@ -131,7 +131,17 @@ export const peers: Benchmark = {
       tables: [
         {
           title: peers.title,
-          headers: ["agent", "start ms", "RSS init MiB", "session/new p50 ms", "MiB / idle session", "burst 20 wall ms", "burst 20 p99 ms", "RSS at end MiB", "status"],
+          headers: [
+            "agent",
+            "start ms",
+            "RSS init MiB",
+            "session/new p50 ms",
+            "MiB / idle session",
+            "burst 20 wall ms",
+            "burst 20 p99 ms",
+            "RSS at end MiB",
+            "status",
+          ],
           rows: table,
           notes: [
             "start: spawn → initialize answered (median of 4; quick: the one start that is then measured). MiB / idle session = (RSS after 10 (quick 1) sequential session/new − RSS after initialize) / 10, whole process tree.",

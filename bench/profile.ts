@@ -57,8 +57,12 @@ async function main(): Promise<void> {
   if (!file) throw new Error("no .cpuprofile written (did the agent exit cleanly?)");
   const s = summarizeProfile(join(profDir, file), Number(process.env.BENCH_PROFILE_TOP ?? 15));
   console.log(`scenario ${scenario}: ${ms} ms, ${updates} updates; profile ${s.totalMs.toFixed(0)} ms`);
-  console.log(renderText({ title: "self time by package", headers: ["package", "ms", "%"], rows: s.byPackage.map((r) => [r.name, r.ms, r.pct]) }));
-  console.log(renderText({ title: "self time by function", headers: ["function", "ms", "%"], rows: s.byFunction.map((r) => [r.name, r.ms, r.pct]) }));
+  console.log(
+    renderText({ title: "self time by package", headers: ["package", "ms", "%"], rows: s.byPackage.map((r) => [r.name, r.ms, r.pct]) }),
+  );
+  console.log(
+    renderText({ title: "self time by function", headers: ["function", "ms", "%"], rows: s.byFunction.map((r) => [r.name, r.ms, r.pct]) }),
+  );
   process.exit(0);
 }
 

@@ -35,7 +35,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = (msg: string): void => void process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
   const ctx: BenchContext = { quick, log };
-  console.log(`Manifold benchmarks (${quick ? "quick" : "full"}) — ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, commit ${machine.commit.slice(0, 10)}${machine.dirty ? " (dirty tree)" : ""}, load ${machine.loadAvg.join(" ")}`);
+  console.log(
+    `Manifold benchmarks (${quick ? "quick" : "full"}) — ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, commit ${machine.commit.slice(0, 10)}${machine.dirty ? " (dirty tree)" : ""}, load ${machine.loadAvg.join(" ")}`,
+  );
   const results: Record<string, unknown>[] = [];
   const markdown: string[] = [];
   for (const b of all) {

@@ -36,16 +36,33 @@ function runOnce(v: Variant): Promise<number> {
 function bwrapRecipe(root: string, tmp: string, argv: string[]): string[] {
   // reference/sandbox.md §1.2 "full set", with the recommended per-session tmp bound at /tmp (bound before the root).
   return [
-    "--ro-bind", "/", "/",
-    "--dev", "/dev",
-    "--proc", "/proc",
-    "--bind", tmp, "/tmp",
-    "--bind", root, root,
-    "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
-    "--die-with-parent", "--new-session",
-    "--setenv", "TMPDIR", "/tmp",
-    "--chdir", root,
-    "--", ...argv,
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--bind",
+    tmp,
+    "/tmp",
+    "--bind",
+    root,
+    root,
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-net",
+    "--die-with-parent",
+    "--new-session",
+    "--setenv",
+    "TMPDIR",
+    "/tmp",
+    "--chdir",
+    root,
+    "--",
+    ...argv,
   ];
 }
 
@@ -82,8 +99,18 @@ export const sandbox: Benchmark = {
     if (typeof mod === "string") notes.push(mod);
     else variants.push(mod);
     if (existsSync("/usr/bin/bwrap")) {
-      variants.push({ name: "bwrap recipe (sandbox.md §1.2) + /bin/true", file: "/usr/bin/bwrap", args: bwrapRecipe(root, tmp, ["/bin/true"]), cwd: root });
-      variants.push({ name: "bwrap recipe + bash -c true", file: "/usr/bin/bwrap", args: bwrapRecipe(root, tmp, ["/bin/bash", "-c", "true"]), cwd: root });
+      variants.push({
+        name: "bwrap recipe (sandbox.md §1.2) + /bin/true",
+        file: "/usr/bin/bwrap",
+        args: bwrapRecipe(root, tmp, ["/bin/true"]),
+        cwd: root,
+      });
+      variants.push({
+        name: "bwrap recipe + bash -c true",
+        file: "/usr/bin/bwrap",
+        args: bwrapRecipe(root, tmp, ["/bin/bash", "-c", "true"]),
+        cwd: root,
+      });
     } else notes.push("/usr/bin/bwrap not found");
     const ok: Variant[] = [];
     for (const v of variants) {
@@ -106,7 +133,9 @@ export const sandbox: Benchmark = {
     const rows = ok.map((v, k) => ({ variant: v.name, ms: summarize(samples[k] ?? []), childCpuMs: (childCpu[k] ?? 0) / n }));
     const plain = rows[1]?.ms.p50 ?? Number.NaN; // bash -c true: what the bash tool runs
     ctx.log(`  ${rows.map((r) => `${r.variant}: ${r.ms.p50.toFixed(2)} ms`).join("; ")}`);
-    notes.push(`n=${n} each, interleaved; time from spawn() to 'close' with piped stdout/stderr. Target (DESIGN §7): ≤ 10 ms median under the sandbox.`);
+    notes.push(
+      `n=${n} each, interleaved; time from spawn() to 'close' with piped stdout/stderr. Target (DESIGN §7): ≤ 10 ms median under the sandbox.`,
+    );
     notes.push(
       "child CPU: user + sys of the waited-for child tree (this process's cutime + cstime, 10 ms ticks, averaged over n). It includes the exec of a forked copy of this Node process, the same for every variant: compare differences between rows, not absolute values.",
     );
@@ -122,7 +151,7 @@ export const sandbox: Benchmark = {
             r.ms.p10,
             r.ms.p90,
             r.ms.max,
-            `${(r.ms.p50 - plain >= 0 ? "+" : "")}${(r.ms.p50 - plain).toFixed(2)} ms`,
+            `${r.ms.p50 - plain >= 0 ? "+" : ""}${(r.ms.p50 - plain).toFixed(2)} ms`,
             r.childCpuMs,
           ]),
           notes,

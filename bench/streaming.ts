@@ -93,7 +93,10 @@ async function acpOnly(chunks: number, cwd: string): Promise<Run> {
     await Promise.all(ids.map((id) => prompt(h, id, `updates=${chunks}`)));
     const cpu = cpuMs(h.pid) - cpu0;
     h.onUpdate = () => undefined;
-    return { ...finish("layer: ACP SDK alone (sdk-minimal agent → SDK client, no model)", updates, tokens, start, end, lat), cpuUsPerUpdate: (cpu * 1000) / updates };
+    return {
+      ...finish("layer: ACP SDK alone (sdk-minimal agent → SDK client, no model)", updates, tokens, start, end, lat),
+      cpuUsPerUpdate: (cpu * 1000) / updates,
+    };
   } finally {
     await h.close();
   }
@@ -101,14 +104,26 @@ async function acpOnly(chunks: number, cwd: string): Promise<Run> {
 
 /** The model layer alone: Manifold's model client (AI SDK) reading the fake, in this process, no ACP. */
 async function modelOnly(baseUrl: string, chunks: number): Promise<Run> {
-  const client = createModelClient({ id: "openai-compatible:bench", provider: "openai-compatible", model: "bench", baseUrl, apiKey: "bench-dummy-key", label: "bench" });
+  const client = createModelClient({
+    id: "openai-compatible:bench",
+    provider: "openai-compatible",
+    model: "bench",
+    baseUrl,
+    apiKey: "bench-dummy-key",
+    label: "bench",
+  });
   const lat: number[] = [];
   let updates = 0;
   let tokens = 0;
   let end = 0n;
   const one = async (text: string, count: boolean): Promise<void> => {
     const signal = new AbortController().signal;
-    for await (const ev of client.stream({ system: "", messages: [{ role: "user", content: [{ type: "text", text }] }], tools: [], signal })) {
+    for await (const ev of client.stream({
+      system: "",
+      messages: [{ role: "user", content: [{ type: "text", text }] }],
+      tools: [],
+      signal,
+    })) {
       if (!count || ev.type !== "text-delta") continue;
       const now = process.hrtime.bigint();
       updates++;
@@ -191,7 +206,17 @@ export const streaming: Benchmark = {
       tables: [
         {
           title: streaming.title,
-          headers: ["path", "updates", "model chunks", "s", "updates/s", "latency p50 ms", "p99 ms", "CPU µs / update", "updates/s per core (CPU-bound)"],
+          headers: [
+            "path",
+            "updates",
+            "model chunks",
+            "s",
+            "updates/s",
+            "latency p50 ms",
+            "p99 ms",
+            "CPU µs / update",
+            "updates/s per core (CPU-bound)",
+          ],
           rows: runs.map((r) => [
             r.path,
             r.updates,

@@ -71,7 +71,16 @@ export function gitProtectionArgs(root: string): string[] {
  * binary gains nothing.
  */
 export function privilegeArgs(disableUserns: boolean): string[] {
-  const args = ["--new-session", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL"];
+  const args = [
+    "--new-session",
+    "--die-with-parent",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--cap-drop",
+    "ALL",
+  ];
   if (disableUserns) args.push("--disable-userns");
   return args;
 }
@@ -129,15 +138,27 @@ export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
     wrap(command, ctx, { cwd, unconfined }): WrappedCommand {
       if (unconfined || ctx.mode === "danger-full-access") return unconfinedCommand(command, ctx, cwd, opts.env, shell);
       // A bwrap binary inside the workspace could have been planted by the agent itself.
-      if (isInside(opts.bwrapPath, ctx.root)) throw new Error(`Refusing to use ${opts.bwrapPath}: the sandbox binary lies inside the workspace.`);
+      if (isInside(opts.bwrapPath, ctx.root))
+        throw new Error(`Refusing to use ${opts.bwrapPath}: the sandbox binary lies inside the workspace.`);
       ensureDir(ctx.tmpDir);
       const env = childEnv(opts.env, "/tmp");
       const filtered = !ctx.network && seccomp;
-      const args = bwrapArgs(command, ctx, cwd, { shell, env, hide: opts.hide, disableUserns: opts.disableUserns, seccompFd: filtered ? SECCOMP_FD : undefined });
+      const args = bwrapArgs(command, ctx, cwd, {
+        shell,
+        env,
+        hide: opts.hide,
+        disableUserns: opts.disableUserns,
+        seccompFd: filtered ? SECCOMP_FD : undefined,
+      });
       if (!filtered) return { file: opts.bwrapPath, args, env, cwd: ctx.root };
       // The filter lives beside the session temp areas, a directory every confined command has masked.
       const filter = filterFile(path.dirname(ctx.tmpDir), UNIX_SOCKET_FILTER);
-      return { file: "/bin/sh", args: ["-c", OPEN_FILTER_THEN_EXEC, "manifold-sandbox", filter, opts.bwrapPath, ...args], env, cwd: ctx.root };
+      return {
+        file: "/bin/sh",
+        args: ["-c", OPEN_FILTER_THEN_EXEC, "manifold-sandbox", filter, opts.bwrapPath, ...args],
+        env,
+        cwd: ctx.root,
+      };
     },
   };
 }

@@ -82,12 +82,24 @@ export interface BwrapProbe {
 export async function probeBwrap(bwrapPath: string): Promise<BwrapProbe> {
   let reason = "";
   for (const disableUserns of [true, false]) {
-    const r = await run(bwrapPath, [...privilegeArgs(disableUserns), "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "--", "/bin/cat", "/proc/self/status"]);
+    const r = await run(bwrapPath, [
+      ...privilegeArgs(disableUserns),
+      "--unshare-net",
+      "--ro-bind",
+      "/",
+      "/",
+      "--proc",
+      "/proc",
+      "--",
+      "/bin/cat",
+      "/proc/self/status",
+    ]);
     if (!r.ok) {
       reason ||= r.stderr.trim();
       continue;
     }
-    if (!privilegesDropped(r.stdout)) return { ok: false, reason: "commands would keep capabilities or lack no_new_privs inside bwrap", disableUserns };
+    if (!privilegesDropped(r.stdout))
+      return { ok: false, reason: "commands would keep capabilities or lack no_new_privs inside bwrap", disableUserns };
     return { ok: true, reason: "", disableUserns };
   }
   return { ok: false, reason, disableUserns: false };
@@ -97,7 +109,16 @@ const PYTHONS = ["/usr/bin/python3", "/bin/python3", "/usr/local/bin/python3"];
 
 /** Runs the Landlock helper around /bin/true with a throwaway writable dir. */
 export async function probeLandlock(python: string): Promise<{ ok: boolean; reason: string }> {
-  const r = await run(python, ["-I", "-c", LANDLOCK_HELPER_SOURCE, "0", seccompSupported() ? socketFilter({ sockets: "all" }).toString("hex") : "-", "/nonexistent-manifold-probe", "--", "/bin/true"]);
+  const r = await run(python, [
+    "-I",
+    "-c",
+    LANDLOCK_HELPER_SOURCE,
+    "0",
+    seccompSupported() ? socketFilter({ sockets: "all" }).toString("hex") : "-",
+    "/nonexistent-manifold-probe",
+    "--",
+    "/bin/true",
+  ]);
   return { ok: r.ok, reason: r.stderr.trim() };
 }
 
@@ -108,7 +129,11 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
     log(`[sandbox] backend: ${sb.backend}${note ? ` (${note})` : ""}`);
     return sb;
   };
-  if (forced === "none") return report(createNoSandbox(env, "MANIFOLD_SANDBOX=none"), "forced by MANIFOLD_SANDBOX=none; every command in a confined mode will ask");
+  if (forced === "none")
+    return report(
+      createNoSandbox(env, "MANIFOLD_SANDBOX=none"),
+      "forced by MANIFOLD_SANDBOX=none; every command in a confined mode will ask",
+    );
   const reasons: string[] = [];
   if (process.platform === "linux" && (!forced || forced === "bubblewrap")) {
     const candidates = bwrapCandidates(env, opts.excludeDirs ?? []);
@@ -145,5 +170,8 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
   }
   if (forced && !["bubblewrap", "landlock", "sandbox-exec"].includes(forced)) reasons.push(`unknown MANIFOLD_SANDBOX value "${forced}"`);
   const reason = reasons.join("; ") || `no sandbox backend for ${process.platform}`;
-  return report(createNoSandbox(env, reason), `${reason}; every command in a confined mode will ask. Fix: apt install bubblewrap (or allow unprivileged user namespaces)`);
+  return report(
+    createNoSandbox(env, reason),
+    `${reason}; every command in a confined mode will ask. Fix: apt install bubblewrap (or allow unprivileged user namespaces)`,
+  );
 }

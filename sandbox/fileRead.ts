@@ -69,7 +69,11 @@ export function openRegularSync(real: string): { fd: number; stat: fs.Stats } {
 }
 
 /** The first bytes of a regular file, up to `limit`; `FileTooLargeError` when it is bigger and `refuseLarger`. */
-export async function readRegular(real: string, limit: number, opts: { refuseLarger?: boolean; signal?: AbortSignal } = {}): Promise<{ bytes: Buffer; size: number; truncated: boolean }> {
+export async function readRegular(
+  real: string,
+  limit: number,
+  opts: { refuseLarger?: boolean; signal?: AbortSignal } = {},
+): Promise<{ bytes: Buffer; size: number; truncated: boolean }> {
   const { handle, stat } = await openRegular(real);
   try {
     if (opts.refuseLarger && stat.size > limit) throw new FileTooLargeError(real, stat.size, limit);

@@ -12,7 +12,10 @@ const IGNORABLE = /[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
 /** Would a filesystem (case-folding, NTFS or HFS+) treat this name as `.git`? */
 export function isGitName(name: string): boolean {
-  const n = name.replace(IGNORABLE, "").replace(/[. ]+$/, "").toLowerCase();
+  const n = name
+    .replace(IGNORABLE, "")
+    .replace(/[. ]+$/, "")
+    .toLowerCase();
   return n === ".git" || n === "git~1";
 }
 

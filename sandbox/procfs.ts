@@ -63,7 +63,7 @@ export function descendantsOf(pid: number): ProcessRef[] {
   }
   const found = new Map<number, string>();
   const isInTree = (p: number): boolean => p === pid || found.has(p);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [p, stat] of table) {
       if (!found.has(p) && p !== pid && isInTree(stat.ppid)) {

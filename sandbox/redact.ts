@@ -19,7 +19,9 @@ export function redactValues(text: string, secrets: ReadonlyArray<string | undef
 export function redact(text: string, secrets: ReadonlyArray<string | undefined> = []): string {
   let out = redactValues(text, secrets);
   for (const re of KEY_PATTERNS) {
-    out = out.replace(re, (match: string, prefix?: unknown) => (typeof prefix === "string" && match.startsWith(prefix) ? `${prefix}[redacted]` : "[redacted]"));
+    out = out.replace(re, (match: string, prefix?: unknown) =>
+      typeof prefix === "string" && match.startsWith(prefix) ? `${prefix}[redacted]` : "[redacted]",
+    );
   }
   return out;
 }

@@ -45,7 +45,10 @@ function code(err: unknown): string | undefined {
 
 function components(real: string): string[] {
   if (!path.isAbsolute(real)) throw new Error(`Not an absolute path: ${real}`);
-  const parts = real.slice(path.parse(real).root.length).split(path.sep).filter((c) => c.length > 0);
+  const parts = real
+    .slice(path.parse(real).root.length)
+    .split(path.sep)
+    .filter((c) => c.length > 0);
   if (parts.length === 0 || parts.some((c) => c === "." || c === "..")) throw new Error(`Not a canonical file path: ${real}`);
   return parts;
 }

@@ -31,7 +31,11 @@ function canonical(p: string): string {
  * `hide`: directories no command may read or write (the data dir with every session's log, the
  * parent of the session temp areas); the session's own temp area is allowed again after them.
  */
-export function seatbeltProfile(ctx: SandboxContext, realpath: (p: string) => string = canonical, hide: readonly string[] = []): SeatbeltParams {
+export function seatbeltProfile(
+  ctx: SandboxContext,
+  realpath: (p: string) => string = canonical,
+  hide: readonly string[] = [],
+): SeatbeltParams {
   const params: Array<[string, string]> = [];
   const writable: string[] = [];
   /** `readOnly`: subtrees excluded from writes; `pinned`: paths whose own entry may not be renamed or removed. */
@@ -78,9 +82,9 @@ export function seatbeltProfile(ctx: SandboxContext, realpath: (p: string) => st
     "(allow mach-lookup)",
     "(allow ipc-posix-shm)",
     "(allow pseudo-tty)",
-    "(allow file-ioctl (literal \"/dev/tty\") (regex #\"^/dev/ttys[0-9]+\"))",
+    '(allow file-ioctl (literal "/dev/tty") (regex #"^/dev/ttys[0-9]+"))',
     "(allow file-read*)",
-    "(allow file-write-data (literal \"/dev/null\") (literal \"/dev/tty\") (regex #\"^/dev/ttys[0-9]+\"))",
+    '(allow file-write-data (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/ttys[0-9]+"))',
     `(allow file-write* ${writable.join(" ")})`,
     // Later rules win: hide the data dir and the temp areas, then give back the session's own area.
     `(deny file-read* file-write* ${hidden.join(" ")})`,
@@ -90,7 +94,13 @@ export function seatbeltProfile(ctx: SandboxContext, realpath: (p: string) => st
   return { params, profile: lines.join("\n") + "\n" };
 }
 
-export function seatbeltArgs(command: string, ctx: SandboxContext, shell = "/bin/bash", realpath?: (p: string) => string, hide: readonly string[] = []): string[] {
+export function seatbeltArgs(
+  command: string,
+  ctx: SandboxContext,
+  shell = "/bin/bash",
+  realpath?: (p: string) => string,
+  hide: readonly string[] = [],
+): string[] {
   const { params, profile } = seatbeltProfile(ctx, realpath, hide);
   const args = ["-p", profile];
   for (const [k, v] of params) args.push(`-D${k}=${v}`);
@@ -104,7 +114,12 @@ export function createSeatbeltSandbox(env: NodeJS.ProcessEnv, hide: readonly str
     wrap(command, ctx, { cwd, unconfined }): WrappedCommand {
       if (unconfined || ctx.mode === "danger-full-access") return unconfinedCommand(command, ctx, cwd, env);
       ensureDir(ctx.tmpDir);
-      return { file: SANDBOX_EXEC, args: seatbeltArgs(command, ctx, "/bin/bash", canonical, hide), env: childEnv(env, canonical(ctx.tmpDir)), cwd };
+      return {
+        file: SANDBOX_EXEC,
+        args: seatbeltArgs(command, ctx, "/bin/bash", canonical, hide),
+        env: childEnv(env, canonical(ctx.tmpDir)),
+        cwd,
+      };
     },
   };
 }

@@ -71,7 +71,13 @@ function assemble(program: readonly Insn[]): Buffer {
       return target - pc - 1;
     };
     const [opcode, jt, jf, k] =
-      i.op === "ld" ? [LD_W_ABS, 0, 0, i.off] : i.op === "and" ? [ALU_AND_K, 0, 0, i.k] : i.op === "ret" ? [RET_K, 0, 0, i.k] : [i.op === "jeq" ? JMP_JEQ_K : JMP_JSET_K, rel(i.jt), rel(i.jf), i.k];
+      i.op === "ld"
+        ? [LD_W_ABS, 0, 0, i.off]
+        : i.op === "and"
+          ? [ALU_AND_K, 0, 0, i.k]
+          : i.op === "ret"
+            ? [RET_K, 0, 0, i.k]
+            : [i.op === "jeq" ? JMP_JEQ_K : JMP_JSET_K, rel(i.jt), rel(i.jf), i.k];
     out.writeUInt16LE(opcode, pc * 8);
     out.writeUInt8(jt, pc * 8 + 2);
     out.writeUInt8(jf, pc * 8 + 3);

@@ -4,7 +4,13 @@ import { childEnv } from "./env";
 import { ensureDir } from "./tmpArea";
 import type { SandboxContext, WrappedCommand } from "./types";
 
-export function unconfinedCommand(command: string, ctx: SandboxContext, cwd: string, env: NodeJS.ProcessEnv, shell = "/bin/bash"): WrappedCommand {
+export function unconfinedCommand(
+  command: string,
+  ctx: SandboxContext,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  shell = "/bin/bash",
+): WrappedCommand {
   ensureDir(ctx.tmpDir);
   return { file: shell, args: ["-c", command], env: childEnv(env, ctx.tmpDir), cwd };
 }

@@ -59,7 +59,11 @@ let runFiles = files;
 const needsTools = files.filter((f) => /^\/\/ needs: e2e-tools$/m.test(readFileSync(join(root, f), "utf8")));
 if (needsTools.length > 0) {
   console.error(`installing the VS Code tier's tools (scripts/e2e/install-tools.sh) for ${needsTools.length} file(s)…`);
-  const install = spawnSync("bash", [join(root, "scripts/e2e/install-tools.sh")], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const install = spawnSync("bash", [join(root, "scripts/e2e/install-tools.sh")], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   process.stderr.write(install.stderr ?? "");
   if (install.status !== 0) {
     const tail = (install.stderr ?? String(install.error ?? "")).trim().split("\n").slice(-40).join("\n");
@@ -71,6 +75,16 @@ if (needsTools.length > 0) {
 const concurrency = process.env.MANIFOLD_TEST_CONCURRENCY ?? "2";
 // Every file runs with the guard that keeps test/unit/ pure (it does nothing in the other tiers).
 const pureGuard = pathToFileURL(join(root, "test/support/pureGuard.mjs")).href;
-const args = ["--import", "tsx", "--import", pureGuard, "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...extra, ...runFiles];
+const args = [
+  "--import",
+  "tsx",
+  "--import",
+  pureGuard,
+  "--test",
+  "--test-reporter=spec",
+  `--test-concurrency=${concurrency}`,
+  ...extra,
+  ...runFiles,
+];
 const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

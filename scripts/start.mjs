@@ -30,7 +30,7 @@ function ensureDemoWorkspace() {
   const files = {
     "webapp/.vscode/mcp.json": `// MCP servers of this folder (VS Code's format). Manifold starts one only in a trusted workspace, after you allow it.\n${JSON.stringify(mcpJson, null, 2)}\n`,
     "webapp/README.md": "# webapp\n\nA tiny front end. Ask Manifold what `src/app.js` does.\n",
-    "webapp/src/app.js": 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
+    "webapp/src/app.js": "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n",
     "api/README.md": "# api\n\nA tiny back end, in its own folder, with its own chat panel and session.\n",
     "api/server.py": "def handler(request):\n    return {'status': 200, 'body': 'ok'}\n",
   };
@@ -104,7 +104,9 @@ async function browser() {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  const model = process.env.MANIFOLD_MODEL_PROVIDER ? `${process.env.MANIFOLD_MODEL_PROVIDER} ${process.env.MANIFOLD_MODEL ?? ""}`.trim() : "the offline demo model (no key needed)";
+  const model = process.env.MANIFOLD_MODEL_PROVIDER
+    ? `${process.env.MANIFOLD_MODEL_PROVIDER} ${process.env.MANIFOLD_MODEL ?? ""}`.trim()
+    : "the offline demo model (no key needed)";
   console.log(`
 Manifold is running in code-server (VS Code in the browser). Open:
 

@@ -18,7 +18,13 @@ const NOBODY = 65534;
 const dash = process.argv.indexOf("--");
 const extra = dash === -1 ? [] : process.argv.slice(dash + 1);
 
-const testsIn = (dir, re) => (existsSync(join(repo, dir)) ? readdirSync(join(repo, dir)).filter((n) => re.test(n)).sort().map((n) => `${dir}/${n}`) : []);
+const testsIn = (dir, re) =>
+  existsSync(join(repo, dir))
+    ? readdirSync(join(repo, dir))
+        .filter((n) => re.test(n))
+        .sort()
+        .map((n) => `${dir}/${n}`)
+    : [];
 // Every attack on the sandbox: the command backends, the file tools, a hostile session against the
 // whole server, and the commands the extension serves to third-party agents.
 const files = [
@@ -37,7 +43,9 @@ function run(cmd, args, opts = {}) {
 const isRoot = process.getuid?.() === 0;
 if (!isRoot) {
   console.error(`[unprivileged] uid ${process.getuid?.()}: running the sandbox tests in place`);
-  process.exit(run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=1", ...extra, ...files], { cwd: repo }));
+  process.exit(
+    run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=1", ...extra, ...files], { cwd: repo }),
+  );
 }
 
 if (run("npm", ["run", "build"], { cwd: repo }) !== 0) process.exit(1);
@@ -54,7 +62,8 @@ try {
   }
   const modules = realpathSync(join(repo, "node_modules"));
   if (nobodyCan("-r", join(modules, "tsx", "package.json"))) symlinkSync(modules, join(stage, "node_modules"));
-  else if (run("cp", ["-al", modules, join(stage, "node_modules")], { stdio: "ignore" }) !== 0) cpSync(modules, join(stage, "node_modules"), { recursive: true });
+  else if (run("cp", ["-al", modules, join(stage, "node_modules")], { stdio: "ignore" }) !== 0)
+    cpSync(modules, join(stage, "node_modules"), { recursive: true });
   let node = process.execPath;
   if (!nobodyCan("-x", node)) {
     mkdirSync(join(stage, "bin"));
@@ -66,7 +75,11 @@ try {
   chownSync(home, NOBODY, NOBODY);
   const env = { PATH: `${dirname(node)}:/usr/local/bin:/usr/bin:/bin`, HOME: home, LANG: process.env.LANG ?? "C.UTF-8" };
   console.error(`[unprivileged] running ${files.length} files as uid ${NOBODY} from ${relative(repo, stage) || stage}`);
-  status = run("setpriv", [...asNobody, node, "--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=1", ...extra, ...files], { cwd: stage, env });
+  status = run(
+    "setpriv",
+    [...asNobody, node, "--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=1", ...extra, ...files],
+    { cwd: stage, env },
+  );
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }

@@ -36,21 +36,38 @@ export interface AcpAppDeps {
 }
 
 export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bridge } {
-  const bridge = new Bridge({ registry: deps.registry, models: deps.models, sandboxBackend: deps.sandboxBackend, ...(deps.mcp ? { mcp: deps.mcp } : {}) });
+  const bridge = new Bridge({
+    registry: deps.registry,
+    models: deps.models,
+    sandboxBackend: deps.sandboxBackend,
+    ...(deps.mcp ? { mcp: deps.mcp } : {}),
+  });
   const ready = deps.ready ?? Promise.resolve();
   const app = acp
     .agent({ name: AGENT_INFO.name })
     .onConnect((conn) => {
       bridge.attach(conn.client);
-      if (deps.mcp) deps.mcp.onStatus = (sessionId, servers) => void conn.client.notify(MCP_STATUS_METHOD, { sessionId, servers }).catch(() => undefined);
+      if (deps.mcp)
+        deps.mcp.onStatus = (sessionId, servers) =>
+          void conn.client.notify(MCP_STATUS_METHOD, { sessionId, servers }).catch(() => undefined);
       // Closing the connection tears this connection's sessions down (and only them, I-84).
-      void conn.closed.then(() => bridge.teardown()).catch((err: unknown) => console.error(`[acp] ${err instanceof Error ? err.message : String(err)}`));
+      void conn.closed
+        .then(() => bridge.teardown())
+        .catch((err: unknown) => console.error(`[acp] ${err instanceof Error ? err.message : String(err)}`));
     })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       bridge.clientCapabilities = params.clientCapabilities ?? undefined;
       // Honest: without an MCP layer no transport is offered (stdio is still refused with a clear error).
-      const agentCapabilities = deps.mcp ? { ...AGENT_CAPABILITIES, _meta: { ...AGENT_CAPABILITIES._meta, ...MCP_META } } : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
-      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities, agentInfo: AGENT_INFO, authMethods: [], _meta: { ...STEERING_META } };
+      const agentCapabilities = deps.mcp
+        ? { ...AGENT_CAPABILITIES, _meta: { ...AGENT_CAPABILITIES._meta, ...MCP_META } }
+        : { ...AGENT_CAPABILITIES, mcpCapabilities: { http: false, sse: false } };
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities,
+        agentInfo: AGENT_INFO,
+        authMethods: [],
+        _meta: { ...STEERING_META },
+      };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       await ready;
@@ -107,7 +124,8 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     .onRequest(MCP_RESTART_METHOD, mcpRestartParams, async ({ params }) => {
       bridge.requireOpen();
       bridge.requireRecord(params.sessionId);
-      if (!(await deps.mcp?.restart(params.sessionId, params.name))) throw acp.RequestError.invalidParams(undefined, `the session has no MCP server named ${JSON.stringify(params.name)}`);
+      if (!(await deps.mcp?.restart(params.sessionId, params.name)))
+        throw acp.RequestError.invalidParams(undefined, `the session has no MCP server named ${JSON.stringify(params.name)}`);
       return {};
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {

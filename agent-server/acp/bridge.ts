@@ -1,7 +1,14 @@
 // The ACP bridge for one connection: live records by session id, exact-owner checks, the
 // loading-id set, prompt slots, targeted cancel, config switches, memoized teardown.
 import { randomUUID } from "node:crypto";
-import { RequestError, type AgentContext, type ClientCapabilities, type ContentBlock, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type AgentContext,
+  type ClientCapabilities,
+  type ContentBlock,
+  type SessionUpdate,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
 import type { McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
@@ -26,7 +33,9 @@ export interface BridgeDeps {
 
 export class TeardownError extends Error {
   constructor(readonly failures: Array<{ sessionId: string; error: unknown }>) {
-    super(`teardown failed for ${failures.length} session(s): ${failures.map((f) => `${f.sessionId} (${f.error instanceof Error ? f.error.message : String(f.error)})`).join("; ")}`);
+    super(
+      `teardown failed for ${failures.length} session(s): ${failures.map((f) => `${f.sessionId} (${f.error instanceof Error ? f.error.message : String(f.error)})`).join("; ")}`,
+    );
     this.name = "TeardownError";
   }
 }
@@ -184,7 +193,11 @@ export class Bridge implements AgentOwner {
     let result: SlotResult = ev.reason === "error" ? { error: ev.error ?? "the turn failed" } : { stopReason: stopReasonOf(ev.reason) };
     if (ev.unsaved !== undefined) {
       const error = `this turn was not saved: ${ev.unsaved}`;
-      this.send(rec, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n⚠️ ${error}` }, messageId: `turn-unsaved-${ev.turnId}` });
+      this.send(rec, {
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: `\n\n⚠️ ${error}` },
+        messageId: `turn-unsaved-${ev.turnId}`,
+      });
       result = { error };
     }
     this.settleAfterSends(rec, slot, result);
@@ -201,7 +214,11 @@ export class Bridge implements AgentOwner {
 
   /** Synchronous admission (I-26, I-27): the slot is taken before the caller's first await. */
   admitPrompt(rec: SessionRecord, content: ContentBlock[], title: string | null): PromptSlot {
-    if (rec.active) throw RequestError.invalidRequest(undefined, `session ${rec.sessionId} already has a prompt running; cancel it or wait for it to finish`);
+    if (rec.active)
+      throw RequestError.invalidRequest(
+        undefined,
+        `session ${rec.sessionId} already has a prompt running; cancel it or wait for it to finish`,
+      );
     const slot = new PromptSlot(randomUUID(), title);
     rec.active = slot;
     rec.slots.set(slot.messageId, slot);
@@ -252,7 +269,8 @@ export class Bridge implements AgentOwner {
   askUser(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer> | undefined {
     const rec = this.ownedRecord(agent);
     if (!rec) return undefined; // not ours: no frame from this connection (I-46)
-    if (!this.canAskUser(agent) || !this.client || !rec.agent.isOpenToolCall(toolCallId)) return Promise.resolve({ outcome: "unavailable" }); // fails closed
+    if (!this.canAskUser(agent) || !this.client || !rec.agent.isOpenToolCall(toolCallId))
+      return Promise.resolve({ outcome: "unavailable" }); // fails closed
     return askQuestion(this.client, rec, toolCallId, q, signal);
   }
 
@@ -279,7 +297,12 @@ export class Bridge implements AgentOwner {
     const out: Partial<ClientFs> = {};
     if (fs.readTextFile) {
       out.readTextFile = async (path, opts) => {
-        const res = await client.request("fs/read_text_file", { sessionId: rec.sessionId, path, ...(opts?.line ? { line: opts.line } : {}), ...(opts?.limit ? { limit: opts.limit } : {}) });
+        const res = await client.request("fs/read_text_file", {
+          sessionId: rec.sessionId,
+          path,
+          ...(opts?.line ? { line: opts.line } : {}),
+          ...(opts?.limit ? { limit: opts.limit } : {}),
+        });
         return res.content;
       };
     }
@@ -323,7 +346,9 @@ export class Bridge implements AgentOwner {
     }
     const results = await Promise.allSettled(recs.map((rec) => this.registry.dispose(rec.agent))); // I-79: in parallel
     for (const u of this.unsubscribe.splice(0)) u();
-    const failures = results.flatMap((r, i) => (r.status === "rejected" ? [{ sessionId: recs[i]!.sessionId, error: r.reason as unknown }] : []));
+    const failures = results.flatMap((r, i) =>
+      r.status === "rejected" ? [{ sessionId: recs[i]!.sessionId, error: r.reason as unknown }] : [],
+    );
     if (failures.length > 0) throw new TeardownError(failures); // I-81: every failure, together
   }
 }

@@ -20,13 +20,18 @@ export function effectiveSettings(durable: SessionSettings, pending: ReadonlyMap
 /** What the sandbox option tells the user about enforcement: the backend in use (issue: reported to the client). */
 export function sandboxDescription(backend: string | undefined): string | null {
   if (backend === undefined) return null;
-  if (backend === "none") return "No sandbox backend works on this machine: every command asks first (and is refused under approval `never`). File tools are still confined by the path guard.";
+  if (backend === "none")
+    return "No sandbox backend works on this machine: every command asks first (and is refused under approval `never`). File tools are still confined by the path guard.";
   return `Commands run under ${backend}; file tools are confined by the path guard.`;
 }
 
 export function configOptions(s: SessionSettings, models: readonly ModelConfig[], sandboxBackend?: string): SessionConfigOption[] {
   const mode = modeOf(s);
-  const modeOptions = Object.keys(MODE_PRESETS).map((id) => ({ value: id, name: MODE_NAMES[id]?.name ?? id, description: MODE_NAMES[id]?.description ?? null }));
+  const modeOptions = Object.keys(MODE_PRESETS).map((id) => ({
+    value: id,
+    name: MODE_NAMES[id]?.name ?? id,
+    description: MODE_NAMES[id]?.description ?? null,
+  }));
   if (mode === "custom") modeOptions.push({ value: "custom", name: "Custom", description: "Sandbox and approval set separately." });
   return [
     { id: "mode", name: "Mode", category: "mode", type: "select", currentValue: mode, options: modeOptions },
@@ -68,7 +73,11 @@ export function configOptions(s: SessionSettings, models: readonly ModelConfig[]
 
 export function modeState(s: SessionSettings): SessionModeState {
   const mode = modeOf(s);
-  const availableModes = Object.keys(MODE_PRESETS).map((id) => ({ id, name: MODE_NAMES[id]?.name ?? id, description: MODE_NAMES[id]?.description ?? null }));
+  const availableModes = Object.keys(MODE_PRESETS).map((id) => ({
+    id,
+    name: MODE_NAMES[id]?.name ?? id,
+    description: MODE_NAMES[id]?.description ?? null,
+  }));
   if (mode === "custom") availableModes.push({ id: "custom", name: "Custom", description: "Sandbox and approval set separately." });
   return { currentModeId: mode, availableModes };
 }

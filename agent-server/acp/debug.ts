@@ -28,6 +28,12 @@ export function withDebugMethods(app: acp.AgentApp, registry: AgentRegistry, bri
     gc();
     gc(); // a second pass collects what the first one's finalizers released
     const m = process.memoryUsage();
-    return { heapUsed: m.heapUsed, rss: m.rss, agents: registry.agents.size, sessions: registry.sessions.size, records: bridge.records.size };
+    return {
+      heapUsed: m.heapUsed,
+      rss: m.rss,
+      agents: registry.agents.size,
+      sessions: registry.sessions.size,
+      records: bridge.records.size,
+    };
   });
 }

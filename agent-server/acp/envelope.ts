@@ -10,7 +10,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** Null when the params are acceptable, else a short reason. */
 export function paramsProblem(params: unknown): string | null {
   if (params === undefined) return null;
-  if (!isPlainObject(params)) return `params must be an object, not ${Array.isArray(params) ? "an array" : params === null ? "null" : typeof params}`;
+  if (!isPlainObject(params))
+    return `params must be an object, not ${Array.isArray(params) ? "an array" : params === null ? "null" : typeof params}`;
   // Iterative walk: the shape is bounded by the frame guard, but a walk never needs the stack anyway.
   const stack: Array<{ value: unknown; path: string }> = [{ value: params, path: "params" }];
   while (stack.length > 0) {
@@ -43,7 +44,8 @@ export function depthExceeds(value: unknown, max: number): boolean {
     const [v, d] = stack.pop()!;
     if (typeof v !== "object" || v === null) continue;
     if (d + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === "object" && child !== null) stack.push([child, d + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === "object" && child !== null) stack.push([child, d + 1]);
   }
   return false;
 }

@@ -82,7 +82,13 @@ export async function forkSession(bridge: Bridge, params: ForkParams): Promise<F
     throw RequestError.invalidParams(undefined, `session ${JSON.stringify(params.sessionId)} belongs to ${sourceCwd}, not ${params.cwd}`);
   }
   const id = randomUUID();
-  const log = await bridge.registry.store.create({ type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: new Date().toISOString() });
+  const log = await bridge.registry.store.create({
+    type: "header",
+    version: LOG_FORMAT_VERSION,
+    id,
+    cwd,
+    createdAt: new Date().toISOString(),
+  });
   try {
     for (const ev of historyPrefix(entries, keep?.data)) log.append(ev);
   } finally {

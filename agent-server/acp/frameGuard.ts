@@ -20,7 +20,8 @@ function refusalLogger(log: (message: string) => void): (line: Exclude<ScannedLi
   let count = 0;
   return (line) => {
     count++;
-    if (count <= 20 || count % 1000 === 0) log(`[acp] refused a ${line.kind} frame of ${line.bytes} bytes (${line.problem}; ${count} refused so far)`);
+    if (count <= 20 || count % 1000 === 0)
+      log(`[acp] refused a ${line.kind} frame of ${line.bytes} bytes (${line.problem}; ${count} refused so far)`);
   };
 }
 
@@ -72,7 +73,9 @@ export function guardedNdJsonStream(
   const inner = acp.ndJsonStream(output, input.pipeThrough(guard), { maxMessageBytes: limits.maxLineBytes + 1 });
   const writer = inner.writable.getWriter();
   reply = (message) => {
-    writer.write(message).catch((err: unknown) => log(`[acp] could not answer a refused frame: ${err instanceof Error ? err.message : String(err)}`));
+    writer
+      .write(message)
+      .catch((err: unknown) => log(`[acp] could not answer a refused frame: ${err instanceof Error ? err.message : String(err)}`));
   };
   const writable = new WritableStream<acp.AnyMessage>({
     write: (message) => writer.write(message),

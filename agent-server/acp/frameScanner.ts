@@ -19,7 +19,8 @@ export type FrameProblem = "too-deep" | "too-large" | "not-json" | "not-an-objec
 /** What the line was, as far as its top-level keys tell (decides whether and how to answer). */
 export type FrameKind = "request" | "notification" | "response" | "unknown";
 
-export type ScannedLine = { ok: true; bytes: Buffer } | { ok: false; problem: FrameProblem; kind: FrameKind; id: string | number | null; bytes: number };
+export type ScannedLine =
+  { ok: true; bytes: Buffer } | { ok: false; problem: FrameProblem; kind: FrameKind; id: string | number | null; bytes: number };
 
 const LF = 0x0a;
 const CR = 0x0d;

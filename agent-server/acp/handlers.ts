@@ -1,5 +1,13 @@
 // Session lifecycle requests: new, load, resume, list, delete, set_config_option / set_mode.
-import { RequestError, type ListSessionsResponse, type LoadSessionResponse, type NewSessionResponse, type SessionConfigOption, type SessionInfo, type SessionModeState } from "@agentclientprotocol/sdk";
+import {
+  RequestError,
+  type ListSessionsResponse,
+  type LoadSessionResponse,
+  type NewSessionResponse,
+  type SessionConfigOption,
+  type SessionInfo,
+  type SessionModeState,
+} from "@agentclientprotocol/sdk";
 import { realpath } from "node:fs/promises";
 import { canonicalCwd, CwdError } from "../runtime/cwd";
 import { AbortedError } from "../runtime/abortable";
@@ -18,7 +26,10 @@ const PAGE_SIZE = 50;
 /** I-64: what we do not support is refused, never ignored. */
 export function rejectUnsupported(params: { additionalDirectories?: string[] | null }): void {
   if (params.additionalDirectories && params.additionalDirectories.length > 0) {
-    throw RequestError.invalidParams(undefined, "additionalDirectories is not supported by this agent (it is not advertised); use one session per folder");
+    throw RequestError.invalidParams(
+      undefined,
+      "additionalDirectories is not supported by this agent (it is not advertised); use one session per folder",
+    );
   }
 }
 
@@ -31,7 +42,8 @@ function mcpSpecsOrThrow(bridge: Bridge, raw: unknown): McpServerSpec[] {
     if (err instanceof McpConfigError) throw RequestError.invalidParams(undefined, err.message);
     throw err;
   }
-  if (specs.length > 0 && !bridge.deps.mcp) throw RequestError.invalidParams(undefined, "MCP servers are not available in this agent; send mcpServers: []");
+  if (specs.length > 0 && !bridge.deps.mcp)
+    throw RequestError.invalidParams(undefined, "MCP servers are not available in this agent; send mcpServers: []");
   return specs;
 }
 
@@ -54,7 +66,8 @@ export function mapLifecycleError(err: unknown, sessionId: string): unknown {
   if (err instanceof SessionNotFoundError) return RequestError.sessionNotFound(sessionId);
   if (err instanceof AlreadyLiveError) return RequestError.invalidParams(undefined, err.message);
   if (err instanceof McpConfigError) return RequestError.invalidParams(undefined, err.message);
-  if (err instanceof CorruptSessionError || err instanceof UnsupportedVersionError) return RequestError.internalError(undefined, err.message);
+  if (err instanceof CorruptSessionError || err instanceof UnsupportedVersionError)
+    return RequestError.internalError(undefined, err.message);
   if (err instanceof CwdError) return RequestError.invalidParams(undefined, err.message);
   if (err instanceof AbortedError) return RequestError.internalError(undefined, "the agent is shutting down");
   return err;
@@ -83,7 +96,10 @@ export function sessionState(bridge: Bridge, rec: SessionRecord): { configOption
   return { configOptions: configOptions(s, bridge.deps.models, bridge.deps.sandboxBackend?.()), modes: modeState(s) };
 }
 
-export async function newSession(bridge: Bridge, params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[] }): Promise<NewSessionResponse> {
+export async function newSession(
+  bridge: Bridge,
+  params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[] },
+): Promise<NewSessionResponse> {
   bridge.requireOpen();
   rejectUnsupported(params);
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
@@ -130,9 +146,13 @@ export async function attachSession(
     try {
       persisted = await canonicalCwd(header.cwd);
     } catch (err) {
-      throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has no usable cwd: ${err instanceof Error ? err.message : String(err)}`);
+      throw RequestError.invalidParams(
+        undefined,
+        `session ${JSON.stringify(id)} has no usable cwd: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
-    if (persisted !== cwd) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);
+    if (persisted !== cwd)
+      throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);
     const agent = await resumePersisted(bridge, id);
     const rec = bridge.adopt(agent);
     if (replay) for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
@@ -165,13 +185,22 @@ async function reattach(
     await rec.lastSend;
     return sessionState(bridge, rec);
   }
-  if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
+  if (rec.active || rec.agent.inTurn)
+    throw RequestError.invalidParams(
+      undefined,
+      `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`,
+    );
   bridge.loading.add(id); // synchronous, before the first await: a racing load of this id is refused as today (I-16)
   try {
     const cwd = await cwdOrThrow(params.cwd);
-    if (cwd !== rec.agent.root) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${rec.agent.cwd}, not ${params.cwd}`);
+    if (cwd !== rec.agent.root)
+      throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${rec.agent.cwd}, not ${params.cwd}`);
     if (bridge.records.get(id) !== rec) throw RequestError.sessionNotFound(id); // closed meanwhile
-    if (rec.active || rec.agent.inTurn) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`);
+    if (rec.active || rec.agent.inTurn)
+      throw RequestError.invalidParams(
+        undefined,
+        `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`,
+      );
     for (const u of replayUpdates(rec.agent.session.entries)) bridge.send(rec, u); // I-25: before the response
     bridge.send(rec, commandsUpdate());
     await rec.lastSend;
@@ -202,7 +231,12 @@ export async function listSessions(bridge: Bridge, params: { cwd?: string | null
     start = n;
   }
   const page = all.slice(start, start + PAGE_SIZE);
-  const sessions: SessionInfo[] = page.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, updatedAt: s.updatedAt, ...(s.title !== undefined ? { title: s.title } : {}) }));
+  const sessions: SessionInfo[] = page.map((s) => ({
+    sessionId: s.sessionId,
+    cwd: s.cwd,
+    updatedAt: s.updatedAt,
+    ...(s.title !== undefined ? { title: s.title } : {}),
+  }));
   const res: ListSessionsResponse = { sessions };
   if (start + PAGE_SIZE < all.length) res.nextCursor = Buffer.from(String(start + PAGE_SIZE), "utf8").toString("base64url");
   return res;
@@ -222,7 +256,11 @@ export async function deleteSession(bridge: Bridge, sessionId: string): Promise<
 export function setConfig(bridge: Bridge, sessionId: string, configId: string, value: unknown): ReturnType<typeof sessionState> {
   bridge.requireOpen();
   const rec = bridge.requireRecord(sessionId);
-  const problem = validateConfigValue(configId, value, bridge.deps.models.map((m) => m.id));
+  const problem = validateConfigValue(
+    configId,
+    value,
+    bridge.deps.models.map((m) => m.id),
+  );
   if (problem) throw RequestError.invalidParams(undefined, problem); // I-53: nothing changes
   const v = value as string;
   if (rec.agent.inTurn) {
@@ -235,7 +273,11 @@ export function setConfig(bridge: Bridge, sessionId: string, configId: string, v
     const same = next.sandbox === durable.sandbox && next.approval === durable.approval && next.model === durable.model;
     if (!same) rec.pendingConfig.set(configId, v);
     const effective = effectiveSettings(rec.agent.settings, rec.pendingConfig);
-    if (effective.sandbox === rec.agent.settings.sandbox && effective.approval === rec.agent.settings.approval && effective.model === rec.agent.settings.model) {
+    if (
+      effective.sandbox === rec.agent.settings.sandbox &&
+      effective.approval === rec.agent.settings.approval &&
+      effective.model === rec.agent.settings.model
+    ) {
       rec.pendingConfig.clear();
     }
   }

@@ -28,7 +28,13 @@ export function answerOf(res: unknown, ask: PermissionAsk): PermissionAnswer {
   return "reject";
 }
 
-export async function askClient(client: AgentContext, rec: SessionRecord, toolCallId: string, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer> {
+export async function askClient(
+  client: AgentContext,
+  rec: SessionRecord,
+  toolCallId: string,
+  ask: PermissionAsk,
+  signal: AbortSignal,
+): Promise<PermissionAnswer> {
   if (signal.aborted) return "cancelled"; // I-44: after cancel, no prompt at all
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
@@ -43,7 +49,12 @@ export async function askClient(client: AgentContext, rec: SessionRecord, toolCa
         "session/request_permission",
         {
           sessionId: rec.sessionId,
-          toolCall: { toolCallId, title: ask.title, status: "pending", _meta: { "manifold/reason": ask.reason, "manifold/grantKey": ask.grantKey } },
+          toolCall: {
+            toolCallId,
+            title: ask.title,
+            status: "pending",
+            _meta: { "manifold/reason": ask.reason, "manifold/grantKey": ask.grantKey },
+          },
           options: permissionOptions(ask),
         },
         { cancellationSignal: controller.signal, stopWaitingOnCancel: true },

@@ -13,7 +13,8 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** Why an image cannot be sent, or null when it can. */
 export function imageProblem(mimeType: string, data: string): string | null {
-  if (!IMAGE_TYPES.includes(mimeType.toLowerCase())) return `unsupported image type ${JSON.stringify(mimeType)}: send PNG, JPEG, GIF or WebP`;
+  if (!IMAGE_TYPES.includes(mimeType.toLowerCase()))
+    return `unsupported image type ${JSON.stringify(mimeType)}: send PNG, JPEG, GIF or WebP`;
   if (!data) return "an image block has no data";
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return "an image's data is not base64";
   const bytes = base64Bytes(data);
@@ -32,7 +33,8 @@ export function checkPrompt(blocks: readonly ContentBlock[]): PromptCheck {
   let meaningful = false;
   let title: string | null = null;
   for (const b of blocks) {
-    if (depthExceeds(b, MAX_BLOCK_DEPTH)) return { ok: false, message: `a prompt content block is nested deeper than ${MAX_BLOCK_DEPTH} levels` };
+    if (depthExceeds(b, MAX_BLOCK_DEPTH))
+      return { ok: false, message: `a prompt content block is nested deeper than ${MAX_BLOCK_DEPTH} levels` };
     switch (b.type) {
       case "text":
         textBytes += Buffer.byteLength(b.text);
@@ -70,7 +72,9 @@ export function checkPrompt(blocks: readonly ContentBlock[]): PromptCheck {
     }
   }
   if (!meaningful) return { ok: false, message: "the prompt has no content (empty or whitespace only)" };
-  if (textBytes > MAX_PROMPT_TEXT_BYTES) return { ok: false, message: `the prompt text is too large (${textBytes} bytes; the limit is ${MAX_PROMPT_TEXT_BYTES})` };
-  if (binaryBytes > MAX_PROMPT_BINARY_BYTES) return { ok: false, message: `the attachments are too large (the limit is ${MAX_PROMPT_BINARY_BYTES} bytes)` };
+  if (textBytes > MAX_PROMPT_TEXT_BYTES)
+    return { ok: false, message: `the prompt text is too large (${textBytes} bytes; the limit is ${MAX_PROMPT_TEXT_BYTES})` };
+  if (binaryBytes > MAX_PROMPT_BINARY_BYTES)
+    return { ok: false, message: `the attachments are too large (the limit is ${MAX_PROMPT_BINARY_BYTES} bytes)` };
   return { ok: true, title };
 }

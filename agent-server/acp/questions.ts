@@ -10,7 +10,10 @@ import type { SessionRecord } from "./record";
 export const QUESTION_CANCELLED = "the question was cancelled";
 
 export function questionRequest(sessionId: string, toolCallId: string, q: UserQuestion): CreateElicitationRequest {
-  const answer = q.choices && q.choices.length > 0 ? { type: "string" as const, title: "Answer", enum: [...q.choices] } : { type: "string" as const, title: "Answer" };
+  const answer =
+    q.choices && q.choices.length > 0
+      ? { type: "string" as const, title: "Answer", enum: [...q.choices] }
+      : { type: "string" as const, title: "Answer" };
   return {
     sessionId,
     toolCallId,
@@ -31,7 +34,13 @@ export function answerOfElicitation(res: unknown, q: UserQuestion): UserAnswer {
   return { outcome: "answered", answer };
 }
 
-export async function askQuestion(client: AgentContext, rec: SessionRecord, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer> {
+export async function askQuestion(
+  client: AgentContext,
+  rec: SessionRecord,
+  toolCallId: string,
+  q: UserQuestion,
+  signal: AbortSignal,
+): Promise<UserAnswer> {
   if (signal.aborted) throw new AbortedError(QUESTION_CANCELLED); // after cancel: no frame at all
   const controller = new AbortController(); // aborted by the caller's signal, session cancel or teardown
   const onAbort = (): void => controller.abort();
@@ -42,7 +51,10 @@ export async function askQuestion(client: AgentContext, rec: SessionRecord, tool
     if (controller.signal.aborted) throw new AbortedError(QUESTION_CANCELLED);
     let res: unknown;
     try {
-      res = await client.request("elicitation/create", questionRequest(rec.sessionId, toolCallId, q), { cancellationSignal: controller.signal, stopWaitingOnCancel: true });
+      res = await client.request("elicitation/create", questionRequest(rec.sessionId, toolCallId, q), {
+        cancellationSignal: controller.signal,
+        stopWaitingOnCancel: true,
+      });
     } catch {
       if (controller.signal.aborted) throw new AbortedError(QUESTION_CANCELLED);
       return { outcome: "declined" }; // a transport failure is never an answer

@@ -30,11 +30,13 @@ const SteeringParams = z.object({
 });
 export type SteeringParams = z.infer<typeof SteeringParams>;
 
-export type SteeringResponse = { outcome: "injected"; _meta: { [STEER_META]: { messageId: string } } } | { outcome: "promptRequired"; reason: "noRunningTurn" };
+export type SteeringResponse =
+  { outcome: "injected"; _meta: { [STEER_META]: { messageId: string } } } | { outcome: "promptRequired"; reason: "noRunningTurn" };
 
 export function parseSteeringParams(raw: unknown): SteeringParams {
   const r = SteeringParams.safeParse(raw);
-  if (!r.success) throw RequestError.invalidParams(undefined, `invalid ${STEERING_METHOD} params: ${r.error.issues[0]?.message ?? "bad shape"}`);
+  if (!r.success)
+    throw RequestError.invalidParams(undefined, `invalid ${STEERING_METHOD} params: ${r.error.issues[0]?.message ?? "bad shape"}`);
   return r.data;
 }
 

@@ -23,7 +23,8 @@ export const STEER_META = "manifold/steer";
 /** The `_meta` key marking an `agent_message_chunk` as the agent's notice, not the model's words. */
 export const NOTICE_META = "manifold/notice";
 
-export const UNAPPLIED_STEER_TEXT = "\n\n⚠️ The message above arrived as the turn stopped, so the model did not act on it; it stays in the conversation.";
+export const UNAPPLIED_STEER_TEXT =
+  "\n\n⚠️ The message above arrived as the turn stopped, so the model did not act on it; it stays in the conversation.";
 
 function notice(text: string, messageId: string, kind: string): SessionUpdate {
   return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId, _meta: { [NOTICE_META]: { kind } } };
@@ -47,20 +48,43 @@ export function entryToUpdates(e: LogEntry): SessionUpdate[] {
     case "plan":
       return [{ sessionUpdate: "plan", entries: e.entries }];
     case "context/reset":
-      return e.command === "compact" ? [notice("\n\nℹ️ Conversation compacted: the model now sees the summary above instead of the earlier turns.", `notice-${e.seq}`, "compacted")] : [];
+      return e.command === "compact"
+        ? [
+            notice(
+              "\n\nℹ️ Conversation compacted: the model now sees the summary above instead of the earlier turns.",
+              `notice-${e.seq}`,
+              "compacted",
+            ),
+          ]
+        : [];
     case "assistant/text":
       return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text }, messageId: e.messageId }];
     case "assistant/thought":
       return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.text }, messageId: e.messageId }];
     case "tool/call": {
       const kind = (TOOL_KINDS.includes(e.kind) ? e.kind : "other") as ToolKind;
-      const u: SessionUpdate = { sessionUpdate: "tool_call", toolCallId: e.toolCallId, title: e.title, kind, status: "pending", rawInput: e.input };
+      const u: SessionUpdate = {
+        sessionUpdate: "tool_call",
+        toolCallId: e.toolCallId,
+        title: e.title,
+        kind,
+        status: "pending",
+        rawInput: e.input,
+      };
       if (e.locations) u.locations = e.locations;
       return [u];
     }
     case "tool/result": {
       const content: ToolCallContent[] = e.content ?? (e.output ? [{ type: "content", content: { type: "text", text: e.output } }] : []);
-      return [{ sessionUpdate: "tool_call_update", toolCallId: e.toolCallId, status: e.status, content, rawOutput: { output: e.output, isError: e.isError } }];
+      return [
+        {
+          sessionUpdate: "tool_call_update",
+          toolCallId: e.toolCallId,
+          status: e.status,
+          content,
+          rawOutput: { output: e.output, isError: e.isError },
+        },
+      ];
     }
     case "session/title":
       return [{ sessionUpdate: "session_info_update", title: e.title, updatedAt: e.at }];
@@ -68,7 +92,16 @@ export function entryToUpdates(e: LogEntry): SessionUpdate[] {
       return [{ sessionUpdate: "usage_update", used: e.used, size: e.size }];
     case "turn/end": {
       const text = turnEndText(e.reason, e.error);
-      return text ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: `turn-end-${e.turnId}`, _meta: { "manifold/turnEnd": { reason: e.reason } } }] : [];
+      return text
+        ? [
+            {
+              sessionUpdate: "agent_message_chunk",
+              content: { type: "text", text },
+              messageId: `turn-end-${e.turnId}`,
+              _meta: { "manifold/turnEnd": { reason: e.reason } },
+            },
+          ]
+        : [];
     }
     default:
       return [];
@@ -82,7 +115,11 @@ export function replayUpdates(entries: readonly LogEntry[]): SessionUpdate[] {
   const flush = (): void => {
     if (!run) return;
     const content = { type: "text" as const, text: run.parts.join("") };
-    out.push({ sessionUpdate: run.type === "assistant/text" ? "agent_message_chunk" : "agent_thought_chunk", content, messageId: run.messageId });
+    out.push({
+      sessionUpdate: run.type === "assistant/text" ? "agent_message_chunk" : "agent_thought_chunk",
+      content,
+      messageId: run.messageId,
+    });
     run = null;
   };
   for (const e of entries) {

@@ -72,11 +72,16 @@ export function parseMcpServers(raw: unknown): McpServerSpec[] {
       if (!p.success) throw new McpConfigError(`mcpServers[${i}] (http): ${describeIssues(p.error)}`);
       spec = { transport: "http", name: p.data.name, url: p.data.url, headers: p.data.headers };
     } else if (type === "sse") {
-      throw new McpConfigError(`mcpServers[${i}]: SSE MCP servers are not supported by this agent (mcpCapabilities.sse is false); use stdio or streamable HTTP ("type": "http")`);
+      throw new McpConfigError(
+        `mcpServers[${i}]: SSE MCP servers are not supported by this agent (mcpCapabilities.sse is false); use stdio or streamable HTTP ("type": "http")`,
+      );
     } else {
       throw new McpConfigError(`mcpServers[${i}]: unsupported MCP server type ${JSON.stringify(type)}`);
     }
-    if (names.has(spec.name)) throw new McpConfigError(`mcpServers: the name ${JSON.stringify(spec.name)} is used twice; each server of a session needs its own name`);
+    if (names.has(spec.name))
+      throw new McpConfigError(
+        `mcpServers: the name ${JSON.stringify(spec.name)} is used twice; each server of a session needs its own name`,
+      );
     names.add(spec.name);
     out.push(spec);
   });

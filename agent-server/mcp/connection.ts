@@ -57,8 +57,10 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 /** Only tools whose schema is an object schema of sane size reach the model. */
 function acceptTool(t: Tool): McpToolInfo | string {
   const schema = t.inputSchema as Record<string, unknown>;
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || schema.type !== "object") return `tool ${JSON.stringify(t.name)}: its inputSchema is not an object schema`;
-  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS) return `tool ${JSON.stringify(t.name)}: its inputSchema is larger than ${MAX_SCHEMA_CHARS} characters`;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || schema.type !== "object")
+    return `tool ${JSON.stringify(t.name)}: its inputSchema is not an object schema`;
+  if (JSON.stringify(schema).length > MAX_SCHEMA_CHARS)
+    return `tool ${JSON.stringify(t.name)}: its inputSchema is larger than ${MAX_SCHEMA_CHARS} characters`;
   if (t.name.length === 0 || t.name.length > 200) return `a tool name is empty or longer than 200 characters`;
   return { name: t.name, description: (t.description ?? t.title ?? "").slice(0, MAX_DESCRIPTION), inputSchema: schema };
 }
@@ -186,7 +188,8 @@ export class McpConnection {
   }
 
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    if (this.state !== "ready") throw new McpCallError(`MCP server ${JSON.stringify(this.name)} is not running${this.error ? `: ${this.error}` : ""}.`);
+    if (this.state !== "ready")
+      throw new McpCallError(`MCP server ${JSON.stringify(this.name)} is not running${this.error ? `: ${this.error}` : ""}.`);
     try {
       // The SDK validates the result's shape; garbage is an error here, never a crash.
       const res = await this.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.limits.callTimeoutMs });
@@ -194,8 +197,12 @@ export class McpConnection {
     } catch (err) {
       if (signal.aborted) throw err;
       const text = msg(err);
-      if (/timed out|timeout/i.test(text)) throw new McpCallError(`MCP server ${JSON.stringify(this.name)} did not answer ${tool} within ${this.limits.callTimeoutMs} ms; the call was abandoned.`);
-      if ((this.state as McpConnection["state"]) === "failed") throw new McpCallError(`MCP server ${JSON.stringify(this.name)} stopped during the call: ${this.error ?? text}`);
+      if (/timed out|timeout/i.test(text))
+        throw new McpCallError(
+          `MCP server ${JSON.stringify(this.name)} did not answer ${tool} within ${this.limits.callTimeoutMs} ms; the call was abandoned.`,
+        );
+      if ((this.state as McpConnection["state"]) === "failed")
+        throw new McpCallError(`MCP server ${JSON.stringify(this.name)} stopped during the call: ${this.error ?? text}`);
       throw new McpCallError(`MCP server ${JSON.stringify(this.name)} answered ${tool} with an error: ${text}`);
     }
   }

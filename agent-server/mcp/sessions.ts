@@ -58,13 +58,24 @@ class SessionSet {
 
   states(): McpServerState[] {
     return this.conns.flatMap((c): McpServerState[] =>
-      c.state === "closed" ? [] : [{ name: c.name, state: c.state, ...(c.state === "ready" ? { tools: c.tools.length } : {}), ...(c.error ? { error: c.error } : {}) }],
+      c.state === "closed"
+        ? []
+        : [
+            {
+              name: c.name,
+              state: c.state,
+              ...(c.state === "ready" ? { tools: c.tools.length } : {}),
+              ...(c.error ? { error: c.error } : {}),
+            },
+          ],
     );
   }
 
   tools(): ReadonlyArray<ToolDefinition<never>> {
     if (this.cache) return this.cache;
-    const pairs = this.conns.flatMap((c) => (c.state === "ready" ? c.tools.map((t) => ({ conn: c, info: t, server: c.name, tool: t.name })) : []));
+    const pairs = this.conns.flatMap((c) =>
+      c.state === "ready" ? c.tools.map((t) => ({ conn: c, info: t, server: c.name, tool: t.name })) : [],
+    );
     const names = exposedToolNames(pairs);
     this.cache = pairs.map((p, i) => mcpToolDefinition(names[i]!, p.conn, p.info) as unknown as ToolDefinition<never>);
     return this.cache;
@@ -102,9 +113,13 @@ export class McpSessions implements SessionToolSource {
       // dist/agent-server-mcp.js, so the MCP SDK stays off the agent's start-up path.
       const { McpConnection } = await import("./connection");
       if (this.stopped) return;
-      const set: SessionSet = new SessionSet(key, specs.map((s) => new McpConnection(s, place, this.envSource, this.limits)), () => {
-        if (this.sets.get(sessionId) === set) this.onStatus(sessionId, set.states());
-      });
+      const set: SessionSet = new SessionSet(
+        key,
+        specs.map((s) => new McpConnection(s, place, this.envSource, this.limits)),
+        () => {
+          if (this.sets.get(sessionId) === set) this.onStatus(sessionId, set.states());
+        },
+      );
       this.sets.set(sessionId, set);
       this.onStatus(sessionId, set.states());
     });
@@ -154,7 +169,13 @@ export class McpSessions implements SessionToolSource {
   notes(sessionId: string): string[] {
     const set = this.sets.get(sessionId);
     if (!set) return [];
-    return set.conns.flatMap((c) => (c.state === "failed" ? [`The MCP server "${c.name}" is unavailable: ${c.error ?? "it failed"}. Its tools cannot be used; tell the user if they need them.`] : []));
+    return set.conns.flatMap((c) =>
+      c.state === "failed"
+        ? [
+            `The MCP server "${c.name}" is unavailable: ${c.error ?? "it failed"}. Its tools cannot be used; tell the user if they need them.`,
+          ]
+        : [],
+    );
   }
 
   /** Session ids with a running set (for tests and logs). */

@@ -64,7 +64,9 @@ export class TreeStdioTransport implements Transport {
         msg = this.buffer.readMessage();
       } catch (err) {
         // A line that is not JSON-RPC is skipped (the reader already moved past it).
-        this.onerror?.(new Error(`the server wrote a line that is not JSON-RPC: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`));
+        this.onerror?.(
+          new Error(`the server wrote a line that is not JSON-RPC: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`),
+        );
         continue;
       }
       if (!msg) return;

@@ -50,7 +50,8 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number | un
   const raw = nonEmpty(env[name]);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new ModelConfigError(`${name} must be a non-negative whole number of milliseconds or tokens, got "${raw}".`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new ModelConfigError(`${name} must be a non-negative whole number of milliseconds or tokens, got "${raw}".`);
   return n;
 }
 
@@ -151,18 +152,16 @@ export async function resolveModels(env: NodeJS.ProcessEnv, options: ResolveOpti
   if (nonEmpty(env.MANIFOLD_DETECT_LOCAL_MODELS) === "0") return result([]);
   const detected = await detectLocalServers(options.localServers ?? DEFAULT_LOCAL_SERVERS, options.detectTimeoutMs);
   const local = detected.flatMap(({ server, models }) =>
-    models.map(
-      (model): ModelConfig => ({
-        id: `${server.id}:${model}`,
-        provider: "openai-compatible",
-        model,
-        baseUrl: server.baseUrl,
-        label: `${model} (${server.name})`,
-        vision: vision ?? visionFor("openai-compatible", model),
-        contextWindow: contextOverride ?? contextWindowFor(model),
-        ...common,
-      }),
-    ),
+    models.map((model): ModelConfig => ({
+      id: `${server.id}:${model}`,
+      provider: "openai-compatible",
+      model,
+      baseUrl: server.baseUrl,
+      label: `${model} (${server.name})`,
+      vision: vision ?? visionFor("openai-compatible", model),
+      contextWindow: contextOverride ?? contextWindowFor(model),
+      ...common,
+    })),
   );
   // MANIFOLD_MODEL may name one of the detected models: start with it.
   const wanted = modelNames(env)[0];

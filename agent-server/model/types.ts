@@ -11,9 +11,7 @@ export type AssistantPart =
 export type ToolResultPart = { type: "tool-result"; toolCallId: string; toolName: string; output: string; isError: boolean };
 
 export type ChatMessage =
-  | { role: "user"; content: UserPart[] }
-  | { role: "assistant"; content: AssistantPart[] }
-  | { role: "tool"; content: ToolResultPart[] };
+  { role: "user"; content: UserPart[] } | { role: "assistant"; content: AssistantPart[] } | { role: "tool"; content: ToolResultPart[] };
 
 /** A tool as the model sees it: name, description and a JSON Schema for its input. */
 export interface ToolSpec {

@@ -8,7 +8,27 @@ import { isCompound, shellWords } from "./shellWords";
 export { isCompound };
 
 /** Tools whose first argument is a subcommand; their key keeps two words. */
-const SUBCOMMAND_TOOLS = new Set(["git", "npm", "npx", "pnpm", "yarn", "cargo", "go", "docker", "kubectl", "pip", "pip3", "make", "bun", "deno", "dotnet", "gradle", "mvn", "poetry", "uv"]);
+const SUBCOMMAND_TOOLS = new Set([
+  "git",
+  "npm",
+  "npx",
+  "pnpm",
+  "yarn",
+  "cargo",
+  "go",
+  "docker",
+  "kubectl",
+  "pip",
+  "pip3",
+  "make",
+  "bun",
+  "deno",
+  "dotnet",
+  "gradle",
+  "mvn",
+  "poetry",
+  "uv",
+]);
 
 /** On the read-only list: one simple command, no unquoted glob, every argument allowed (readOnlyCommands.ts). */
 export function isReadOnlyCommand(command: string): boolean {

@@ -35,10 +35,16 @@ export interface PolicyInput {
 export type PolicyDecision = Decision & { sessionGrantable?: boolean };
 
 /** allow | ask | deny before its consequences are attached. */
-type Verdict = { kind: "allow" } | { kind: "ask"; reason: string; escalate: boolean; sessionGrantable: boolean } | { kind: "deny"; reason: string };
+type Verdict =
+  { kind: "allow" } | { kind: "ask"; reason: string; escalate: boolean; sessionGrantable: boolean } | { kind: "deny"; reason: string };
 
 const allow: Verdict = { kind: "allow" };
-const ask = (reason: string, escalate: boolean, sessionGrantable: boolean): Verdict => ({ kind: "ask", reason, escalate, sessionGrantable });
+const ask = (reason: string, escalate: boolean, sessionGrantable: boolean): Verdict => ({
+  kind: "ask",
+  reason,
+  escalate,
+  sessionGrantable,
+});
 const deny = (reason: string): Verdict => ({ kind: "deny", reason });
 
 export function decide(input: PolicyInput): PolicyDecision {
@@ -64,7 +70,10 @@ function judge(input: PolicyInput): Verdict {
   if (call.kind === "mcp") {
     // Like a command outside the sandbox; a server's annotations (readOnlyHint …) never count (I-100).
     if (sandbox === "read-only") {
-      if (approval === "never") return deny("MCP call refused: the session is read-only, an MCP tool's effects cannot be confined, and the approval policy is `never`.");
+      if (approval === "never")
+        return deny(
+          "MCP call refused: the session is read-only, an MCP tool's effects cannot be confined, and the approval policy is `never`.",
+        );
       return ask("the session is read-only and an MCP tool's effects cannot be confined", false, false);
     }
     if (approval === "never" || granted) return allow;
@@ -77,8 +86,15 @@ function judge(input: PolicyInput): Verdict {
     // danger-full-access is exempt: there bash writes the same files unconfined without asking.
     if (call.protected && sandbox !== "danger-full-access") {
       const where = call.insideRoot || sandbox === "read-only" ? "" : ", outside the workspace";
-      if (approval === "never") return deny(`Write refused: the target is ${call.protected}${where}, which git executes code from, and the approval policy is \`never\`.`);
-      return ask(`the target is ${call.protected}${where}: git runs code from it (hooks, core.fsmonitor), outside any sandbox`, sandbox === "read-only" || !call.insideRoot, false);
+      if (approval === "never")
+        return deny(
+          `Write refused: the target is ${call.protected}${where}, which git executes code from, and the approval policy is \`never\`.`,
+        );
+      return ask(
+        `the target is ${call.protected}${where}: git runs code from it (hooks, core.fsmonitor), outside any sandbox`,
+        sandbox === "read-only" || !call.insideRoot,
+        false,
+      );
     }
     const sandboxAllows = sandbox === "danger-full-access" || (sandbox === "workspace-write" && call.insideRoot);
     if (sandboxAllows) {
@@ -100,12 +116,15 @@ function judge(input: PolicyInput): Verdict {
   }
   if (!backendAvailable) {
     if (approval === "never") {
-      return deny("Command refused: no sandbox backend works on this machine, so commands cannot run confined, and the approval policy is `never`.");
+      return deny(
+        "Command refused: no sandbox backend works on this machine, so commands cannot run confined, and the approval policy is `never`.",
+      );
     }
     return ask("no sandbox backend works on this machine: the command would run unconfined", true, false);
   }
   if (call.escalate) {
-    if (approval === "never") return deny("Command refused: running outside the sandbox needs approval and the approval policy is `never`.");
+    if (approval === "never")
+      return deny("Command refused: running outside the sandbox needs approval and the approval policy is `never`.");
     return ask("the command asks to run outside the sandbox", true, false);
   }
   if (approval === "untrusted" && !granted && !isReadOnlyCommand(call.command)) {

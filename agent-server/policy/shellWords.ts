@@ -30,7 +30,7 @@ export function shellWords(command: string): ShellWords | null {
   let globbed = false;
   let cur: string | null = null;
   let rawFirst = "";
-  for (let i = 0; i < command.length; ) {
+  for (let i = 0; i < command.length;) {
     const c = command[i] as string;
     if (c === " " || c === "\t") {
       if (cur !== null) words.push(cur);

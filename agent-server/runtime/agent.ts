@@ -30,7 +30,13 @@ export interface AgentHooks {
   /** Routed to the owning session only; rejects with an AbortError when `signal` aborts (I-46). */
   askUser?(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer>;
   /** Runs a subagent of this agent for its tool call `toolCallId`; cancelled with `signal`. */
-  runSubagent(agent: Agent, toolCallId: string, task: string, signal: AbortSignal, onText: (textSoFar: string) => void): Promise<SubagentOutcome>;
+  runSubagent(
+    agent: Agent,
+    toolCallId: string,
+    task: string,
+    signal: AbortSignal,
+    onText: (textSoFar: string) => void,
+  ): Promise<SubagentOutcome>;
 }
 
 export interface AgentOptions {
@@ -230,7 +236,15 @@ export class Agent {
   }
 
   private async runTurn(msg: QueuedMessage): Promise<void> {
-    const turn: OpenTurn = { turnId: randomUUID(), messageId: msg.messageId, source: msg.source, controller: new AbortController(), closing: false, startSeq: 0, imagesNoticedSeq: 0 };
+    const turn: OpenTurn = {
+      turnId: randomUUID(),
+      messageId: msg.messageId,
+      source: msg.source,
+      controller: new AbortController(),
+      closing: false,
+      startSeq: 0,
+      imagesNoticedSeq: 0,
+    };
     this.turn = turn;
     const signal = turn.controller.signal;
     let reason: TurnEndReason = "end_turn";
@@ -251,7 +265,10 @@ export class Agent {
           before,
           append: (event) => void this.append(event),
           summarise: async (instruction) => {
-            const conversation = (vision: boolean): ChatMessage[] => [...buildMessages(before, { vision }), { role: "user", content: [{ type: "text", text: instruction }] }];
+            const conversation = (vision: boolean): ChatMessage[] => [
+              ...buildMessages(before, { vision }),
+              { role: "user", content: [{ type: "text", text: instruction }] },
+            ];
             const { text } = await this.modelStep(turn, { withTools: false, conversation });
             return signal.aborted ? null : text;
           },
@@ -274,7 +291,13 @@ export class Agent {
     let unsaved: string | undefined;
     try {
       for (const id of [...this.openCalls]) {
-        this.append({ type: "tool/result", toolCallId: id, status: "failed", output: "The tool call was cancelled before it finished.", isError: true });
+        this.append({
+          type: "tool/result",
+          toolCallId: id,
+          status: "failed",
+          output: "The tool call was cancelled before it finished.",
+          isError: true,
+        });
       }
       // An accepted steer is never lost: one no step took in is recorded here, unless a queued prompt's turn will take it.
       if (!this.queue.some((m) => m.source === "user")) this.takeSteers(false);
@@ -290,7 +313,13 @@ export class Agent {
       this.turn = null;
     }
     // Only now does the prompt learn how its turn ended: after the checkpoint, so "saved" is true (I-109).
-    this.hooks.publish(this, { kind: "turn-closed", turnId: turn.turnId, reason, ...(error !== undefined ? { error } : {}), ...(unsaved !== undefined ? { unsaved } : {}) });
+    this.hooks.publish(this, {
+      kind: "turn-closed",
+      turnId: turn.turnId,
+      reason,
+      ...(error !== undefined ? { error } : {}),
+      ...(unsaved !== undefined ? { unsaved } : {}),
+    });
   }
 
   /** Appends every pending steer (`applied`: a model step takes them in now; else recorded at a turn's end). */
@@ -325,7 +354,10 @@ export class Agent {
    * in just before, text and reasoning appended as they stream. `conversation` replaces the log's
    * (`/compact`'s summarisation request; no steer is taken in then).
    */
-  private async modelStep(turn: OpenTurn, opts: { withTools: boolean; conversation?: (vision: boolean) => ChatMessage[] }): Promise<{ calls: Array<{ toolName: string; input: unknown }>; finish: FinishReason; text: string }> {
+  private async modelStep(
+    turn: OpenTurn,
+    opts: { withTools: boolean; conversation?: (vision: boolean) => ChatMessage[] },
+  ): Promise<{ calls: Array<{ toolName: string; input: unknown }>; finish: FinishReason; text: string }> {
     const signal = turn.controller.signal;
     const model = await raceAbort(this.services.modelFor(this.settingsValue.model), signal);
     const tools = this.services.tools;
@@ -390,7 +422,8 @@ export class Agent {
       described = { title: name, kind: "other", locations: [] };
     }
     const call: SessionEvent = { type: "tool/call", toolCallId, name, input, title: described.title, kind: described.kind };
-    if (described.locations.length > 0) call.locations = described.locations.map((l) => (typeof l.line === "number" ? { path: l.path, line: l.line } : { path: l.path }));
+    if (described.locations.length > 0)
+      call.locations = described.locations.map((l) => (typeof l.line === "number" ? { path: l.path, line: l.line } : { path: l.path }));
     this.openCalls.add(toolCallId);
     this.append(call);
     this.session.flush();
@@ -403,7 +436,9 @@ export class Agent {
       clientFs: this.hooks.clientFs(this),
       tasks: this.tasks,
       requestPermission: (ask) => this.hooks.requestPermission(this, toolCallId, ask, signal),
-      ...(this.hooks.askUser && this.hooks.canAskUser?.(this) ? { askUser: (q: UserQuestion) => this.hooks.askUser!(this, toolCallId, q, signal) } : {}),
+      ...(this.hooks.askUser && this.hooks.canAskUser?.(this)
+        ? { askUser: (q: UserQuestion) => this.hooks.askUser!(this, toolCallId, q, signal) }
+        : {}),
       runSubagent: (task, onText) => this.hooks.runSubagent(this, toolCallId, task, signal, onText),
       update: (patch) => {
         if (!this.disposed) this.hooks.publish(this, { kind: "tool-progress", toolCallId, patch });
@@ -417,7 +452,13 @@ export class Agent {
       result = { output: `The tool failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
     }
     if (result.plan) this.append({ type: "plan", entries: result.plan });
-    const ev: SessionEvent = { type: "tool/result", toolCallId, status: result.isError ? "failed" : "completed", output: result.output, isError: result.isError };
+    const ev: SessionEvent = {
+      type: "tool/result",
+      toolCallId,
+      status: result.isError ? "failed" : "completed",
+      output: result.output,
+      isError: result.isError,
+    };
     if (result.content) ev.content = result.content;
     this.append(ev);
   }

@@ -44,9 +44,7 @@ export interface ClientFs {
  * How an in-process subagent run ended. `refused`: no subagent was started (the caller is itself a
  * subagent, or its session is gone); `why` is written for the model.
  */
-export type SubagentOutcome =
-  | { kind: "refused"; why: string }
-  | { kind: "ended"; reason: string; error?: string; text: string };
+export type SubagentOutcome = { kind: "refused"; why: string } | { kind: "ended"; reason: string; error?: string; text: string };
 
 /**
  * Runs `task` in a new subagent session of the caller (same cwd, sandbox, approval and model; its

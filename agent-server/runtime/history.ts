@@ -13,7 +13,10 @@ export interface HistoryOptions {
 
 /** An image the prompt carries: an image block, or an embedded resource whose blob is an image. */
 export function isImageBlock(block: ContentBlock): boolean {
-  return block.type === "image" || (block.type === "resource" && "blob" in block.resource && (block.resource.mimeType?.startsWith("image/") ?? false));
+  return (
+    block.type === "image" ||
+    (block.type === "resource" && "blob" in block.resource && (block.resource.mimeType?.startsWith("image/") ?? false))
+  );
 }
 
 /** How many images the user sent (prompts and steers) after `seq`. */
@@ -49,7 +52,11 @@ export function promptToUserParts(content: readonly ContentBlock[], opts: Histor
         parts.push({ type: "text", text: block.text });
         break;
       case "image":
-        parts.push(vision ? { type: "image", data: block.data, mimeType: block.mimeType } : imagePlaceholder(block.mimeType, block.data, block.uri ?? undefined));
+        parts.push(
+          vision
+            ? { type: "image", data: block.data, mimeType: block.mimeType }
+            : imagePlaceholder(block.mimeType, block.data, block.uri ?? undefined),
+        );
         break;
       case "resource_link":
         parts.push({ type: "text", text: `[Attached file: ${block.uri}${block.name ? ` (${block.name})` : ""}]` });
@@ -57,7 +64,8 @@ export function promptToUserParts(content: readonly ContentBlock[], opts: Histor
       case "resource": {
         const r = block.resource;
         if ("text" in r) parts.push({ type: "text", text: `<file uri="${r.uri}">\n${r.text}\n</file>` });
-        else if (r.mimeType?.startsWith("image/")) parts.push(vision ? { type: "image", data: r.blob, mimeType: r.mimeType } : imagePlaceholder(r.mimeType, r.blob, r.uri));
+        else if (r.mimeType?.startsWith("image/"))
+          parts.push(vision ? { type: "image", data: r.blob, mimeType: r.mimeType } : imagePlaceholder(r.mimeType, r.blob, r.uri));
         else parts.push({ type: "text", text: `[Attached binary resource ${r.uri} (${r.mimeType ?? "unknown type"}) not shown]` });
         break;
       }
@@ -109,7 +117,15 @@ export function buildMessages(entries: readonly LogEntry[], opts: HistoryOptions
     if (last && last.role === "user") {
       // The earlier request got no reply (crash, cancel, error): close it, so it is not read as part of this one.
       const how = lastUserTurn !== null ? endings.get(lastUserTurn) : undefined;
-      messages.push({ role: "assistant", content: [{ type: "text", text: `[This request was not answered: the turn ${how === undefined ? "was interrupted" : `ended (${how})`} before any reply.]` }] });
+      messages.push({
+        role: "assistant",
+        content: [
+          {
+            type: "text",
+            text: `[This request was not answered: the turn ${how === undefined ? "was interrupted" : `ended (${how})`} before any reply.]`,
+          },
+        ],
+      });
     }
     if (content.length > 0) {
       messages.push({ role: "user", content });

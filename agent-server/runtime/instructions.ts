@@ -40,6 +40,7 @@ async function readCapped(fh: FileHandle): Promise<string | null> {
   const buf = Buffer.alloc(Math.min(st.size, MAX_INSTRUCTIONS_BYTES));
   const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
   const text = buf.subarray(0, bytesRead).toString("utf8");
-  const cut = st.size > MAX_INSTRUCTIONS_BYTES ? `\n[AGENTS.md is longer than ${MAX_INSTRUCTIONS_BYTES} bytes; the rest is not shown.]` : "";
+  const cut =
+    st.size > MAX_INSTRUCTIONS_BYTES ? `\n[AGENTS.md is longer than ${MAX_INSTRUCTIONS_BYTES} bytes; the rest is not shown.]` : "";
   return `Project instructions from ${INSTRUCTIONS_FILE} (follow them):\n<agents_md>\n${text}${cut}\n</agents_md>`;
 }

@@ -125,7 +125,12 @@ export class AgentRegistry {
   }
 
   /** The creation transaction shared by create and resume. */
-  private async transact(id: string, signal: AbortSignal | undefined, setup: CreateOptions["setup"], build: () => Promise<SessionLog>): Promise<Agent> {
+  private async transact(
+    id: string,
+    signal: AbortSignal | undefined,
+    setup: CreateOptions["setup"],
+    build: () => Promise<SessionLog>,
+  ): Promise<Agent> {
     if (this.agents.has(id) || this.inFlight.has(id)) throw new AlreadyLiveError(id);
     const run = this.transactInner(id, signal, setup, build);
     this.inFlight.set(id, run);
@@ -136,7 +141,12 @@ export class AgentRegistry {
     }
   }
 
-  private async transactInner(id: string, signal: AbortSignal | undefined, setup: CreateOptions["setup"], build: () => Promise<SessionLog>): Promise<Agent> {
+  private async transactInner(
+    id: string,
+    signal: AbortSignal | undefined,
+    setup: CreateOptions["setup"],
+    build: () => Promise<SessionLog>,
+  ): Promise<Agent> {
     await this.draining.get(id);
     if (signal?.aborted) throw new AbortedError("creation aborted");
     const building = build();
@@ -145,7 +155,12 @@ export class AgentRegistry {
       log = await raceAbort(building, signal);
     } catch (err) {
       // A log that materializes after the abort is closed, never published (I-20, I-23).
-      building.then((l) => l.close(), () => undefined).catch(() => undefined);
+      building
+        .then(
+          (l) => l.close(),
+          () => undefined,
+        )
+        .catch(() => undefined);
       throw err;
     }
     let agent: Agent | null = null;
@@ -163,7 +178,11 @@ export class AgentRegistry {
       this.sessions.set(id, log);
       published = true;
       this.bus.publishStrict({ type: "agent/created", agent });
-      if (setup) await raceAbort(Promise.resolve().then(() => setup(agent!)), signal);
+      if (setup)
+        await raceAbort(
+          Promise.resolve().then(() => setup(agent!)),
+          signal,
+        );
       if (signal?.aborted) throw new AbortedError("creation aborted");
       return agent;
     } catch (err) {
@@ -214,10 +233,15 @@ export class AgentRegistry {
       if (failure) throw failure;
     })();
     this.disposing.set(agent, p);
-    this.draining.set(id, p.catch(() => undefined));
-    void p.catch(() => undefined).finally(() => {
-      if (this.draining.get(id) !== undefined) this.draining.delete(id);
-    });
+    this.draining.set(
+      id,
+      p.catch(() => undefined),
+    );
+    void p
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.draining.get(id) !== undefined) this.draining.delete(id);
+      });
     return p;
   }
 }

@@ -1,5 +1,13 @@
 // Per-session settings folded from that session's own events only (I-48). Pure.
-import { APPROVAL_POLICIES, DEFAULT_MODE, MODE_PRESETS, SANDBOX_MODES, type ApprovalPolicy, type ModePreset, type SandboxMode } from "../policy/types";
+import {
+  APPROVAL_POLICIES,
+  DEFAULT_MODE,
+  MODE_PRESETS,
+  SANDBOX_MODES,
+  type ApprovalPolicy,
+  type ModePreset,
+  type SandboxMode,
+} from "../policy/types";
 import type { SessionEvent } from "../session/events";
 
 export const CONFIG_IDS = ["mode", "sandbox", "approval", "model"] as const;
@@ -60,7 +68,13 @@ export function validateConfigValue(configId: string, value: unknown, modelIds: 
   if (!isConfigId(configId)) return `unknown config option ${JSON.stringify(configId)} (expected one of ${CONFIG_IDS.join(", ")})`;
   if (typeof value !== "string") return `config option ${configId} takes a string value`;
   const allowed: readonly string[] =
-    configId === "mode" ? Object.keys(MODE_PRESETS) : configId === "sandbox" ? SANDBOX_MODES : configId === "approval" ? APPROVAL_POLICIES : modelIds;
+    configId === "mode"
+      ? Object.keys(MODE_PRESETS)
+      : configId === "sandbox"
+        ? SANDBOX_MODES
+        : configId === "approval"
+          ? APPROVAL_POLICIES
+          : modelIds;
   if (!allowed.includes(value)) return `${JSON.stringify(value)} is not a value of ${configId} (expected one of ${allowed.join(", ")})`;
   return null;
 }

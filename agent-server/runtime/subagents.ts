@@ -49,7 +49,8 @@ export interface SubagentCall {
 export async function runSubagent(host: SubagentHost, call: SubagentCall): Promise<SubagentOutcome> {
   const { parent } = call;
   if (parent.isDisposed) return { kind: "refused", why: "The parent session is gone." };
-  if (parent.session.header.parent !== undefined) return { kind: "refused", why: "A subagent cannot delegate further; do the task yourself." };
+  if (parent.session.header.parent !== undefined)
+    return { kind: "refused", why: "A subagent cannot delegate further; do the task yourself." };
   const child = await host.create({ cwd: parent.cwd, parent: parent.sessionId, signal: call.signal });
   host.subagents.set({ child, parent, toolCallId: call.toolCallId });
   try {
@@ -84,7 +85,9 @@ function answerOf(bus: RuntimeBus, child: Agent, onText: (textSoFar: string) => 
       if (e.type === "turn/end") {
         off();
         const text = parts.join("");
-        resolve(e.error !== undefined ? { kind: "ended", reason: e.reason, error: e.error, text } : { kind: "ended", reason: e.reason, text });
+        resolve(
+          e.error !== undefined ? { kind: "ended", reason: e.reason, error: e.error, text } : { kind: "ended", reason: e.reason, text },
+        );
       }
     });
   });

@@ -5,7 +5,14 @@ import type { ContentBlock, ToolCallContent } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 
 const meta = z.record(z.string(), z.unknown()).nullish();
-const annotations = z.looseObject({ audience: z.array(z.enum(["assistant", "user"])).nullish(), lastModified: z.string().nullish(), priority: z.number().nullish(), _meta: meta }).nullish();
+const annotations = z
+  .looseObject({
+    audience: z.array(z.enum(["assistant", "user"])).nullish(),
+    lastModified: z.string().nullish(),
+    priority: z.number().nullish(),
+    _meta: meta,
+  })
+  .nullish();
 const common = { annotations, _meta: meta };
 
 const resourceContents = z.union([

@@ -41,7 +41,9 @@ export class UnserializableEventError extends Error {
     readonly eventType: string,
     cause: unknown,
   ) {
-    super(`session ${JSON.stringify(sessionId)}: a ${eventType} event cannot be saved (${cause instanceof Error ? cause.message : String(cause)})`);
+    super(
+      `session ${JSON.stringify(sessionId)}: a ${eventType} event cannot be saved (${cause instanceof Error ? cause.message : String(cause)})`,
+    );
     this.name = "UnserializableEventError";
   }
 }
@@ -53,7 +55,10 @@ export class LogWriteError extends Error {
     readonly sessionId: string,
     cause: unknown,
   ) {
-    const code = typeof cause === "object" && cause !== null && typeof (cause as { code?: unknown }).code === "string" ? (cause as { code: string }).code : undefined;
+    const code =
+      typeof cause === "object" && cause !== null && typeof (cause as { code?: unknown }).code === "string"
+        ? (cause as { code: string }).code
+        : undefined;
     super(`session ${JSON.stringify(sessionId)} could not be saved: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = "LogWriteError";
     this.code = code;

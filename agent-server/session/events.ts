@@ -35,7 +35,12 @@ export const TurnEndReason = z.enum([
 export type TurnEndReason = z.infer<typeof TurnEndReason>;
 
 export const SessionEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("turn/start"), turnId: z.string(), messageId: z.string().nullable(), source: z.enum(["user", "task", "subagent"]) }),
+  z.object({
+    type: z.literal("turn/start"),
+    turnId: z.string(),
+    messageId: z.string().nullable(),
+    source: z.enum(["user", "task", "subagent"]),
+  }),
   // The prompt as the client sent it (ACP ContentBlocks; the SDK validated them on the way in).
   z.object({ type: z.literal("user/message"), messageId: z.string(), content: z.array(ContentBlockSchema) }),
   // A steer: user content taken into a running turn at a model step (`applied`), or recorded at the

@@ -12,7 +12,8 @@ const parameters = z.object({
 export type AskUserArgs = z.infer<typeof parameters>;
 
 export const DECLINED_OUTPUT = "The user declined to answer.";
-export const UNAVAILABLE_OUTPUT = "Asking the user is not available in this session. Continue without the answer or explain what you need in your reply.";
+export const UNAVAILABLE_OUTPUT =
+  "Asking the user is not available in this session. Continue without the answer or explain what you need in your reply.";
 
 const TITLE_MAX = 80;
 

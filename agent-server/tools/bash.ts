@@ -10,12 +10,23 @@ const UPDATE_EVERY_MS = 150;
 
 const params = z.object({
   command: z.string().min(1).describe("Shell command, run with bash -c in the workspace root."),
-  timeout_ms: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Kill the command after this many ms (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
-  background: z.boolean().optional().describe("Start it in the background and return a task id at once; read it with bash_output, stop it with bash_kill."),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Kill the command after this many ms (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
+  background: z
+    .boolean()
+    .optional()
+    .describe("Start it in the background and return a task id at once; read it with bash_output, stop it with bash_kill."),
   unsandboxed: z
     .boolean()
     .optional()
-    .describe("Ask to run outside the sandbox (network access, writes outside the workspace). The user is asked first; use only when the sandbox blocked the command."),
+    .describe(
+      "Ask to run outside the sandbox (network access, writes outside the workspace). The user is asked first; use only when the sandbox blocked the command.",
+    ),
 });
 
 export type BashArgs = z.infer<typeof params>;
@@ -32,8 +43,15 @@ export function createBashTool(sandbox: CommandSandbox): ToolDefinition<BashArgs
     access: (a) => ({ kind: "command", command: a.command, escalate: a.unsandboxed === true }),
     async run(args, ctx, permit) {
       if (args.background) {
-        const { taskId } = await ctx.tasks.start(args.command, { cwd: ctx.sandbox.root, unconfined: permit.unconfined, timeoutMs: args.timeout_ms });
-        return { output: `Started background task ${taskId}. Read its output with bash_output {"task_id":"${taskId}"}; stop it with bash_kill.`, isError: false };
+        const { taskId } = await ctx.tasks.start(args.command, {
+          cwd: ctx.sandbox.root,
+          unconfined: permit.unconfined,
+          timeoutMs: args.timeout_ms,
+        });
+        return {
+          output: `Started background task ${taskId}. Read its output with bash_output {"task_id":"${taskId}"}; stop it with bash_kill.`,
+          isError: false,
+        };
       }
       let wrapped;
       try {

@@ -17,7 +17,9 @@ export const delegateTool: ToolDefinition<DelegateParams> = {
   title: (args) => `Subagent: ${args.task.split("\n")[0]!.slice(0, 60)}`,
   access: () => ({ kind: "none" }),
   async run(args, ctx) {
-    const outcome = await ctx.runSubagent(args.task, (text) => ctx.update({ content: [{ type: "content", content: { type: "text", text } }] }));
+    const outcome = await ctx.runSubagent(args.task, (text) =>
+      ctx.update({ content: [{ type: "content", content: { type: "text", text } }] }),
+    );
     return delegateResult(outcome);
   },
 };
@@ -26,5 +28,8 @@ function delegateResult(outcome: SubagentOutcome): ToolResult {
   if (outcome.kind === "refused") return { output: outcome.why, isError: true };
   const text = outcome.text.trim();
   if (outcome.reason === "end_turn") return { output: text || "(the subagent finished without a message)", isError: false };
-  return { output: `The subagent stopped (${outcome.reason}${outcome.error ? `: ${outcome.error}` : ""}).${text ? `\nPartial answer:\n${text}` : ""}`, isError: true };
+  return {
+    output: `The subagent stopped (${outcome.reason}${outcome.error ? `: ${outcome.error}` : ""}).${text ? `\nPartial answer:\n${text}` : ""}`,
+    isError: true,
+  };
 }

@@ -77,8 +77,10 @@ export async function writeChecked(ctx: FsCtx, target: GuardedPath, content: str
     }
     await writeFileAtomic(real, content, { mkdirs: true, ...check });
   } catch (err) {
-    if (err instanceof PathChangedError) throw new WriteRefused(`The path ${target.input} changed while it was being written; nothing was written.`);
-    if (err instanceof NotRegularFileError) throw new WriteRefused(`${target.input} is ${err.kind}, not a regular file; nothing was written.`);
+    if (err instanceof PathChangedError)
+      throw new WriteRefused(`The path ${target.input} changed while it was being written; nothing was written.`);
+    if (err instanceof NotRegularFileError)
+      throw new WriteRefused(`${target.input} is ${err.kind}, not a regular file; nothing was written.`);
     throw err;
   }
 }
@@ -86,6 +88,7 @@ export async function writeChecked(ctx: FsCtx, target: GuardedPath, content: str
 /** Model-readable message for the read-side refusals, or null. */
 export function fileRefusalMessage(err: unknown, input: string): string | null {
   if (err instanceof NotRegularFileError) return `${input} is ${err.kind}, not a regular file; file tools only read regular files.`;
-  if (err instanceof FileTooLargeError) return `${input} is ${err.size} bytes, over the ${err.limit}-byte limit of this tool; read parts of it with bash (head, tail, sed -n).`;
+  if (err instanceof FileTooLargeError)
+    return `${input} is ${err.size} bytes, over the ${err.limit}-byte limit of this tool; read parts of it with bash (head, tail, sed -n).`;
   return null;
 }

@@ -18,7 +18,10 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf("]", i + 1);
       if (end === -1) re += "\\[";
       else {
-        re += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        re += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = end;
       }
     } else if (c === "{") {

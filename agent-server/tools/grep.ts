@@ -37,7 +37,14 @@ function findRg(): string | null {
   return rgPath;
 }
 
-function ripgrep(rg: string, pattern: string, target: string, glob: string | undefined, cwd: string, signal: AbortSignal): Promise<{ lines: string[]; error?: string }> {
+function ripgrep(
+  rg: string,
+  pattern: string,
+  target: string,
+  glob: string | undefined,
+  cwd: string,
+  signal: AbortSignal,
+): Promise<{ lines: string[]; error?: string }> {
   const args = ["--line-number", "--no-heading", "--color", "never", "--max-columns", "500", "--max-count", String(MAX_MATCHES)];
   if (glob) args.push("--glob", glob);
   args.push("-e", pattern, "--", target);
@@ -93,7 +100,12 @@ async function* oneFile(f: string): AsyncGenerator<string> {
   yield f;
 }
 
-async function* regularFilesBelow(dir: string, match: (rel: string) => boolean, signal: AbortSignal, refuses: ((real: string) => boolean) | undefined): AsyncGenerator<string> {
+async function* regularFilesBelow(
+  dir: string,
+  match: (rel: string) => boolean,
+  signal: AbortSignal,
+  refuses: ((real: string) => boolean) | undefined,
+): AsyncGenerator<string> {
   for await (const e of walk(dir, { signal, refuses })) if (e.isFile && match(e.rel)) yield path.join(dir, e.rel);
 }
 
@@ -112,7 +124,8 @@ export const grepTool: ToolDefinition<z.infer<typeof params>> = {
     try {
       target = resolveRead(input, ctx, permit.fence).real;
       const st = await fs.promises.stat(target);
-      if (!st.isFile() && !st.isDirectory()) return { output: `${input} is ${describeKind(st)}, not a regular file; file tools only read regular files.`, isError: true };
+      if (!st.isFile() && !st.isDirectory())
+        return { output: `${input} is ${describeKind(st)}, not a regular file; file tools only read regular files.`, isError: true };
       isFile = st.isFile();
     } catch (err) {
       return { output: fsErrorMessage(err, input), isError: true };

@@ -10,12 +10,16 @@ const MAX_ENTRIES = 1_000;
 
 const params = z.object({
   path: z.string().optional().describe("Directory to list, relative to the workspace root or absolute (default: the root)."),
-  pattern: z.string().optional().describe("Glob matched recursively below the directory, e.g. `**/*.ts` or `*.md` (basename anywhere). Without it, lists one level."),
+  pattern: z
+    .string()
+    .optional()
+    .describe("Glob matched recursively below the directory, e.g. `**/*.ts` or `*.md` (basename anywhere). Without it, lists one level."),
 });
 
 export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
   name: "list_files",
-  description: "List a directory (one level, directories end with `/`), or find files below it by glob. .git and node_modules are skipped in recursive listings.",
+  description:
+    "List a directory (one level, directories end with `/`), or find files below it by glob. .git and node_modules are skipped in recursive listings.",
   parameters: params,
   kind: "search",
   title: (a) => (a.pattern ? `Find ${a.pattern}${a.path ? ` in ${a.path}` : ""}` : `List ${a.path ?? "."}`),
@@ -55,7 +59,12 @@ export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
         out.push(e.isDir ? `${e.rel}/` : e.rel);
       }
     }
-    if (out.length === 0) return { output: args.pattern ? `No files match ${args.pattern} in ${input}.` : `${input} is empty.`, isError: false };
-    return { output: out.join("\n") + (more ? `\n\n[listing truncated at ${MAX_ENTRIES} entries; narrow the path or pattern]` : ""), isError: false, locations: [{ path: dir }] };
+    if (out.length === 0)
+      return { output: args.pattern ? `No files match ${args.pattern} in ${input}.` : `${input} is empty.`, isError: false };
+    return {
+      output: out.join("\n") + (more ? `\n\n[listing truncated at ${MAX_ENTRIES} entries; narrow the path or pattern]` : ""),
+      isError: false,
+      locations: [{ path: dir }],
+    };
   },
 };

@@ -43,9 +43,14 @@ export const readFileTool: ToolDefinition<z.infer<typeof params>> = {
     const slice = lines.slice(start, start + limit);
     const width = String(start + slice.length).length;
     const body = slice
-      .map((l, i) => `${String(start + i + 1).padStart(width, " ")}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)} [line truncated]` : l}`)
+      .map(
+        (l, i) => `${String(start + i + 1).padStart(width, " ")}\t${l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)} [line truncated]` : l}`,
+      )
       .join("\n");
-    const more = start + slice.length < lines.length ? `\n\n[${lines.length - start - slice.length} more lines; read again with offset ${start + slice.length + 1}]` : "";
+    const more =
+      start + slice.length < lines.length
+        ? `\n\n[${lines.length - start - slice.length} more lines; read again with offset ${start + slice.length + 1}]`
+        : "";
     return { output: text.length === 0 ? "(empty file)" : body + more, isError: false, locations: [{ path: real, line: start + 1 }] };
   },
 };

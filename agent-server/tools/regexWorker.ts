@@ -20,7 +20,9 @@ parentPort.on("message", (msg) => {
 
 export class RegexTimeoutError extends Error {
   constructor(readonly ms: number) {
-    super(`The pattern took longer than ${ms / 1000} s to match (catastrophic backtracking?); simplify it, e.g. avoid nested quantifiers like (a+)+.`);
+    super(
+      `The pattern took longer than ${ms / 1000} s to match (catastrophic backtracking?); simplify it, e.g. avoid nested quantifiers like (a+)+.`,
+    );
     this.name = "RegexTimeoutError";
   }
 }
@@ -66,11 +68,14 @@ export function createLineMatcher(pattern: string, flags: string, budgetMs: numb
           void close();
           reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
         };
-        const timer = setTimeout(() => {
-          cleanup();
-          void close();
-          reject(new RegexTimeoutError(budgetMs));
-        }, Math.max(0, budgetMs - spent));
+        const timer = setTimeout(
+          () => {
+            cleanup();
+            void close();
+            reject(new RegexTimeoutError(budgetMs));
+          },
+          Math.max(0, budgetMs - spent),
+        );
         if (signal.aborted) return onAbort();
         signal.addEventListener("abort", onAbort, { once: true });
         worker.on("message", onMessage);

@@ -51,7 +51,12 @@ function targetOf({ name, tool, args }: ValidCall, sb: SandboxContext, fence: Fi
       case "write":
         return writeTarget(name, access.paths, sb, fence);
       case "command":
-        return { call: { tool: name, kind: "command", command: access.command, escalate: access.escalate }, grantKey: commandGrantKey(access.command), writes: new Map(), fence };
+        return {
+          call: { tool: name, kind: "command", command: access.command, escalate: access.escalate },
+          grantKey: commandGrantKey(access.command),
+          writes: new Map(),
+          fence,
+        };
       case "mcp":
         return { call: { tool: name, kind: "mcp" }, grantKey: mcpGrantKey(access.server, access.tool), writes: new Map(), fence };
     }
@@ -78,7 +83,12 @@ function writeTarget(name: string, paths: readonly string[], sb: SandboxContext,
     protectedWhy ??= g.protected;
   }
   const reals = [...writes.values()].map((g) => g.real);
-  return { call: { tool: name, kind: "write", paths: reals, insideRoot, protected: protectedWhy }, grantKey: fileGrantKey(name, reals), writes, fence };
+  return {
+    call: { tool: name, kind: "write", paths: reals, insideRoot, protected: protectedWhy },
+    grantKey: fileGrantKey(name, reals),
+    writes,
+    fence,
+  };
 }
 
 /** What the model reads: tools page their own output at MAX_OUTPUT_LINES; this cap leaves room for their notes. */
@@ -112,7 +122,8 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
     ...sessionToolsOf(caps.sessionId).map(specOf),
   ];
   /** Built-ins first; a session tool only for its own session (their `mcp__` names never shadow a built-in). */
-  const lookup = (name: string, sessionId: string | undefined): ToolDefinition<unknown> | undefined => tools.get(name) ?? sessionToolsOf(sessionId).find((t) => t.name === name);
+  const lookup = (name: string, sessionId: string | undefined): ToolDefinition<unknown> | undefined =>
+    tools.get(name) ?? sessionToolsOf(sessionId).find((t) => t.name === name);
 
   /** One call: validate → target → decide → ask → execute → record. Each step answers the model itself when the call stops there. */
   async function run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
@@ -120,7 +131,14 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
     if ("output" in valid) return valid;
     const target = targetOf(valid, ctx.sandbox, createFence(opts.hidden ?? [], ctx.sandbox));
     if ("output" in target) return target;
-    const decision = decide({ call: target.call, sandbox: ctx.sandbox.mode, approval: ctx.sandbox.approval, grants: grants.of(ctx.sessionId), grantKey: target.grantKey, backendAvailable });
+    const decision = decide({
+      call: target.call,
+      sandbox: ctx.sandbox.mode,
+      approval: ctx.sandbox.approval,
+      grants: grants.of(ctx.sessionId),
+      grantKey: target.grantKey,
+      backendAvailable,
+    });
     const effect = await settle(decision, valid, target.grantKey, ctx);
     if ("output" in effect) return effect;
     return record(await execute(valid, target, effect, ctx));
@@ -128,21 +146,38 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
 
   function validate(name: string, rawInput: unknown, ctx: ToolContext): ValidCall | ToolResult {
     const tool = lookup(name, ctx.sessionId);
-    if (!tool) return fail(`Unknown tool "${name}". Available tools: ${specs({ askUser: ctx.askUser !== undefined, sessionId: ctx.sessionId }).map((s) => s.name).join(", ")}.`);
+    if (!tool)
+      return fail(
+        `Unknown tool "${name}". Available tools: ${specs({ askUser: ctx.askUser !== undefined, sessionId: ctx.sessionId })
+          .map((s) => s.name)
+          .join(", ")}.`,
+      );
     const parsed = tool.parameters.safeParse(rawInput);
     if (!parsed.success) return fail(zodMessage(name, parsed.error));
     return { name, tool, args: parsed.data };
   }
 
   /** The decision's answer to the call: its effect when it may run, else what the model reads. Stores an "Allow for this session". */
-  async function settle(decision: PolicyDecision, { tool, args }: ValidCall, grantKey: string, ctx: ToolContext): Promise<CallEffect | ToolResult> {
+  async function settle(
+    decision: PolicyDecision,
+    { tool, args }: ValidCall,
+    grantKey: string,
+    ctx: ToolContext,
+  ): Promise<CallEffect | ToolResult> {
     if (decision.kind === "deny") return fail(decision.reason);
     if (decision.kind === "allow") return ctx.signal.aborted ? fail(NOT_RUN) : decision;
     if (ctx.signal.aborted) return fail(NOT_RUN);
-    const answer = await ctx.requestPermission({ title: tool.title(args, { cwd: ctx.sandbox.root }), reason: decision.reason, grantKey, allowSession: decision.sessionGrantable });
+    const answer = await ctx.requestPermission({
+      title: tool.title(args, { cwd: ctx.sandbox.root }),
+      reason: decision.reason,
+      grantKey,
+      allowSession: decision.sessionGrantable,
+    });
     if (answer === "cancelled") return fail("The permission request was cancelled; the call did not run.");
     if (answer !== "allow_once" && answer !== "allow_session") {
-      return fail(`The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`);
+      return fail(
+        `The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`,
+      );
     }
     if (answer === "allow_session" && decision.sessionGrantable) grants.add(ctx.sessionId, grantKey);
     return ctx.signal.aborted ? fail(NOT_RUN) : decision.approved;

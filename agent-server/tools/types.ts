@@ -122,7 +122,12 @@ export interface ToolRunner {
   /** Specs for the model (JSON Schema from zod), only the tools available with `caps` (default: none of the optional ones). */
   specs(caps?: ToolCapabilities): Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
   /** Title, kind and locations for the announcement, from raw model input (never throws). */
-  describe(name: string, rawInput: unknown, cwd: string, sessionId?: string): { title: string; kind: ToolKind; locations: ToolCallLocation[] };
+  describe(
+    name: string,
+    rawInput: unknown,
+    cwd: string,
+    sessionId?: string,
+  ): { title: string; kind: ToolKind; locations: ToolCallLocation[] };
   /** Waits (bounded, never rejects) until the session's own tools are known; before each model step. */
   sessionReady?(sessionId: string, signal: AbortSignal): Promise<void>;
   /** Notes for the model about the session's own tools (appended to the system prompt). */

@@ -117,10 +117,7 @@ export function spawnAgent(spec: AgentSpec, client: ClientKind = "sdk"): AgentHa
   };
 
   if (client === "sdk") {
-    const stream = acp.ndJsonStream(
-      Writable.toWeb(child.stdin),
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-    );
+    const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
     const conn = acp
       .client({ name: CLIENT_INFO.name })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
@@ -146,7 +143,13 @@ function rawClient(child: ChildProcessWithoutNullStreams, handle: AgentHandle) {
   const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
   rl.on("line", (line) => {
     if (!line.trim()) return;
-    const msg = JSON.parse(line) as { id?: number | string; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+    const msg = JSON.parse(line) as {
+      id?: number | string;
+      method?: string;
+      params?: unknown;
+      result?: unknown;
+      error?: { message: string };
+    };
     if (msg.method === "session/update") return handle.onUpdate(msg.params as UpdateParams);
     if (msg.method !== undefined && msg.id !== undefined) {
       // agent → client request: permission gets "cancelled", anything else "method not found"

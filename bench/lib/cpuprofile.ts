@@ -46,7 +46,9 @@ function originalFrame(frame: ProfileNode["callFrame"]): ProfileNode["callFrame"
   let map = maps.get(frame.url);
   if (map === undefined) {
     const mapFile = fileURLToPath(frame.url) + ".map";
-    map = existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")) as ConstructorParameters<typeof SourceMap>[0]) : null;
+    map = existsSync(mapFile)
+      ? new SourceMap(JSON.parse(readFileSync(mapFile, "utf8")) as ConstructorParameters<typeof SourceMap>[0])
+      : null;
     maps.set(frame.url, map);
   }
   if (!map) return frame;
@@ -67,7 +69,8 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
     const hits = n.hitCount ?? 0;
     if (!hits) continue;
     const short = n.callFrame.url.replace(/^file:\/\//, "").replace(/^.*node_modules\//, "");
-    const name = `${n.callFrame.functionName || "(anonymous)"} ${short ? `${short.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}` : ""}`.trim();
+    const name =
+      `${n.callFrame.functionName || "(anonymous)"} ${short ? `${short.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}` : ""}`.trim();
     fn.set(name, (fn.get(name) ?? 0) + hits);
     const k = n.callFrame.functionName === "(idle)" ? "(idle)" : packageOf(n.callFrame.url);
     pkg.set(k, (pkg.get(k) ?? 0) + hits);

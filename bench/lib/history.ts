@@ -7,7 +7,13 @@ import { LOG_FORMAT_VERSION, SessionEvent, SessionHeader, type LogEntry } from "
 
 /** `events` entries as whole turns: turn/start, user/message, assistant/text…, turn/end. */
 export function historyLines(id: string, cwd: string, events: number): string[] {
-  const header: SessionHeader = SessionHeader.parse({ type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: new Date(0).toISOString() });
+  const header: SessionHeader = SessionHeader.parse({
+    type: "header",
+    version: LOG_FORMAT_VERSION,
+    id,
+    cwd,
+    createdAt: new Date(0).toISOString(),
+  });
   const lines = [JSON.stringify(header)];
   let seq = 0;
   let turn = 0;
@@ -26,10 +32,18 @@ export function historyLines(id: string, cwd: string, events: number): string[] 
       continue;
     }
     push({ type: "turn/start", turnId, messageId: userMsg, source: "user" });
-    push({ type: "user/message", messageId: userMsg, content: [{ type: "text", text: `question ${turn}: explain the next part of the code, please.` }] });
+    push({
+      type: "user/message",
+      messageId: userMsg,
+      content: [{ type: "text", text: `question ${turn}: explain the next part of the code, please.` }],
+    });
     const texts = Math.min(6, events - seq - 1);
     for (let i = 0; i < texts; i++) {
-      push({ type: "assistant/text", messageId: `a-${turn}`, text: `Part ${i} of the answer to ${turn}: the function reads the file, splits it into lines and returns them. ` });
+      push({
+        type: "assistant/text",
+        messageId: `a-${turn}`,
+        text: `Part ${i} of the answer to ${turn}: the function reads the file, splits it into lines and returns them. `,
+      });
     }
     push({ type: "turn/end", turnId, reason: "end_turn" });
   }

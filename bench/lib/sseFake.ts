@@ -38,7 +38,9 @@ async function stream(res: ServerResponse, model: string, chunks: number, rate: 
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const head = `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{"content":"`;
   const tail = `"},"finish_reason":null}]}\n\n`;
-  res.write(`data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n`);
+  res.write(
+    `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n`,
+  );
   let sent = 0;
   const t0 = Date.now();
   while (sent < chunks && !res.destroyed) {
@@ -56,8 +58,12 @@ async function stream(res: ServerResponse, model: string, chunks: number, rate: 
     if (!res.write(out)) await new Promise<void>((r) => res.once("drain", r));
     else await new Promise<void>((r) => setImmediate(r));
   }
-  res.write(`data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n`);
-  res.write(`data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(model)},"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":${chunks},"total_tokens":${chunks + 10}}}\n\n`);
+  res.write(
+    `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n`,
+  );
+  res.write(
+    `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":${JSON.stringify(model)},"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":${chunks},"total_tokens":${chunks + 10}}}\n\n`,
+  );
   res.end("data: [DONE]\n\n");
 }
 
@@ -90,8 +96,12 @@ export async function startSseFake(port = 0): Promise<SseFake> {
       const rate = Number(/rate=(\d+)/.exec(lastUserText(body))?.[1] ?? 0);
       if (chunks === 0) {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        res.write(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{"role":"assistant","content":"ok"},"finish_reason":null}]}\n\n`);
-        res.write(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n`);
+        res.write(
+          `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{"role":"assistant","content":"ok"},"finish_reason":null}]}\n\n`,
+        );
+        res.write(
+          `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"bench","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n`,
+        );
         res.end("data: [DONE]\n\n");
         return;
       }

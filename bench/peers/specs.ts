@@ -34,11 +34,20 @@ function gemini(): PeerSpec {
   mkdirSync(settingsDir, { recursive: true });
   writeFileSync(
     join(settingsDir, "settings.json"),
-    JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }),
+    JSON.stringify({
+      security: { auth: { selectedType: "gemini-api-key" } },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    }),
   );
   return {
     version,
-    spec: { name: `gemini-cli ${version} --acp`, command: node(), args: [join(peersDir, "node_modules/@google/gemini-cli/bundle/gemini.js"), "--acp"], env },
+    spec: {
+      name: `gemini-cli ${version} --acp`,
+      command: node(),
+      args: [join(peersDir, "node_modules/@google/gemini-cli/bundle/gemini.js"), "--acp"],
+      env,
+    },
   };
 }
 
@@ -65,7 +74,12 @@ function claude(): PeerSpec {
   const env = baseEnv({ ANTHROPIC_API_KEY: "bench-dummy-key", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1" });
   return {
     version,
-    spec: { name: `claude-agent-acp ${version}`, command: node(), args: [join(peersDir, "node_modules/@zed-industries/claude-agent-acp/dist/index.js")], env },
+    spec: {
+      name: `claude-agent-acp ${version}`,
+      command: node(),
+      args: [join(peersDir, "node_modules/@zed-industries/claude-agent-acp/dist/index.js")],
+      env,
+    },
   };
 }
 

@@ -140,7 +140,10 @@ export function routeElicitation(
   params: CreateElicitationRequest,
   signal: AbortSignal,
 ): Promise<CreateElicitationResponse> {
-  if (params.mode !== "form") return Promise.reject(acp.RequestError.invalidParams(undefined, `elicitation mode "${String(params.mode).slice(0, 40)}" is not supported`));
+  if (params.mode !== "form")
+    return Promise.reject(
+      acp.RequestError.invalidParams(undefined, `elicitation mode "${String(params.mode).slice(0, 40)}" is not supported`),
+    );
   if (!("sessionId" in params) || typeof params.sessionId !== "string") return Promise.resolve({ action: "decline" });
   const s = router.services(params.sessionId);
   if (!s) return Promise.resolve({ action: "cancel" });
@@ -305,7 +308,12 @@ export class AcpClient {
   /** A new session with the first `keepPrompts` user prompts of `sessionId` (only where `forkAtPrompt`). */
   async forkAtPrompt(sessionId: string, cwd: string, keepPrompts: number): Promise<string> {
     if (!this.#features.forkAtPrompt) throw new UnsupportedError("this agent cannot fork a session before a prompt");
-    const raw: unknown = await this.#conn.agent.request(FORK_METHOD, { sessionId, cwd, mcpServers: [], _meta: { [KEEP_PROMPTS_META]: keepPrompts } });
+    const raw: unknown = await this.#conn.agent.request(FORK_METHOD, {
+      sessionId,
+      cwd,
+      mcpServers: [],
+      _meta: { [KEEP_PROMPTS_META]: keepPrompts },
+    });
     const id = typeof raw === "object" && raw !== null ? (raw as { sessionId?: unknown }).sessionId : undefined;
     if (typeof id !== "string" || id.length === 0) throw new Error("the agent's session/fork answer has no sessionId");
     // Only the id is taken from this (schema-less) answer; the session's state comes from session/resume.

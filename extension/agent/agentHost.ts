@@ -101,7 +101,9 @@ export class AgentHost {
   #spawn(spec: AgentSpec, gen: number): Running {
     this.opts.log.info(`starting ${spec.name}: ${spec.command} ${spec.args.join(" ")}`);
     const proc = new AgentProcess(spec, this.opts.log, this.opts.trace());
-    const client = new AcpClient(proc.stream, (sessionId, err) => this.opts.log.error(`update for ${sessionId} failed: ${(err as Error).message}`));
+    const client = new AcpClient(proc.stream, (sessionId, err) =>
+      this.opts.log.error(`update for ${sessionId} failed: ${(err as Error).message}`),
+    );
     const running: Running = { proc, client, spec };
     this.#watchExit(running, gen);
     this.#watchConnection(running);
@@ -167,7 +169,11 @@ export class AgentHost {
     this.#running = running;
     this.#crashed = false;
     if (this.opts.recordsDir && proc.pid !== undefined) {
-      const unrecord = await recordAgent(this.opts.recordsDir, proc.pid, spec.builtin ? (spec.args[0] ?? spec.command) : spec.command).catch(() => undefined);
+      const unrecord = await recordAgent(
+        this.opts.recordsDir,
+        proc.pid,
+        spec.builtin ? (spec.args[0] ?? spec.command) : spec.command,
+      ).catch(() => undefined);
       if (unrecord) void proc.exited.then(() => unrecord().catch(() => undefined));
     }
   }

@@ -64,7 +64,9 @@ export function missingAgentMessage(name: string, agents: readonly ThirdPartyAge
   if (origin?.remoteName) {
     parts.push(
       `In a remote window (${origin.remoteName}), manifold.agents is read from the Remote settings (Preferences: Open Remote Settings), not User settings` +
-        (origin.machineValue ? ": the Remote settings' value is the one used here, and entries in your User settings are ignored." : ", and the Remote settings have no value for it."),
+        (origin.machineValue
+          ? ": the Remote settings' value is the one used here, and entries in your User settings are ignored."
+          : ", and the Remote settings have no value for it."),
     );
   } else if (!origin?.machineValue && origin) {
     parts.push("Add the entry to your User settings (Preferences: Open User Settings (JSON)).");

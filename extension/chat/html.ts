@@ -18,7 +18,9 @@ export function escapeHtml(s: string): string {
 }
 
 export function newNonce(): string {
-  return randomBytes(18).toString("base64").replace(/[^a-zA-Z0-9]/g, "");
+  return randomBytes(18)
+    .toString("base64")
+    .replace(/[^a-zA-Z0-9]/g, "");
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {

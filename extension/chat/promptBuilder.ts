@@ -4,8 +4,7 @@ import * as path from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 
 export type ResolvedAttachment =
-  | { kind: "file"; path: string; text?: string }
-  | { kind: "selection"; path: string; startLine: number; endLine: number; text: string };
+  { kind: "file"; path: string; text?: string } | { kind: "selection"; path: string; startLine: number; endLine: number; text: string };
 
 export function attachmentLabel(a: ResolvedAttachment): string {
   const name = path.basename(a.path);

@@ -79,7 +79,11 @@ export class FolderCheckpoints {
     return this.#records.read(sessionId, this.folder);
   }
 
-  async #commit(sessionId: string, snap: Snapshot, rec: Omit<CheckpointRecord, "before" | "skipped" | "id" | "at">): Promise<CheckpointRecord> {
+  async #commit(
+    sessionId: string,
+    snap: Snapshot,
+    rec: Omit<CheckpointRecord, "before" | "skipped" | "id" | "at">,
+  ): Promise<CheckpointRecord> {
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const before = await this.repo.commit(snap.tree, `${rec.kind}: ${rec.label}`.slice(0, 200), this.#ref(sessionId, id, "before"));
     return { ...rec, id, at: new Date().toISOString(), before, skipped: snap.skipped.slice(0, 1000) };
@@ -131,7 +135,12 @@ export class FolderCheckpoints {
     const base = data.baseline;
     if (!base) return { files: [] };
     const now = await this.repo.snapshot();
-    const files = (await this.repo.diff(base.tree, now.tree)).map(({ path: p, status, added, removed }) => ({ path: p, status, added, removed }));
+    const files = (await this.repo.diff(base.tree, now.tree)).map(({ path: p, status, added, removed }) => ({
+      path: p,
+      status,
+      added,
+      removed,
+    }));
     const baseline = data.checkpoints.find((c) => c.id === base.checkpointId);
     return { ...(baseline ? { baseline } : {}), files };
   }
@@ -169,7 +178,12 @@ export class FolderCheckpoints {
     const now = await this.repo.snapshot();
     let items = await planRestore(this.repo, now.tree, data.baseline.tree, new Map());
     if (paths !== "all") items = items.filter((i) => paths.includes(i.path));
-    return this.#apply(sessionId, now, items, `undo ${paths === "all" ? "all changes" : paths.join(", ")} since "${baseline.label}"`.slice(0, 500));
+    return this.#apply(
+      sessionId,
+      now,
+      items,
+      `undo ${paths === "all" ? "all changes" : paths.join(", ")} since "${baseline.label}"`.slice(0, 500),
+    );
   }
 
   /** What restoring `checkpointId` would change, with the files the user changed by hand since then marked. */

@@ -16,7 +16,12 @@ export class GitError extends Error {
     readonly code: number | null,
     readonly stderr: string,
   ) {
-    super(`git ${args.filter((a) => !a.startsWith("-c")).slice(0, 3).join(" ")} failed (${code ?? "signal"}): ${stderr.trim().split("\n").slice(-2).join(" ")}`);
+    super(
+      `git ${args
+        .filter((a) => !a.startsWith("-c"))
+        .slice(0, 3)
+        .join(" ")} failed (${code ?? "signal"}): ${stderr.trim().split("\n").slice(-2).join(" ")}`,
+    );
     this.name = "GitError";
   }
 }
@@ -75,10 +80,19 @@ function scrubbedEnv(repo: GitRepo, indexFile: string | undefined): NodeJS.Proce
 }
 
 /** Runs git in the shadow repository; rejects with GitError on a non-zero exit, GitMissingError when git cannot start. */
-export function git(repo: GitRepo, args: readonly string[], opts: { input?: Buffer | string; indexFile?: string; okCodes?: readonly number[] } = {}): Promise<GitRun> {
+export function git(
+  repo: GitRepo,
+  args: readonly string[],
+  opts: { input?: Buffer | string; indexFile?: string; okCodes?: readonly number[] } = {},
+): Promise<GitRun> {
   const argv = [...OVERRIDES.flatMap((o) => ["-c", o]), ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn("git", argv, { cwd: repo.workTree, env: scrubbedEnv(repo, opts.indexFile), stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+    const child = spawn("git", argv, {
+      cwd: repo.workTree,
+      env: scrubbedEnv(repo, opts.indexFile),
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => out.push(d));

@@ -21,7 +21,10 @@ export const CheckpointRecord = z.object({
   /** The folder's state when the turn (or the restore) ended; the gap to the next `before` is the user's. */
   after: sha.optional(),
   /** Files changed then but not recorded, with why. */
-  skipped: z.array(z.object({ path: z.string(), reason: z.string() })).max(1000).default([]),
+  skipped: z
+    .array(z.object({ path: z.string(), reason: z.string() }))
+    .max(1000)
+    .default([]),
 });
 export type CheckpointRecord = z.infer<typeof CheckpointRecord>;
 
@@ -55,7 +58,8 @@ export class RecordFile {
     }
     const parsed = SessionCheckpoints.safeParse(JSON.parse(raw) as unknown);
     // A record of another folder (or session) is never used: its trees are not this folder's (I-105).
-    if (!parsed.success || parsed.data.sessionId !== sessionId || parsed.data.folder !== folder) return { sessionId, folder, checkpoints: [] };
+    if (!parsed.success || parsed.data.sessionId !== sessionId || parsed.data.folder !== folder)
+      return { sessionId, folder, checkpoints: [] };
     return parsed.data;
   }
 

@@ -32,7 +32,12 @@ export interface RestoreResult {
 }
 
 /** What a restore from `current` (now) to `target` would do, per file. */
-export async function planRestore(repo: ShadowRepo, current: string, target: string, userEdits: ReadonlyMap<string, string>): Promise<RestoreItem[]> {
+export async function planRestore(
+  repo: ShadowRepo,
+  current: string,
+  target: string,
+  userEdits: ReadonlyMap<string, string>,
+): Promise<RestoreItem[]> {
   const changes = await repo.diff(current, target);
   const items: RestoreItem[] = [];
   for (const c of changes) items.push(await itemFor(repo.folder, c, userEdits.get(c.path)));
@@ -102,7 +107,8 @@ export async function applyRestore(repo: ShadowRepo, items: readonly RestoreItem
 
 /** The canonical target of a recorded path: inside the real folder and not git metadata. */
 function confined(root: string, rel: string): string {
-  if (rel.includes("\0") || path.isAbsolute(rel) || rel.split("/").some((c) => c === ".." || c === "")) throw new RestoreRefused(`${rel}: not a plain relative path`);
+  if (rel.includes("\0") || path.isAbsolute(rel) || rel.split("/").some((c) => c === ".." || c === ""))
+    throw new RestoreRefused(`${rel}: not a plain relative path`);
   const g = guardPath(rel, root, [root]);
   if (g.within === null) throw new RestoreRefused(`${rel} resolves outside the folder (through a symlink); not touched`);
   if (g.protected) throw new RestoreRefused(`${rel} is git metadata (${g.protected}); not touched`);

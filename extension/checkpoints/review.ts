@@ -6,7 +6,20 @@ import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView, Webv
 import type { FolderSession } from "../sessions/folderSession";
 import type { FolderCheckpoints, RestoreOutcome, RestorePlan } from "./folderCheckpoints";
 
-export type ReviewMessage = Extract<WebviewToHost, { type: "changes/refresh" | "changes/open" | "changes/keep" | "changes/undo" | "restore/ask" | "prompt/edit" | "restore/confirm" | "restore/cancel" }>;
+export type ReviewMessage = Extract<
+  WebviewToHost,
+  {
+    type:
+      | "changes/refresh"
+      | "changes/open"
+      | "changes/keep"
+      | "changes/undo"
+      | "restore/ask"
+      | "prompt/edit"
+      | "restore/confirm"
+      | "restore/cancel";
+  }
+>;
 
 /** Opens a changed file against its baseline (VS Code's diff editor; the editor half lives in extension/vscode/). */
 export interface ChangeDiffs {
@@ -100,7 +113,10 @@ export class CheckpointReview {
     const sessionId = this.#sessionId();
     if (this.deps.session.state.running) throw new Error("A turn is running; cancel it before restoring a checkpoint.");
     const list = await ck.list(sessionId);
-    const rec = checkpointId !== undefined ? list.find((c) => c.id === checkpointId) : [...list].reverse().find((c) => c.kind === "prompt" && c.promptIndex === promptIndex);
+    const rec =
+      checkpointId !== undefined
+        ? list.find((c) => c.id === checkpointId)
+        : [...list].reverse().find((c) => c.kind === "prompt" && c.promptIndex === promptIndex);
     if (!rec) throw new Error("There is no checkpoint for that message (it was sent before checkpoints were taken, or they were deleted).");
     const plan = await ck.planRestore(sessionId, rec.id);
     const resend = resendText !== undefined && promptIndex !== undefined ? { promptIndex, text: resendText } : undefined;
@@ -157,4 +173,3 @@ export class CheckpointReview {
     }
   }
 }
-

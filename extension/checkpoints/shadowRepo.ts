@@ -138,7 +138,10 @@ export class ShadowRepo {
       }),
     );
     if (candidates.length === 0 && this.#lastTree) return { tree: this.#lastTree, skipped: [] };
-    if (drop.length > 0) await git(this.repo, ["rm", "-q", "-f", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: drop.join("\0") + "\0" });
+    if (drop.length > 0)
+      await git(this.repo, ["rm", "-q", "-f", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+        input: drop.join("\0") + "\0",
+      });
     // One `add -A` over the whole tree (the stat cache keeps it cheap); what we skip is excluded by name.
     const excludes = path.join(this.repo.gitDir, "info", "skipped");
     await fs.writeFile(excludes, drop.map((p) => "/" + p.replace(/[\\*?[\]!# ]/g, (c) => "\\" + c)).join("\n") + "\n");
@@ -147,7 +150,9 @@ export class ShadowRepo {
     // (A named path git refuses, e.g. one now beyond a symlink, falls back to the whole-tree add.)
     const addAll = () => git(this.repo, ["-c", `core.excludesFile=${excludes}`, "add", "-A"]);
     if (add.length > 0 && add.length <= 500) {
-      await git(this.repo, ["-c", `core.excludesFile=${excludes}`, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: add.join("\0") + "\0" }).catch((err: unknown) => {
+      await git(this.repo, ["-c", `core.excludesFile=${excludes}`, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+        input: add.join("\0") + "\0",
+      }).catch((err: unknown) => {
         if (!(err instanceof GitError)) throw err;
         return addAll();
       });
@@ -249,7 +254,10 @@ export class ShadowRepo {
 
   deleteRefs(prefix: string): Promise<void> {
     return this.exclusive(async () => {
-      const refs = (await git(this.repo, ["for-each-ref", "--format=%(refname)", prefix])).stdout.toString("utf8").split("\n").filter(Boolean);
+      const refs = (await git(this.repo, ["for-each-ref", "--format=%(refname)", prefix])).stdout
+        .toString("utf8")
+        .split("\n")
+        .filter(Boolean);
       if (refs.length > 0) await git(this.repo, ["update-ref", "--stdin"], { input: refs.map((r) => `delete ${r}\n`).join("") });
     });
   }

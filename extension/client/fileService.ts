@@ -66,7 +66,8 @@ export class SessionFileService {
         text = (await readRegular(real, MAX_SERVED_BYTES, { refuseLarger: true })).bytes.toString("utf8");
       } catch (err) {
         if (errno(err) === "ENOENT") return missingFileAnswer();
-        if (err instanceof NotRegularFileError || err instanceof FileTooLargeError) throw RequestError.invalidParams({ path: params.path }, err.message);
+        if (err instanceof NotRegularFileError || err instanceof FileTooLargeError)
+          throw RequestError.invalidParams({ path: params.path }, err.message);
         throw RequestError.internalError(undefined, `cannot read ${params.path}: ${(err as Error).message}`);
       }
     }
@@ -82,13 +83,15 @@ export class SessionFileService {
   async writeTextFile(params: WriteTextFileRequest): Promise<void> {
     const real = await this.#confine(params.path);
     // A hard link inside the folder may alias a file outside it: refuse to write through it.
-    if (hasOtherHardLinks(real)) throw RequestError.invalidParams({ path: params.path }, `${params.path} has several hard links; refusing to write through it`);
+    if (hasOtherHardLinks(real))
+      throw RequestError.invalidParams({ path: params.path }, `${params.path} has several hard links; refusing to write through it`);
     try {
       if (await this.editor.writeOpenDocument(real, params.content)) return;
       await writeFileAtomic(real, params.content, { mkdirs: true });
     } catch (err) {
       if (err instanceof RequestError) throw err;
-      if (err instanceof NotRegularFileError || err instanceof PathChangedError) throw RequestError.invalidParams({ path: params.path }, err.message);
+      if (err instanceof NotRegularFileError || err instanceof PathChangedError)
+        throw RequestError.invalidParams({ path: params.path }, err.message);
       throw RequestError.internalError(undefined, `cannot write ${params.path}: ${(err as Error).message}`);
     }
   }

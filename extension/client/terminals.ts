@@ -16,7 +16,15 @@ import type {
   TerminalOutputResponse,
   WaitForTerminalExitResponse,
 } from "@agentclientprotocol/sdk";
-import { DEFAULT_KILL_GRACE_MS, isSecretEnvName, NO_BACKEND_MESSAGE, spawnTree, type CommandSandbox, type RunningProcess, type SandboxContext } from "../../sandbox";
+import {
+  DEFAULT_KILL_GRACE_MS,
+  isSecretEnvName,
+  NO_BACKEND_MESSAGE,
+  spawnTree,
+  type CommandSandbox,
+  type RunningProcess,
+  type SandboxContext,
+} from "../../sandbox";
 import type { PathConfinement } from "./folderConfinement";
 
 const DEFAULT_LIMIT = 1024 * 1024;
@@ -48,7 +56,9 @@ function shellQuote(word: string): string {
 export function terminalShellCommand(params: Pick<CreateTerminalRequest, "command" | "args" | "env">): string {
   const args = params.args ?? [];
   const line = args.length === 0 && /\s/.test(params.command) ? params.command : [params.command, ...args].map(shellQuote).join(" ");
-  const exports = (params.env ?? []).filter((e) => ENV_NAME.test(e.name) && !isSecretEnvName(e.name)).map((e) => `export ${e.name}=${shellQuote(e.value)}; `);
+  const exports = (params.env ?? [])
+    .filter((e) => ENV_NAME.test(e.name) && !isSecretEnvName(e.name))
+    .map((e) => `export ${e.name}=${shellQuote(e.value)}; `);
   return exports.join("") + line;
 }
 
@@ -101,7 +111,14 @@ export class TerminalService {
     const sandbox = await this.opts.sandbox();
     // Fail closed: the extension never runs an agent's command unconfined (it has no one to ask).
     if (sandbox.backend === "none") throw RequestError.internalError(undefined, `${NO_BACKEND_MESSAGE} The command was not run.`);
-    const ctx: SandboxContext = { sessionId: this.opts.sessionId, mode: "workspace-write", approval: "never", root, tmpDir: this.#tmpDir, network: false };
+    const ctx: SandboxContext = {
+      sessionId: this.opts.sessionId,
+      mode: "workspace-write",
+      approval: "never",
+      root,
+      tmpDir: this.#tmpDir,
+      network: false,
+    };
     const terminalId = `term-${randomUUID()}`;
     const state: TermState = { output: "", truncated: false, limit: params.outputByteLimit ?? DEFAULT_LIMIT };
     let proc: RunningProcess;
@@ -136,7 +153,11 @@ export class TerminalService {
       clearTimeout(t.emitTimer);
       t.emitTimer = undefined;
     }
-    this.opts.onOutput?.(id, { output: t.output, truncated: t.truncated, ...(t.exit ? { exitCode: t.exit.exitCode ?? null, signal: t.exit.signal ?? null } : {}) });
+    this.opts.onOutput?.(id, {
+      output: t.output,
+      truncated: t.truncated,
+      ...(t.exit ? { exitCode: t.exit.exitCode ?? null, signal: t.exit.signal ?? null } : {}),
+    });
   }
 
   #get(terminalId: string): Term {

@@ -75,7 +75,8 @@ export function toDisposable(fn: () => void): IDisposable {
  * warns: it is almost always a bug in the caller's lifetime).
  */
 export class DisposableStore implements IDisposable {
-  static disposedWarning = (): void => console.warn(new Error("added a disposable to a store that is already disposed; it was disposed at once").stack);
+  static disposedWarning = (): void =>
+    console.warn(new Error("added a disposable to a store that is already disposed; it was disposed at once").stack);
 
   readonly #items = new Set<IDisposable>();
   #disposed = false;

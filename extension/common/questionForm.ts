@@ -69,7 +69,14 @@ const multiItems = z.union([
   z.object({ anyOf: z.array(enumOption).min(1).max(MAX_OPTIONS), _meta: meta }).strict(),
 ]);
 const multiProp = z
-  .object({ type: z.literal("array"), ...common, minItems: opt(count), maxItems: opt(count), items: multiItems, default: opt(z.array(text(500)).max(MAX_OPTIONS)) })
+  .object({
+    type: z.literal("array"),
+    ...common,
+    minItems: opt(count),
+    maxItems: opt(count),
+    items: multiItems,
+    default: opt(z.array(text(500)).max(MAX_OPTIONS)),
+  })
   .strict();
 const property = z.discriminatedUnion("type", [stringProp, numberProp, booleanProp, multiProp]);
 
@@ -106,7 +113,8 @@ function field(name: string, required: boolean, raw: unknown): QuestionField | s
       if (p.enum && p.oneOf) return `property "${name}" has both enum and oneOf`;
       const choices = options(p);
       if (choices) {
-        if (p.default != null && !choices.some((c) => c.value === p.default)) return `property "${name}" has a default that is not one of its options`;
+        if (p.default != null && !choices.some((c) => c.value === p.default))
+          return `property "${name}" has a default that is not one of its options`;
         return { ...base, kind: "select", options: choices, ...(p.default != null ? { default: p.default } : {}) };
       }
       // `pattern` is not enforced here (an agent's regular expression is not run in the panel); the agent validates.
@@ -213,7 +221,8 @@ function coerceField(f: QuestionField, v: unknown): AnswerValue | { error: strin
  * the user did not touch counts as `false` (an unchecked box is an answer).
  */
 export function coerceAnswer(form: QuestionForm, values: unknown): Coerced {
-  const rec: Record<string, unknown> = typeof values === "object" && values !== null && !Array.isArray(values) ? (values as Record<string, unknown>) : {};
+  const rec: Record<string, unknown> =
+    typeof values === "object" && values !== null && !Array.isArray(values) ? (values as Record<string, unknown>) : {};
   const content: Record<string, AnswerValue> = {};
   const errors: Record<string, string> = {};
   for (const f of form.fields) {
@@ -244,7 +253,7 @@ export function initialValues(form: QuestionForm): Record<string, RawValue> {
 /** A one-line summary of an answer, for the settled card ("Answered: …"). */
 export function answerSummary(form: QuestionForm, content: Record<string, AnswerValue>): string {
   const show = (f: QuestionField, v: AnswerValue): string => {
-    const title = (x: string) => (f.kind === "select" || f.kind === "multi" ? f.options.find((o) => o.value === x)?.title ?? x : x);
+    const title = (x: string) => (f.kind === "select" || f.kind === "multi" ? (f.options.find((o) => o.value === x)?.title ?? x) : x);
     if (Array.isArray(v)) return v.map(title).join(", ");
     if (typeof v === "boolean") return v ? "yes" : "no";
     return title(String(v));

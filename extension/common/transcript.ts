@@ -81,7 +81,8 @@ function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string
 function appendUserChunk(s: TranscriptState, block: ContentBlock): TranscriptState {
   const last = s.entries[s.entries.length - 1];
   const isAttachment = block.type === "resource_link" || block.type === "resource";
-  const name = block.type === "resource_link" ? block.name : block.type === "resource" ? block.resource.uri.split("/").pop() ?? "resource" : "";
+  const name =
+    block.type === "resource_link" ? block.name : block.type === "resource" ? (block.resource.uri.split("/").pop() ?? "resource") : "";
   if (last && last.kind === "user") {
     const merged: UserEntry = isAttachment
       ? { ...last, attachments: [...last.attachments, name] }
@@ -132,7 +133,10 @@ function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
         title: u.title ?? old?.title ?? "Tool call",
         toolKind: u.kind ?? old?.toolKind ?? "other",
         // A late update never revives a call the client already marked cancelled.
-        status: old?.status === "cancelled" && u.status !== "completed" && u.status !== "failed" ? "cancelled" : (u.status ?? old?.status ?? "pending"),
+        status:
+          old?.status === "cancelled" && u.status !== "completed" && u.status !== "failed"
+            ? "cancelled"
+            : (u.status ?? old?.status ?? "pending"),
         content: u.content ?? old?.content ?? [],
         locations: u.locations ?? old?.locations ?? [],
       }));
@@ -150,7 +154,10 @@ function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
       return u.title === null ? rest : { ...s, title: u.title };
     }
     case "usage_update":
-      return { ...s, usage: { used: u.used, size: u.size, ...(u.cost ? { cost: { amount: u.cost.amount, currency: u.cost.currency } } : {}) } };
+      return {
+        ...s,
+        usage: { used: u.used, size: u.size, ...(u.cost ? { cost: { amount: u.cost.amount, currency: u.cost.currency } } : {}) },
+      };
     case "notice": {
       const [id, nextId] = mintId(s);
       const severity = u.severity === "warning" || u.severity === "error" ? u.severity : "info";
@@ -202,16 +209,28 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
     case "acp":
       return applyAcp(s, ev.update);
     case "reset":
-      return { ...emptyTranscript(ev.folderName, ev.agentName), agentStatus: s.agentStatus, pendingPermissions: s.pendingPermissions, ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}) };
+      return {
+        ...emptyTranscript(ev.folderName, ev.agentName),
+        agentStatus: s.agentStatus,
+        pendingPermissions: s.pendingPermissions,
+        ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}),
+      };
     case "status": {
       const { statusMessage: _m, ...rest } = s;
-      return ev.message !== undefined ? { ...rest, agentStatus: ev.status, statusMessage: ev.message } : { ...rest, agentStatus: ev.status };
+      return ev.message !== undefined
+        ? { ...rest, agentStatus: ev.status, statusMessage: ev.message }
+        : { ...rest, agentStatus: ev.status };
     }
     case "agent":
       return { ...s, agentName: ev.agentName };
     case "session/bound": {
       const base: TranscriptState = ev.clearHistory
-        ? { ...emptyTranscript(s.folderName, s.agentName), agentStatus: s.agentStatus, pendingPermissions: s.pendingPermissions, nextId: s.nextId }
+        ? {
+            ...emptyTranscript(s.folderName, s.agentName),
+            agentStatus: s.agentStatus,
+            pendingPermissions: s.pendingPermissions,
+            nextId: s.nextId,
+          }
         : s;
       const { sessionId: _sid, modes: _modes, ...rest } = base;
       return {
@@ -276,7 +295,9 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
     case "question/resolved":
       return {
         ...s,
-        entries: s.entries.map((e) => (e.kind === "question" && e.questionId === ev.questionId && e.outcome.state === "pending" ? { ...e, outcome: ev.outcome } : e)),
+        entries: s.entries.map((e) =>
+          e.kind === "question" && e.questionId === ev.questionId && e.outcome.state === "pending" ? { ...e, outcome: ev.outcome } : e,
+        ),
       };
     case "tools/cancelUnfinished":
       return finishTools(s);

@@ -32,7 +32,14 @@ export interface ChangesView {
 export interface RestorePlanView {
   planId: string;
   label: string;
-  items: { path: string; action: "write" | "delete"; added: number | null; removed: number | null; userEdit?: string; leaveAlone?: string }[];
+  items: {
+    path: string;
+    action: "write" | "delete";
+    added: number | null;
+    removed: number | null;
+    userEdit?: string;
+    leaveAlone?: string;
+  }[];
   /** Set for edit and resend: the message sent after the restore. */
   resendText?: string;
   /** Set for edit and resend when the agent will still remember the later turns. */
@@ -75,16 +82,12 @@ const questionAnswerMsg = z
   .strict()
   .refine((m) => Object.keys(m.values).length <= 50, "too many fields");
 const questionDeclineMsg = z.object({ type: z.literal("question/decline"), questionId: id }).strict();
-const configMsg = z
-  .object({ type: z.literal("config/set"), configId: id, value: z.union([z.string().max(500), z.boolean()]) })
-  .strict();
+const configMsg = z.object({ type: z.literal("config/set"), configId: id, value: z.union([z.string().max(500), z.boolean()]) }).strict();
 const modeMsg = z.object({ type: z.literal("mode/set"), modeId: id }).strict();
 const openLocationMsg = z
   .object({ type: z.literal("location/open"), path: z.string().min(1).max(4096), line: z.number().int().min(1).optional() })
   .strict();
-const openDiffMsg = z
-  .object({ type: z.literal("diff/open"), toolCallId: id, contentIndex: z.number().int().min(0).max(10_000) })
-  .strict();
+const openDiffMsg = z.object({ type: z.literal("diff/open"), toolCallId: id, contentIndex: z.number().int().min(0).max(10_000) }).strict();
 const mentionMsg = z.object({ type: z.literal("composer/mention") }).strict();
 const selectionMsg = z.object({ type: z.literal("composer/attachSelection") }).strict();
 const detachMsg = z.object({ type: z.literal("composer/detach"), attachmentId: id }).strict();
@@ -105,7 +108,9 @@ const changesUndoMsg = z.object({ type: z.literal("changes/undo"), paths: pathsO
 const restoreAskMsg = z
   .object({ type: z.literal("restore/ask"), promptIndex: z.number().int().min(0).max(1_000_000).optional(), checkpointId: id.optional() })
   .strict();
-const editResendMsg = z.object({ type: z.literal("prompt/edit"), promptIndex: z.number().int().min(0).max(1_000_000), text: z.string().min(1).max(1_000_000) }).strict();
+const editResendMsg = z
+  .object({ type: z.literal("prompt/edit"), promptIndex: z.number().int().min(0).max(1_000_000), text: z.string().min(1).max(1_000_000) })
+  .strict();
 const restoreConfirmMsg = z.object({ type: z.literal("restore/confirm"), planId: id, keepUserEdits: z.boolean() }).strict();
 const restoreCancelMsg = z.object({ type: z.literal("restore/cancel"), planId: id }).strict();
 

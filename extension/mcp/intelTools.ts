@@ -64,7 +64,8 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
   server.registerTool(
     "diagnostics",
     {
-      description: "Problems (errors, warnings) the editor reports for a file, or for the whole workspace folder when no path is given. Use after editing files to see what the edits broke.",
+      description:
+        "Problems (errors, warnings) the editor reports for a file, or for the whole workspace folder when no path is given. Use after editing files to see what the edits broke.",
       inputSchema: { path: pathArg.optional() },
       annotations: ro,
     },
@@ -80,7 +81,10 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
               : "No problems reported in this folder (only files the editor's language extensions have checked are counted).",
           );
         const lines = await Promise.all(
-          kept.map(async (d) => `${await show(d.path)}:${fmtPos(d.range.start)} ${d.severity}${d.source ? ` [${d.source}${d.code ? ` ${d.code}` : ""}]` : ""}: ${d.message}`),
+          kept.map(
+            async (d) =>
+              `${await show(d.path)}:${fmtPos(d.range.start)} ${d.severity}${d.source ? ` [${d.source}${d.code ? ` ${d.code}` : ""}]` : ""}: ${d.message}`,
+          ),
         );
         return text(lines.join("\n"));
       };
@@ -91,16 +95,22 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
   server.registerTool(
     "definition",
     { description: "Where the symbol at a position is defined.", inputSchema: posArgs, annotations: ro },
-    ({ path, line, character }) => withPath(path, async (real) => locations(await intel.definitions(real, { line, character }), "definition")),
+    ({ path, line, character }) =>
+      withPath(path, async (real) => locations(await intel.definitions(real, { line, character }), "definition")),
   );
   server.registerTool(
     "references",
     { description: "Every reference to the symbol at a position.", inputSchema: posArgs, annotations: ro },
-    ({ path, line, character }) => withPath(path, async (real) => locations(await intel.references(real, { line, character }), "reference")),
+    ({ path, line, character }) =>
+      withPath(path, async (real) => locations(await intel.references(real, { line, character }), "reference")),
   );
   server.registerTool(
     "hover",
-    { description: "Type and documentation of the symbol at a position (what the editor shows on hover).", inputSchema: posArgs, annotations: ro },
+    {
+      description: "Type and documentation of the symbol at a position (what the editor shows on hover).",
+      inputSchema: posArgs,
+      annotations: ro,
+    },
     ({ path, line, character }) =>
       withPath(path, async (real) => {
         const parts = await intel.hover(real, { line, character });
@@ -128,17 +138,27 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
       return text(lines.join("\n"));
     },
   );
-  server.registerTool("open_editors", { description: "Files open in the editor (in this folder), and which is active.", inputSchema: {}, annotations: ro }, async () => {
-    const { kept } = await inside(await intel.openEditors());
-    if (kept.length === 0) return text("No file of this folder is open.");
-    const lines = await Promise.all(kept.map(async (e) => `${await show(e.path)} (${e.languageId}${e.active ? ", active" : ""}${e.dirty ? ", unsaved changes" : ""})`));
-    return text(lines.join("\n"));
-  });
-  server.registerTool("selection", { description: "The current selection in the active editor, if it is a file of this folder.", inputSchema: {}, annotations: ro }, async () => {
-    const sel = await intel.selection();
-    const c = sel ? await folder.confine(sel.path) : undefined;
-    if (!sel || !c?.ok) return text("No selection in a file of this folder.");
-    return text(`${await show(c.path)}:${fmtPos(sel.range.start)}-${fmtPos(sel.range.end)}\n${sel.text}`);
-  });
+  server.registerTool(
+    "open_editors",
+    { description: "Files open in the editor (in this folder), and which is active.", inputSchema: {}, annotations: ro },
+    async () => {
+      const { kept } = await inside(await intel.openEditors());
+      if (kept.length === 0) return text("No file of this folder is open.");
+      const lines = await Promise.all(
+        kept.map(async (e) => `${await show(e.path)} (${e.languageId}${e.active ? ", active" : ""}${e.dirty ? ", unsaved changes" : ""})`),
+      );
+      return text(lines.join("\n"));
+    },
+  );
+  server.registerTool(
+    "selection",
+    { description: "The current selection in the active editor, if it is a file of this folder.", inputSchema: {}, annotations: ro },
+    async () => {
+      const sel = await intel.selection();
+      const c = sel ? await folder.confine(sel.path) : undefined;
+      if (!sel || !c?.ok) return text("No selection in a file of this folder.");
+      return text(`${await show(c.path)}:${fmtPos(sel.range.start)}-${fmtPos(sel.range.end)}\n${sel.text}`);
+    },
+  );
   return server;
 }

@@ -98,7 +98,16 @@ export function parseMcpConfig(raw: unknown, where: string): McpConfigFile {
         else {
           const env: Record<string, string> = {};
           for (const [k, v] of Object.entries(p.data.env ?? {})) if (v !== null) env[k] = String(v);
-          out.servers.push({ name, config: { type: "stdio", command: p.data.command, args: p.data.args ?? [], env, ...(p.data.envFile ? { envFile: p.data.envFile } : {}) } });
+          out.servers.push({
+            name,
+            config: {
+              type: "stdio",
+              command: p.data.command,
+              args: p.data.args ?? [],
+              env,
+              ...(p.data.envFile ? { envFile: p.data.envFile } : {}),
+            },
+          });
         }
       } else bad(`unsupported type ${JSON.stringify(type).slice(0, 40)}`);
     }
@@ -121,7 +130,11 @@ export function parseMcpJson(text: string, where: string): McpConfigFile {
   const first = errors[0];
   if (first) {
     const { line, column } = lineColumn(text, first.offset);
-    return { servers: [], inputs: [], problems: [`${where}: not valid JSON (${printParseErrorCode(first.error)} at line ${line}, column ${column})`] };
+    return {
+      servers: [],
+      inputs: [],
+      problems: [`${where}: not valid JSON (${printParseErrorCode(first.error)} at line ${line}, column ${column})`],
+    };
   }
   return parseMcpConfig(raw, where);
 }

@@ -85,12 +85,19 @@ export async function toAcpServer(def: ServerDef, ctx: VariableContext): Promise
 
 /** Consent is per folder + server + exact config: a changed definition asks again. */
 export function consentKey(folder: string, def: ServerDef): string {
-  return createHash("sha256").update(JSON.stringify([folder, def.name, canonical(def.config)])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([folder, def.name, canonical(def.config)]))
+    .digest("hex");
 }
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+  if (typeof v === "object" && v !== null)
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, x]) => [k, canonical(x)]),
+    );
   return v;
 }
 

@@ -68,23 +68,43 @@ export async function collectSessionServers(src: McpSources, caps: AgentMcpSuppo
   try {
     text = await src.folderConfig();
   } catch (err) {
-    out.rows.push({ name: ".vscode/mcp.json", source: "folder", state: "invalid", detail: `cannot be read: ${err instanceof Error ? err.message : String(err)}` });
+    out.rows.push({
+      name: ".vscode/mcp.json",
+      source: "folder",
+      state: "invalid",
+      detail: `cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
   if (text !== undefined) {
     const folderFile = parseMcpJson(text, `${src.folderName}/.vscode/mcp.json`);
     if (!src.trusted()) {
-      for (const s of folderFile.servers) out.rows.push({ name: s.name, source: "folder", state: "needs-trust", detail: "folder MCP servers start only in a trusted workspace" });
+      for (const s of folderFile.servers)
+        out.rows.push({
+          name: s.name,
+          source: "folder",
+          state: "needs-trust",
+          detail: "folder MCP servers start only in a trusted workspace",
+        });
     } else await addAll(src, "folder", folderFile, caps, taken, out);
   }
   return out;
 }
 
-async function addAll(src: McpSources, scope: Scope, file: McpConfigFile, caps: AgentMcpSupport, taken: Set<string>, out: SessionServers): Promise<void> {
+async function addAll(
+  src: McpSources,
+  scope: Scope,
+  file: McpConfigFile,
+  caps: AgentMcpSupport,
+  taken: Set<string>,
+  out: SessionServers,
+): Promise<void> {
   const source = scope;
-  for (const p of file.problems) out.rows.push({ name: scope === "user" ? "manifold.mcpServers" : ".vscode/mcp.json", source, state: "invalid", detail: p });
+  for (const p of file.problems)
+    out.rows.push({ name: scope === "user" ? "manifold.mcpServers" : ".vscode/mcp.json", source, state: "invalid", detail: p });
   const inputs = new Map(file.inputs.map((i) => [i.id, i]));
   for (const def of file.servers) {
-    const row = (state: McpRow["state"], detail?: string) => out.rows.push({ name: def.name, source, state, ...(detail ? { detail } : {}) });
+    const row = (state: McpRow["state"], detail?: string) =>
+      out.rows.push({ name: def.name, source, state, ...(detail ? { detail } : {}) });
     if (taken.has(def.name)) {
       row("not-passed", `the name "${def.name}" is already used by another MCP server of this session`);
       continue;

@@ -16,7 +16,11 @@ export interface PendingPermission {
 /** Each change comes with the ids of the requests now pending: this broker owns that fact. */
 export interface PermissionListener {
   requested(p: PendingPermission, pending: string[]): void;
-  resolved(requestId: string, outcome: { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" }, pending: string[]): void;
+  resolved(
+    requestId: string,
+    outcome: { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" },
+    pending: string[],
+  ): void;
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };

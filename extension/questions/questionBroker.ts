@@ -28,7 +28,6 @@ export interface QuestionListener {
   unrenderable(message: string, reason: string): void;
 }
 
-
 const CANCEL: CreateElicitationResponse = { action: "cancel" };
 const DECLINE: CreateElicitationResponse = { action: "decline" };
 const MESSAGE_MAX = 20_000;
@@ -114,7 +113,13 @@ export function unrenderableNotice(message: string, reason: string): string {
 export function transcriptListener(emit: (ev: QuestionEvent) => void, onRequested: (q: PendingQuestion) => void): QuestionListener {
   return {
     requested: (q) => {
-      emit({ type: "question/requested", questionId: q.questionId, ...(q.toolCallId !== undefined ? { toolCallId: q.toolCallId } : {}), message: q.message, form: q.form });
+      emit({
+        type: "question/requested",
+        questionId: q.questionId,
+        ...(q.toolCallId !== undefined ? { toolCallId: q.toolCallId } : {}),
+        message: q.message,
+        form: q.form,
+      });
       onRequested(q);
     },
     resolved: (questionId, outcome) => emit({ type: "question/resolved", questionId, outcome }),

@@ -45,7 +45,8 @@ export class BoundSession {
         );
         hooks.onPermissionRequested(p);
       },
-      resolved: (requestId, outcome, pending) => hooks.emit({ type: "permission/resolved", requestId, outcome }, { type: "permissions/pending", requestIds: pending }),
+      resolved: (requestId, outcome, pending) =>
+        hooks.emit({ type: "permission/resolved", requestId, outcome }, { type: "permissions/pending", requestIds: pending }),
     });
     this.#questions = new QuestionBroker(sessionId, transcriptListener(hooks.emit, hooks.onQuestionRequested));
     const files = new SessionFileService(confinement, hooks.editor);

@@ -44,5 +44,11 @@ function key(toolCallId: string, index: number): string {
 
 export function summary(c: Extract<ToolCallContent, { type: "diff" }>): DiffSummary {
   const newFile = c.oldText === null || c.oldText === undefined;
-  return { type: "diff", path: c.path, newFile, linesBefore: c.oldText ? c.oldText.split("\n").length : 0, linesAfter: c.newText.split("\n").length };
+  return {
+    type: "diff",
+    path: c.path,
+    newFile,
+    linesBefore: c.oldText ? c.oldText.split("\n").length : 0,
+    linesAfter: c.newText.split("\n").length,
+  };
 }

@@ -9,13 +9,7 @@ import type { SessionServers } from "../mcp/sessionServers";
 import type { PendingPermission } from "../permissions/permissionBroker";
 import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
-import {
-  emptyTranscript,
-  reduceTranscript,
-  type AgentStatus,
-  type TranscriptEvent,
-  type TranscriptState,
-} from "../common/transcript";
+import { emptyTranscript, reduceTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
 import type { McpRow, McpServerStatus } from "../common/mcpRows";
 import { DiffTexts, type DiffText } from "./diffTexts";
 import { BoundSession } from "./boundSession";
@@ -142,7 +136,11 @@ export class FolderSession extends Disposable {
           return;
         } catch (err) {
           this.deps.log?.(`could not reopen session ${saved} for ${this.folder}: ${errorText(err)}`);
-          this.emit({ type: "notice", severity: "warning", text: `The previous session could not be reopened (${errorText(err)}); a new session was started.` });
+          this.emit({
+            type: "notice",
+            severity: "warning",
+            text: `The previous session could not be reopened (${errorText(err)}); a new session was started.`,
+          });
         }
       }
       await this.#create(client);
@@ -252,7 +250,8 @@ export class FolderSession extends Disposable {
         const res = await client.resumeSession(sessionId, this.folder, mcpServers);
         this.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
         this.#showMcp(client, sessionId);
-        if (!haveHistory) this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
+        if (!haveHistory)
+          this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
       } else {
         this.emit(boundEvent(sessionId, { clearHistory: true, features: f }), { type: "loading", loading: true });
         try {
@@ -263,7 +262,8 @@ export class FolderSession extends Disposable {
           this.emit({ type: "loading", loading: false });
         }
       }
-      if (restart) this.emit({ type: "notice", severity: "warning", text: "The agent was restarted; this panel is attached to its session again." });
+      if (restart)
+        this.emit({ type: "notice", severity: "warning", text: "The agent was restarted; this panel is attached to its session again." });
     } catch (err) {
       // Only undo our own registration: a newer attach (agent restarted meanwhile) may own it now.
       if (this.#client === client) this.#unregister();
@@ -319,7 +319,10 @@ export class FolderSession extends Disposable {
     } catch (err) {
       // The connection closed under the turn (the agent died): `agentDied` shows it as interrupted (I-95).
       // The SDK resolves `closed` before it rejects pending requests, so one macrotask decides.
-      const connectionGone = await Promise.race([client.closed.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
+      const connectionGone = await Promise.race([
+        client.closed.then(() => true),
+        new Promise<boolean>((r) => setImmediate(() => r(false))),
+      ]);
       if (connectionGone || this.sessionId !== sessionId || !this.#state.running) return;
       this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
     }
@@ -343,13 +346,18 @@ export class FolderSession extends Disposable {
     if (this.#state.running) throw new Error("a turn is running; cancel it before editing an earlier message");
     if (client.features.forkAtPrompt) {
       const forked = await client.forkAtPrompt(sessionId, this.folder, keepPrompts);
-      await this.deps.checkpoints?.fork(sessionId, forked, keepPrompts).catch((err: unknown) => this.deps.log?.(`checkpoints of the fork: ${errorText(err)}`));
+      await this.deps.checkpoints
+        ?.fork(sessionId, forked, keepPrompts)
+        .catch((err: unknown) => this.deps.log?.(`checkpoints of the fork: ${errorText(err)}`));
       await this.#leave(client);
       const mcpServers = await this.#mcp(client);
       this.#register(client, forked);
       // Resuming the (live) fork hands it this folder's MCP servers, like any reopened session.
       const res = await client.resumeSession(forked, this.folder, mcpServers);
-      this.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), { type: "transcript/truncate", keepPrompts });
+      this.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), {
+        type: "transcript/truncate",
+        keepPrompts,
+      });
       this.#showMcp(client, forked);
       await this.deps.bindings.set(this.folder, forked);
     } else {
@@ -456,7 +464,9 @@ export class FolderSession extends Disposable {
     const current = sessionId === this.sessionId;
     if (current) await this.#leave(client);
     await client.deleteSession(sessionId);
-    await this.deps.checkpoints?.deleteSession(sessionId).catch((err: unknown) => this.deps.log?.(`deleting checkpoints of ${sessionId}: ${errorText(err)}`));
+    await this.deps.checkpoints
+      ?.deleteSession(sessionId)
+      .catch((err: unknown) => this.deps.log?.(`deleting checkpoints of ${sessionId}: ${errorText(err)}`));
     if (current) {
       await this.deps.bindings.set(this.folder, undefined);
       this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
@@ -506,7 +516,11 @@ export class FolderSession extends Disposable {
  */
 function boundEvent(
   sessionId: string,
-  o: { clearHistory: boolean; answer?: { configOptions?: SessionConfigOption[] | null; modes?: SessionModeState | null }; features?: AgentFeatures },
+  o: {
+    clearHistory: boolean;
+    answer?: { configOptions?: SessionConfigOption[] | null; modes?: SessionModeState | null };
+    features?: AgentFeatures;
+  },
 ): TranscriptEvent {
   const { answer, features: f } = o;
   return {

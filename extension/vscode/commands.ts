@@ -29,7 +29,9 @@ async function resolveFolder(manager: SessionManager, arg: unknown, placeHolder:
 }
 
 function sessionIdArg(arg: unknown): string | undefined {
-  return arg && typeof arg === "object" && "kind" in arg && (arg as SessionsNode).kind === "session" ? (arg as Extract<SessionsNode, { kind: "session" }>).sessionId : undefined;
+  return arg && typeof arg === "object" && "kind" in arg && (arg as SessionsNode).kind === "session"
+    ? (arg as Extract<SessionsNode, { kind: "session" }>).sessionId
+    : undefined;
 }
 
 async function withErrors(what: string, fn: () => Promise<unknown>): Promise<void> {
@@ -53,7 +55,9 @@ async function pickSession(s: FolderSession, placeHolder: string, includeCurrent
     .sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""))
     .map((i) => ({
       label: i.title ?? i.sessionId,
-      description: [i.sessionId === s.sessionId ? "current" : undefined, i.updatedAt ? new Date(i.updatedAt).toLocaleString() : undefined].filter(Boolean).join(" · "),
+      description: [i.sessionId === s.sessionId ? "current" : undefined, i.updatedAt ? new Date(i.updatedAt).toLocaleString() : undefined]
+        .filter(Boolean)
+        .join(" · "),
       detail: i.sessionId,
       sessionId: i.sessionId,
     }));
@@ -67,7 +71,13 @@ async function pickSession(s: FolderSession, placeHolder: string, includeCurrent
 /** Every command, registered by area; one disposable for all of them. */
 export function registerCommands(manager: SessionManager, view: SessionsView, context: vscode.ExtensionContext): IDisposable {
   const store = new DisposableStore();
-  for (const register of [registerSessionCommands, registerTurnCommands, registerAgentCommands, registerMcpCommands, registerCheckpointCommands]) {
+  for (const register of [
+    registerSessionCommands,
+    registerTurnCommands,
+    registerAgentCommands,
+    registerMcpCommands,
+    registerCheckpointCommands,
+  ]) {
     register(manager, view, context, store);
   }
   return store;
@@ -88,7 +98,12 @@ async function attached(manager: SessionManager, arg: unknown, placeHolder: stri
 }
 
 /** Open Chat, New/Switch/Close/Delete Session. */
-function registerSessionCommands(manager: SessionManager, view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+function registerSessionCommands(
+  manager: SessionManager,
+  view: SessionsView,
+  _context: vscode.ExtensionContext,
+  store: DisposableStore,
+): void {
   reg(store, COMMANDS.openChat, async (arg) => {
     const folder = await resolveFolder(manager, arg, "Open a Manifold chat for which folder?");
     if (folder) manager.openPanel(folder);
@@ -135,18 +150,29 @@ function registerSessionCommands(manager: SessionManager, view: SessionsView, _c
 
 async function confirmDelete(s: FolderSession, sessionId: string): Promise<boolean> {
   const ok = "Delete";
-  const answer = await vscode.window.showWarningMessage(`Delete this session of ${s.folderName}? Its history is removed permanently.`, { modal: true, detail: sessionId }, ok);
+  const answer = await vscode.window.showWarningMessage(
+    `Delete this session of ${s.folderName}? Its history is removed permanently.`,
+    { modal: true, detail: sessionId },
+    ok,
+  );
   return answer === ok;
 }
 
 /** Cancel Turn and Show Pending Approvals: what a running turn needs of the user. */
-function registerTurnCommands(manager: SessionManager, _view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+function registerTurnCommands(
+  manager: SessionManager,
+  _view: SessionsView,
+  _context: vscode.ExtensionContext,
+  store: DisposableStore,
+): void {
   reg(store, COMMANDS.cancelTurn, async (arg) => {
     const target = await turnToCancel(manager, arg);
     if (target) await target.cancel();
   });
   reg(store, COMMANDS.showPendingApprovals, async () => {
-    const folder = await pickPendingApproval(manager.allSessions().map((s) => ({ folder: s.folder, folderName: s.folderName, pending: s.pending, questions: s.pendingQuestions })));
+    const folder = await pickPendingApproval(
+      manager.allSessions().map((s) => ({ folder: s.folder, folderName: s.folderName, pending: s.pending, questions: s.pendingQuestions })),
+    );
     const wf = folder ? manager.folderOf(folder) : undefined;
     if (wf) manager.openPanel(wf);
   });
@@ -160,12 +186,20 @@ async function turnToCancel(manager: SessionManager, arg: unknown): Promise<Fold
   }
   const running = manager.allSessions().filter((s) => s.state.running);
   if (running.length <= 1) return running[0];
-  const picked = await vscode.window.showQuickPick(running.map((s) => ({ label: s.folderName, s })), { placeHolder: "Cancel the turn in which folder?" });
+  const picked = await vscode.window.showQuickPick(
+    running.map((s) => ({ label: s.folderName, s })),
+    { placeHolder: "Cancel the turn in which folder?" },
+  );
   return picked?.s;
 }
 
 /** Select Agent, Set API Key, Restart Agent, Show Agent Log. */
-function registerAgentCommands(manager: SessionManager, _view: SessionsView, context: vscode.ExtensionContext, store: DisposableStore): void {
+function registerAgentCommands(
+  manager: SessionManager,
+  _view: SessionsView,
+  context: vscode.ExtensionContext,
+  store: DisposableStore,
+): void {
   reg(store, COMMANDS.selectAgent, () => selectAgent(manager));
   reg(store, COMMANDS.setApiKey, () => setApiKey(manager, context));
   reg(store, COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent()));
@@ -176,7 +210,10 @@ async function selectAgent(manager: SessionManager): Promise<void> {
   const current = vscode.workspace.getConfiguration("manifold").get<string>(SETTINGS.agent) ?? "builtin";
   const items = [
     { label: "builtin", description: "Manifold's own agent" + (current === "builtin" ? " (current)" : "") },
-    ...thirdPartyAgents().map((a) => ({ label: a.name, description: `${a.command} ${(a.args ?? []).join(" ")}` + (a.name === current ? " (current)" : "") })),
+    ...thirdPartyAgents().map((a) => ({
+      label: a.name,
+      description: `${a.command} ${(a.args ?? []).join(" ")}` + (a.name === current ? " (current)" : ""),
+    })),
     { label: "$(gear) Configure agents…", description: "manifold.agents in settings", configure: true },
   ];
   const picked = await vscode.window.showQuickPick(items, { placeHolder: "Which ACP agent serves this window?" });
@@ -198,7 +235,11 @@ async function setApiKey(manager: SessionManager, context: vscode.ExtensionConte
     { placeHolder: "Set the API key of which provider?" },
   );
   if (!provider) return;
-  const value = await vscode.window.showInputBox({ password: true, ignoreFocusOut: true, prompt: `${provider.label} API key (stored in VS Code's secret storage; empty to remove)` });
+  const value = await vscode.window.showInputBox({
+    password: true,
+    ignoreFocusOut: true,
+    prompt: `${provider.label} API key (stored in VS Code's secret storage; empty to remove)`,
+  });
   if (value === undefined) return;
   if (value.trim() === "") await context.secrets.delete(provider.key);
   else await context.secrets.store(provider.key, value.trim());
@@ -210,12 +251,22 @@ async function setApiKey(manager: SessionManager, context: vscode.ExtensionConte
 }
 
 /** Restart MCP Server. */
-function registerMcpCommands(manager: SessionManager, _view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+function registerMcpCommands(
+  manager: SessionManager,
+  _view: SessionsView,
+  _context: vscode.ExtensionContext,
+  store: DisposableStore,
+): void {
   reg(store, COMMANDS.restartMcpServer, () => withErrors("Restart MCP Server", () => restartMcpServer(manager)));
 }
 
 /** Show Changes and Restore Checkpoint. */
-function registerCheckpointCommands(manager: SessionManager, _view: SessionsView, _context: vscode.ExtensionContext, store: DisposableStore): void {
+function registerCheckpointCommands(
+  manager: SessionManager,
+  _view: SessionsView,
+  _context: vscode.ExtensionContext,
+  store: DisposableStore,
+): void {
   reg(store, COMMANDS.showChanges, (arg) =>
     withErrors("Show Changes", async () => {
       // A changed file's row in the sessions view: straight to its diff.
@@ -245,12 +296,18 @@ async function showChanges(manager: SessionManager, s: FolderSession): Promise<v
   await manager.panel(s.folder)?.refreshChanges();
   const { files, baseline } = await ck.changes(sessionId);
   if (files.length === 0) {
-    void vscode.window.showInformationMessage(`Manifold: no changes in ${s.folderName} since ${baseline ? `“${baseline.label}”` : "the last checkpoint"}.`);
+    void vscode.window.showInformationMessage(
+      `Manifold: no changes in ${s.folderName} since ${baseline ? `“${baseline.label}”` : "the last checkpoint"}.`,
+    );
     return;
   }
   const word = { A: "added", D: "deleted", M: "modified" } as const;
   const picked = await vscode.window.showQuickPick(
-    files.map((f) => ({ label: f.path, description: `${word[f.status]} ${f.added === null ? "binary" : `+${f.added} −${f.removed ?? 0}`}`, f })),
+    files.map((f) => ({
+      label: f.path,
+      description: `${word[f.status]} ${f.added === null ? "binary" : `+${f.added} −${f.removed ?? 0}`}`,
+      f,
+    })),
     { placeHolder: `Changed in ${s.folderName} since ${baseline ? `“${baseline.label}”` : "the last checkpoint"}: open a diff` },
   );
   if (picked) await manager.baselineDocs.openDiff(ck, sessionId, picked.f.path, picked.f.status);
@@ -265,7 +322,11 @@ async function pickCheckpoint(manager: SessionManager, s: FolderSession): Promis
     return;
   }
   const picked = await vscode.window.showQuickPick(
-    list.map((c) => ({ label: c.kind === "prompt" ? `Before “${c.label}”` : `Before the ${c.label}`, description: new Date(c.at).toLocaleString(), c })),
+    list.map((c) => ({
+      label: c.kind === "prompt" ? `Before “${c.label}”` : `Before the ${c.label}`,
+      description: new Date(c.at).toLocaleString(),
+      c,
+    })),
     { placeHolder: `Restore ${s.folderName} to which checkpoint? (the files that will change are shown first)` },
   );
   if (!picked) return;
@@ -292,7 +353,17 @@ export function runSessionAction(action: SessionAction, s: FolderSession): void 
 /** Manifold: Restart MCP Server…: one server of one open session; a declined one is asked about again. */
 async function restartMcpServer(manager: SessionManager): Promise<void> {
   const items = manager.allSessions().flatMap((s) =>
-    s.sessionId ? s.state.mcpServers.filter((r) => r.source !== "manifold" || r.state !== "not-passed").map((r) => ({ label: r.name, description: `${s.folderName} · ${r.source}`, detail: `${r.state}${r.detail ? `: ${r.detail}` : ""}`, s, row: r })) : [],
+    s.sessionId
+      ? s.state.mcpServers
+          .filter((r) => r.source !== "manifold" || r.state !== "not-passed")
+          .map((r) => ({
+            label: r.name,
+            description: `${s.folderName} · ${r.source}`,
+            detail: `${r.state}${r.detail ? `: ${r.detail}` : ""}`,
+            s,
+            row: r,
+          }))
+      : [],
   );
   if (items.length === 0) {
     void vscode.window.showInformationMessage("Manifold: no open session has MCP servers.");

@@ -32,9 +32,11 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsAgent(e) && manager.agentHost.pid !== undefined) {
         const restart = "Restart Agent";
-        void vscode.window.showInformationMessage("Manifold: agent settings changed; they apply when the agent restarts.", restart).then((a) => {
-          if (a === restart) void vscode.commands.executeCommand("manifold.restartAgent");
-        });
+        void vscode.window
+          .showInformationMessage("Manifold: agent settings changed; they apply when the agent restarts.", restart)
+          .then((a) => {
+            if (a === restart) void vscode.commands.executeCommand("manifold.restartAgent");
+          });
       }
     }),
   );

@@ -26,8 +26,7 @@ function createRenderer() {
     const alt = t.content || "image";
     return `<span class="md-image">[${md.utils.escapeHtml(alt)}: ${md.utils.escapeHtml(src)}]</span>`;
   };
-  const defaultLinkOpen =
-    md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const t = tokens[idx];
     if (t) {

@@ -3,7 +3,14 @@
 // Pure: no DOM, no Preact, so it is unit-tested as is.
 import { reduceTranscript, type TranscriptState } from "../common/transcript";
 import { Emitter, type Event } from "../common/event";
-import { assertNever, type Attachment, type ChangesView, type HostToWebview, type RestoreDoneView, type RestorePlanView } from "../common/webviewProtocol";
+import {
+  assertNever,
+  type Attachment,
+  type ChangesView,
+  type HostToWebview,
+  type RestoreDoneView,
+  type RestorePlanView,
+} from "../common/webviewProtocol";
 import { announcementOf } from "./announcements";
 
 export interface Announcement {
@@ -25,7 +32,14 @@ export interface PanelView {
 /** Where the host asked focus to go. */
 export type FocusTarget = "composer";
 
-const INITIAL: PanelView = { state: undefined, attachments: [], changes: undefined, restorePlan: undefined, restoreDone: undefined, announcement: undefined };
+const INITIAL: PanelView = {
+  state: undefined,
+  attachments: [],
+  changes: undefined,
+  restorePlan: undefined,
+  restoreDone: undefined,
+  announcement: undefined,
+};
 
 export class PanelStore {
   #view: PanelView = INITIAL;

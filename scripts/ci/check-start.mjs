@@ -60,7 +60,14 @@ const exited = new Promise((resolve) => child.on("exit", (code, signal) => resol
 
 let failed = false;
 try {
-  const url = await waitFor(() => exitCode !== null ? Promise.reject(new Error(`npm start exited (${exitCode}) before printing a URL`)) : output.match(/https?:\/\/[^\s/]+/)?.[0], timeoutS * 1000, "the URL");
+  const url = await waitFor(
+    () =>
+      exitCode !== null
+        ? Promise.reject(new Error(`npm start exited (${exitCode}) before printing a URL`))
+        : output.match(/https?:\/\/[^\s/]+/)?.[0],
+    timeoutS * 1000,
+    "the URL",
+  );
   say(`URL ${url} printed after ${Math.round((Date.now() - started) / 1000)} s`);
   const health = await fetch(`${url}/healthz`);
   if (health.status !== 200) throw new Error(`${url}/healthz answered ${health.status}`);
@@ -83,7 +90,10 @@ if (exitCode === null) {
   process.kill(-child.pid, "SIGKILL");
 }
 // Processes the extension host spawned in their own groups get code-server's reconnection grace to exit.
-const left = await waitFor(() => leftovers().length === 0, 30_000, "every process to exit").then(() => [], () => leftovers());
+const left = await waitFor(() => leftovers().length === 0, 30_000, "every process to exit").then(
+  () => [],
+  () => leftovers(),
+);
 if (left.length > 0) {
   failed = true;
   say(`FAILED: ${left.length} process(es) outlived Ctrl+C:\n  ${left.join("\n  ")}`);

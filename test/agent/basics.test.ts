@@ -90,7 +90,13 @@ describe("agent-server basics (spawned)", () => {
     agent.child.stdin!.write("this is not json\n");
     const s = await agent.newSession(wsA.path);
     assert.ok(
-      agent.frames.some((f) => typeof f === "object" && f !== null && (f as { id?: unknown }).id === null && (f as { error?: { code?: number } }).error?.code === -32700),
+      agent.frames.some(
+        (f) =>
+          typeof f === "object" &&
+          f !== null &&
+          (f as { id?: unknown }).id === null &&
+          (f as { error?: { code?: number } }).error?.code === -32700,
+      ),
       "a -32700 response with id null",
     );
     server.enqueue({ text: "still here" });
@@ -105,7 +111,10 @@ describe("agent-server with a bad model configuration (spawned)", () => {
     const ws = tempDir();
     try {
       await agent.initialize();
-      await assert.rejects(agent.newSession(ws.path), (e: unknown) => e instanceof acp.RequestError && e.code === -32603 && /provider/i.test(JSON.stringify(e)));
+      await assert.rejects(
+        agent.newSession(ws.path),
+        (e: unknown) => e instanceof acp.RequestError && e.code === -32603 && /provider/i.test(JSON.stringify(e)),
+      );
       await agent.close();
     } finally {
       agent.cleanup();

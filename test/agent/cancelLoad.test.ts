@@ -102,7 +102,10 @@ describe("cancel and load (spawned)", () => {
     assert.equal(chunks(replayed, "user_message_chunk"), "turn oneturn two", readFileSync(join(data.path, `${sessionId}.jsonl`), "utf8"));
     const text = chunks(replayed, "agent_message_chunk");
     assert.ok(text.startsWith("done one"), text);
-    const marker = replayed.find((u) => u.sessionUpdate === "agent_message_chunk" && (u._meta as Record<string, unknown> | undefined)?.["manifold/turnEnd"] !== undefined);
+    const marker = replayed.find(
+      (u) =>
+        u.sessionUpdate === "agent_message_chunk" && (u._meta as Record<string, unknown> | undefined)?.["manifold/turnEnd"] !== undefined,
+    );
     assert.deepEqual(marker?._meta, { "manifold/turnEnd": { reason: "interrupted" } });
     // Still usable afterwards.
     own.enqueue({ text: "recovered" });

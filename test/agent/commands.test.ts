@@ -12,7 +12,11 @@ import { waitForFrame, type Frame } from "../support/rawFrames";
 type Msg = { role: string; content: unknown };
 
 const textOfMsg = (m: Msg): string =>
-  typeof m.content === "string" ? m.content : Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("") : "";
+  typeof m.content === "string"
+    ? m.content
+    : Array.isArray(m.content)
+      ? (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("")
+      : "";
 
 /** A request's messages as [role, text] (OpenAI wire shape). */
 const shape = (req: FakeRequest): Array<[string, string]> => (req.messages as Msg[]).map((m) => [m.role, textOfMsg(m)]);
@@ -53,7 +57,11 @@ describe("slash commands (spawned)", () => {
       availableCommands: [
         { name: "compact", description: "Summarise the conversation so far; the model keeps the summary instead of the earlier turns." },
         { name: "clear", description: "Start a new context in this session: the model forgets the earlier turns (the transcript stays)." },
-        { name: "init", description: "Ask the model to create or refresh AGENTS.md, the project instructions it reads at every step.", input: { hint: "what to focus on (optional)" } },
+        {
+          name: "init",
+          description: "Ask the model to create or refresh AGENTS.md, the project instructions it reads at every step.",
+          input: { hint: "what to focus on (optional)" },
+        },
       ],
     });
     // load and resume: part of the state sent before the response (nothing may follow a load's response).
@@ -69,7 +77,12 @@ describe("slash commands (spawned)", () => {
   it("/compact: the model summarises (no tools), the summary is shown, and the next request carries it instead of the old turns", async () => {
     const { sessionId } = await agent.newSession(ws.path);
     const long = "x".repeat(4000);
-    server.enqueue({ text: `first reply ${long}` }, { text: `second reply ${long}` }, { text: "SUMMARY: two long replies so far" }, { text: "fine" });
+    server.enqueue(
+      { text: `first reply ${long}` },
+      { text: `second reply ${long}` },
+      { text: "SUMMARY: two long replies so far" },
+      { text: "fine" },
+    );
     await agent.prompt(sessionId, "one");
     await agent.prompt(sessionId, "two");
     const beforeCompact = JSON.stringify(server.requests[1]!.messages).length;
@@ -81,7 +94,12 @@ describe("slash commands (spawned)", () => {
     assert.match(agent.textOf(sessionId), /SUMMARY: two long replies so far[\s\S]*Conversation compacted/);
     await agent.prompt(sessionId, "three");
     const next = server.requests[3]!;
-    assert.deepEqual(shape(next).slice(1), [["user", "[Summary of the earlier conversation, written by you when the user ran /compact]\nSUMMARY: two long replies so far" + "three"]]);
+    assert.deepEqual(shape(next).slice(1), [
+      [
+        "user",
+        "[Summary of the earlier conversation, written by you when the user ran /compact]\nSUMMARY: two long replies so far" + "three",
+      ],
+    ]);
     assert.ok(JSON.stringify(next.messages).length < beforeCompact / 4, "the next request's conversation shrank");
   });
 

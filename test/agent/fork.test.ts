@@ -19,14 +19,21 @@ describe("session/fork with manifold.dev/keepPrompts (spawned)", () => {
     const agent = spawnAgent({ env: modelEnv(server.url) });
     cleanups.push(() => agent.cleanup());
     const init = await agent.initialize();
-    assert.deepEqual((init.agentCapabilities?._meta as Record<string, unknown> | undefined)?.["session/fork"], { "manifold.dev/keepPrompts": true });
+    assert.deepEqual((init.agentCapabilities?._meta as Record<string, unknown> | undefined)?.["session/fork"], {
+      "manifold.dev/keepPrompts": true,
+    });
     const ws = tempDir();
     cleanups.push(ws.cleanup);
     const { sessionId } = await agent.newSession(ws.path);
     server.enqueue({ text: "first answer" }, { text: "abandoned answer" });
     await agent.prompt(sessionId, "first prompt");
     await agent.prompt(sessionId, "ABANDONED prompt");
-    const forked = await agent.agent.request<{ sessionId: string }>("session/fork", { sessionId, cwd: ws.path, mcpServers: [], _meta: { "manifold.dev/keepPrompts": 1 } });
+    const forked = await agent.agent.request<{ sessionId: string }>("session/fork", {
+      sessionId,
+      cwd: ws.path,
+      mcpServers: [],
+      _meta: { "manifold.dev/keepPrompts": 1 },
+    });
     assert.notEqual(forked.sessionId, sessionId);
     server.enqueue({ text: "edited answer" });
     const before = server.requests.length;
@@ -42,7 +49,10 @@ describe("session/fork with manifold.dev/keepPrompts (spawned)", () => {
     const n = server.requests.length;
     await agent.prompt(sessionId, "again");
     assert.match(JSON.stringify(server.requests[n]!.messages), /ABANDONED prompt/);
-    await assert.rejects(agent.agent.request("session/fork", { sessionId, cwd: ws.path, _meta: { "manifold.dev/keepPrompts": -1 } }), /keepPrompts/);
+    await assert.rejects(
+      agent.agent.request("session/fork", { sessionId, cwd: ws.path, _meta: { "manifold.dev/keepPrompts": -1 } }),
+      /keepPrompts/,
+    );
     await agent.close();
   });
 });

@@ -44,7 +44,8 @@ describe("I-109: a full, read-only or vanished data dir (spawned, real tmpfs)", 
     await p.initialize();
     return p;
   };
-  const load = (p: AgentProcess, sessionId: string, cwd: string) => p.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+  const load = (p: AgentProcess, sessionId: string, cwd: string) =>
+    p.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
 
   before(async () => {
     server = await startFakeModelServer();

@@ -47,7 +47,12 @@ describe("I-108: hostile frames (spawned agent)", () => {
   });
 
   it("I-108: an initialize sent just before a 10,000-deep frame is answered, and so is the deep frame", async () => {
-    const init = JSON.stringify({ jsonrpc: "2.0", id: "init-before-deep", method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "init-before-deep",
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
     const deep = `{"jsonrpc":"2.0","id":"deep-params-0","method":"session/new","params":{"cwd":${nestedArray(DEEP)},"mcpServers":[]}}`;
     await writeRaw(agent, `${init}\n${deep}\n`);
     const a = await replyTo(agent, "init-before-deep");
@@ -62,16 +67,29 @@ describe("I-108: hostile frames (spawned agent)", () => {
     const idNullBefore = agent.frames.filter((f) => (f as Frame).id === null).length;
     // id nested: it cannot be echoed, so the answer carries id null.
     await writeRaw(agent, `{"jsonrpc":"2.0","id":${nestedArray(DEEP)},"method":"session/list","params":{}}\n`);
-    await waitForFrame(agent, (f) => f.id === null && errorCode(f) === -32600 && agent.frames.filter((x) => (x as Frame).id === null).length > idNullBefore, "an id-null error");
+    await waitForFrame(
+      agent,
+      (f) => f.id === null && errorCode(f) === -32600 && agent.frames.filter((x) => (x as Frame).id === null).length > idNullBefore,
+      "an id-null error",
+    );
     await writeRaw(agent, `{"jsonrpc":"2.0","id":"deep-method","method":${nestedObject(DEEP)},"params":{}}\n`);
     assert.equal(errorCode(await replyTo(agent, "deep-method")), -32600);
-    await writeRaw(agent, `{"jsonrpc":"2.0","id":"deep-params","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":${nestedArray(DEEP)}}}\n`);
+    await writeRaw(
+      agent,
+      `{"jsonrpc":"2.0","id":"deep-params","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":${nestedArray(DEEP)}}}\n`,
+    );
     assert.equal(errorCode(await replyTo(agent, "deep-params")), -32600);
     const block = `{"type":"text","text":"hello","_meta":{"x":${nestedObject(DEEP)}}}`;
-    await writeRaw(agent, `{"jsonrpc":"2.0","id":"deep-meta","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[${block}]}}\n`);
+    await writeRaw(
+      agent,
+      `{"jsonrpc":"2.0","id":"deep-meta","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[${block}]}}\n`,
+    );
     assert.equal(errorCode(await replyTo(agent, "deep-meta")), -32600);
     // The same deep _meta arriving as a notification is dropped without a word, and nothing breaks.
-    await writeRaw(agent, `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"${sessionA}","_meta":${nestedObject(DEEP)}}}\n`);
+    await writeRaw(
+      agent,
+      `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"${sessionA}","_meta":${nestedObject(DEEP)}}}\n`,
+    );
     await otherSessionServes();
     // Session A itself still works.
     server.route("[A-after-deep]", { text: "A fine" });
@@ -80,28 +98,46 @@ describe("I-108: hostile frames (spawned agent)", () => {
 
   it("I-108: a 20 MB prompt gets a clear error; a 40 MB line too; the process lives", async () => {
     const big = "x".repeat(20 * 1024 * 1024);
-    await writeRaw(agent, `{"jsonrpc":"2.0","id":"big-20","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"${big}"}]}}\n`);
+    await writeRaw(
+      agent,
+      `{"jsonrpc":"2.0","id":"big-20","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"${big}"}]}}\n`,
+    );
     const r20 = await replyTo(agent, "big-20");
     assert.ok(errorCode(r20) === -32602 || errorCode(r20) === -32600, JSON.stringify(r20).slice(0, 300));
     const huge = "y".repeat(40 * 1024 * 1024);
-    await writeRaw(agent, `{"jsonrpc":"2.0","id":"big-40","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"${huge}"}]}}\n`);
+    await writeRaw(
+      agent,
+      `{"jsonrpc":"2.0","id":"big-40","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"${huge}"}]}}\n`,
+    );
     const r40 = await replyTo(agent, "big-40");
     assert.equal(errorCode(r40), -32600);
     assert.match(JSON.stringify(r40), /too large/);
     // The id is found even when it comes after the oversized part.
-    await writeRaw(agent, `{"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"${huge}"}]},"id":"big-40-id-last"}\n`);
+    await writeRaw(
+      agent,
+      `{"jsonrpc":"2.0","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"${huge}"}]},"id":"big-40-id-last"}\n`,
+    );
     assert.equal(errorCode(await replyTo(agent, "big-40-id-last")), -32600);
     await otherSessionServes();
   });
 
   it("I-108: invalid UTF-8 inside and outside strings is answered, never fatal", async () => {
-    const head = Buffer.from(`{"jsonrpc":"2.0","id":"bad-utf8","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"`);
+    const head = Buffer.from(
+      `{"jsonrpc":"2.0","id":"bad-utf8","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":[{"type":"text","text":"`,
+    );
     const tail = Buffer.from(`"}]}}\n`);
     await writeRaw(agent, Buffer.concat([head, Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]), tail]));
     const r = await replyTo(agent, "bad-utf8");
     assert.ok(errorCode(r) !== undefined, JSON.stringify(r));
     assert.match(JSON.stringify(r), /UTF-8/);
-    await writeRaw(agent, Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":"bad-utf8-2",`), Buffer.from([0xc0, 0xaf, 0x80]), Buffer.from(`"method":"session/list"}\n`)]));
+    await writeRaw(
+      agent,
+      Buffer.concat([
+        Buffer.from(`{"jsonrpc":"2.0","id":"bad-utf8-2",`),
+        Buffer.from([0xc0, 0xaf, 0x80]),
+        Buffer.from(`"method":"session/list"}\n`),
+      ]),
+    );
     assert.ok(errorCode(await replyTo(agent, "bad-utf8-2")) !== undefined);
     await otherSessionServes();
   });
@@ -128,8 +164,15 @@ describe("I-108: hostile frames (spawned agent)", () => {
     assert.deepEqual(await agent.prompt(sessionA, "[A-types] ok"), { stopReason: "end_turn" });
     // Ids of the wrong type are answered with id null and a small error.
     const before = agent.frames.length;
-    await writeRaw(agent, `{"jsonrpc":"2.0","id":{"a":1},"method":"session/list","params":{}}\n{"jsonrpc":"2.0","id":true,"method":"session/list","params":{}}\n`);
-    await waitForFrame(agent, (f) => f.id === null && agent.frames.slice(before).filter((x) => (x as Frame).id === null).length >= 2, "two id-null errors");
+    await writeRaw(
+      agent,
+      `{"jsonrpc":"2.0","id":{"a":1},"method":"session/list","params":{}}\n{"jsonrpc":"2.0","id":true,"method":"session/list","params":{}}\n`,
+    );
+    await waitForFrame(
+      agent,
+      (f) => f.id === null && agent.frames.slice(before).filter((x) => (x as Frame).id === null).length >= 2,
+      "two id-null errors",
+    );
     for (const f of agent.frames.slice(before)) assert.ok(JSON.stringify(f).length < 1000);
     await otherSessionServes();
   });
@@ -139,14 +182,24 @@ describe("I-108: hostile frames (spawned agent)", () => {
     const lines: string[] = [];
     for (let i = 0; i < n; i++) {
       const kind = i % 4;
-      if (kind === 0) lines.push(`{"jsonrpc":"2.0","id":"flood-${i}","method":"session/prompt","params":{"sessionId":"nope-${i}","prompt":[]}}`);
+      if (kind === 0)
+        lines.push(`{"jsonrpc":"2.0","id":"flood-${i}","method":"session/prompt","params":{"sessionId":"nope-${i}","prompt":[]}}`);
       else if (kind === 1) lines.push(`{"jsonrpc":"2.0","id":"flood-${i}","method":"no/such/method","params":{}}`);
-      else if (kind === 2) lines.push(`{"jsonrpc":"2.0","id":"flood-${i}","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":${nestedArray(200)}}}`);
-      else lines.push(`{"jsonrpc":"2.0","id":"flood-${i}","method":"session/set_config_option","params":{"sessionId":"${sessionA}","configId":"sandbox","value":{"x":1}}}`);
+      else if (kind === 2)
+        lines.push(
+          `{"jsonrpc":"2.0","id":"flood-${i}","method":"session/prompt","params":{"sessionId":"${sessionA}","prompt":${nestedArray(200)}}}`,
+        );
+      else
+        lines.push(
+          `{"jsonrpc":"2.0","id":"flood-${i}","method":"session/set_config_option","params":{"sessionId":"${sessionA}","configId":"sandbox","value":{"x":1}}}`,
+        );
     }
     await writeRaw(agent, lines.join("\n") + "\n");
     // Replies come in the order their handlers finish, not the order of the frames: wait for all.
-    const floodReplies = (): unknown[] => agent.frames.flatMap((f) => (typeof (f as Frame).id === "string" && ((f as Frame).id as string).startsWith("flood-") ? [(f as Frame).id] : []));
+    const floodReplies = (): unknown[] =>
+      agent.frames.flatMap((f) =>
+        typeof (f as Frame).id === "string" && ((f as Frame).id as string).startsWith("flood-") ? [(f as Frame).id] : [],
+      );
     // Counted incrementally: rescanning every recorded frame on each stdout chunk is quadratic.
     const seen = new Set<unknown>();
     let scanned = 0;
@@ -165,7 +218,11 @@ describe("I-108: hostile frames (spawned agent)", () => {
 
   it("I-108: a malformed response to the agent's own request settles that request (never a grant)", async () => {
     // A permission request is answered with a 10,000-deep result: the tool must not run, the turn ends.
-    server.route("[perm]", { toolCalls: [{ name: "write_file", args: { path: "/etc/manifold-hostile-test", content: "x" } }] }, { text: "done" });
+    server.route(
+      "[perm]",
+      { toolCalls: [{ name: "write_file", args: { path: "/etc/manifold-hostile-test", content: "x" } }] },
+      { text: "done" },
+    );
     agent.onPermission(() => new Promise(() => undefined)); // the SDK client never answers: we answer raw below
     const done = agent.prompt(sessionA, "[perm] write outside");
     const req = await waitForFrame(agent, (f) => f.method === "session/request_permission", "a permission request");

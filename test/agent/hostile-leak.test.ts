@@ -85,13 +85,20 @@ describe("I-110: closed sessions are freed (spawned, --expose-gc)", { skip: proc
    * Creates, prompts and ends `n` sessions, `parallel` at a time. With `task`, each turn starts a
    * background task (`sleep 600`) that closing must kill; else it runs a foreground tool.
    */
-  async function churn(n: number, parallel: number, tag: string, opts: { task: boolean; end: "close" | "delete" | "mixed" }): Promise<void> {
+  async function churn(
+    n: number,
+    parallel: number,
+    tag: string,
+    opts: { task: boolean; end: "close" | "delete" | "mixed" },
+  ): Promise<void> {
     let next = 0;
     const worker = async (): Promise<void> => {
       for (let i = next++; i < n; i = next++) {
         const { sessionId } = await agent.newSession(ws.path);
         const marker = `[${tag}-${i}]`;
-        const call = opts.task ? { name: "bash", args: { command: "sleep 600", background: true } } : { name: "list_files", args: { path: "." } };
+        const call = opts.task
+          ? { name: "bash", args: { command: "sleep 600", background: true } }
+          : { name: "list_files", args: { path: "." } };
         server.route(marker, { toolCalls: [call] }, { text: `reply ${i} ${"r".repeat(20_000)}` });
         assert.equal((await agent.prompt(sessionId, `${marker} go ${"p".repeat(20_000)}`)).stopReason, "end_turn");
         const del = opts.end === "delete" || (opts.end === "mixed" && i % 2 === 1);
@@ -103,9 +110,14 @@ describe("I-110: closed sessions are freed (spawned, --expose-gc)", { skip: proc
 
   before(async () => {
     server = await startFakeModelServer();
-    agent = spawnAgent({ env: { ...modelEnv(server.url), MANIFOLD_DEBUG_MEMORY: "1", MANIFOLD_SANDBOX: "none" }, nodeArgs: ["--expose-gc"] });
+    agent = spawnAgent({
+      env: { ...modelEnv(server.url), MANIFOLD_DEBUG_MEMORY: "1", MANIFOLD_SANDBOX: "none" },
+      nodeArgs: ["--expose-gc"],
+    });
     await agent.initialize();
-    agent.onPermission((req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "allow_once")!.optionId } }));
+    agent.onPermission((req) => ({
+      outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "allow_once")!.optionId },
+    }));
   });
   after(async () => {
     agent.cleanup();
@@ -117,7 +129,10 @@ describe("I-110: closed sessions are freed (spawned, --expose-gc)", { skip: proc
     const plain = spawnAgent({ env: { ...modelEnv(server.url), MANIFOLD_DEBUG_MEMORY: "1" } });
     try {
       await plain.initialize();
-      await assert.rejects(plain.agent.request("_manifold/debug/memory", {}), (e: unknown) => e instanceof acp.RequestError && e.code === -32601);
+      await assert.rejects(
+        plain.agent.request("_manifold/debug/memory", {}),
+        (e: unknown) => e instanceof acp.RequestError && e.code === -32601,
+      );
     } finally {
       await plain.close();
       plain.cleanup();
@@ -133,7 +148,10 @@ describe("I-110: closed sessions are freed (spawned, --expose-gc)", { skip: proc
     assert.deepEqual([end.agents, end.sessions, end.records], [0, 0, 0], "nothing registered");
     const grown = end.heapUsed - base.heapUsed;
     // A leaked session holds its ~40 KB log; what stays per session after the fix is ≈2 KiB (bench 8).
-    assert.ok(grown < 3 * MiB, `heap grew ${(grown / MiB).toFixed(2)} MiB over 300 closed sessions (baseline ${(base.heapUsed / MiB).toFixed(1)} MiB)`);
+    assert.ok(
+      grown < 3 * MiB,
+      `heap grew ${(grown / MiB).toFixed(2)} MiB over 300 closed sessions (baseline ${(base.heapUsed / MiB).toFixed(1)} MiB)`,
+    );
     assert.ok(fdCount(agent.child.pid!) <= baseFds + 2, `fds ${fdCount(agent.child.pid!)} vs ${baseFds}`);
     assert.deepEqual(openLogs(agent.child.pid!, agent.dataDir), []);
   });
@@ -149,11 +167,17 @@ describe("I-110: closed sessions are freed (spawned, --expose-gc)", { skip: proc
     await churn(100, 4, "task-close", { task: true, end: "close" });
     const closed = await memory();
     assert.deepEqual([closed.agents, closed.sessions, closed.records], [0, 0, 0]);
-    assert.ok(closed.heapUsed - base.heapUsed < 3 * MiB, `heap grew ${((closed.heapUsed - base.heapUsed) / MiB).toFixed(2)} MiB over 100 closed task sessions`);
+    assert.ok(
+      closed.heapUsed - base.heapUsed < 3 * MiB,
+      `heap grew ${((closed.heapUsed - base.heapUsed) / MiB).toFixed(2)} MiB over 100 closed task sessions`,
+    );
     await churn(100, 4, "task-mixed", { task: true, end: "mixed" });
     const end = await memory();
     assert.deepEqual([end.agents, end.sessions, end.records], [0, 0, 0]);
-    assert.ok(end.heapUsed - base.heapUsed < 3 * MiB, `heap grew ${((end.heapUsed - base.heapUsed) / MiB).toFixed(2)} MiB over 200 task sessions`);
+    assert.ok(
+      end.heapUsed - base.heapUsed < 3 * MiB,
+      `heap grew ${((end.heapUsed - base.heapUsed) / MiB).toFixed(2)} MiB over 200 task sessions`,
+    );
     assert.equal(descendants(agent.child.pid!).length, baseKids, "no child process of a closed session remains");
     assert.ok(fdCount(agent.child.pid!) <= baseFds + 2, `fds ${fdCount(agent.child.pid!)} vs ${baseFds}`);
     assert.deepEqual(openLogs(agent.child.pid!, agent.dataDir), []);
@@ -170,10 +194,13 @@ describe("I-110: closed sessions are freed (spawned, --expose-gc)", { skip: proc
     });
     await server.waitForHang(60);
     // Each id is closed and deleted at once, some twice: every request answers, no error but "not found" for repeats.
-    const ops = ids.flatMap((id, i) => (i % 3 === 0 ? [close(id), remove(id), close(id)] : i % 3 === 1 ? [remove(id), remove(id)] : [close(id)]));
+    const ops = ids.flatMap((id, i) =>
+      i % 3 === 0 ? [close(id), remove(id), close(id)] : i % 3 === 1 ? [remove(id), remove(id)] : [close(id)],
+    );
     const results = await Promise.allSettled(ops);
     for (const r of results) if (r.status === "rejected") assert.fail(`a close or delete failed: ${JSON.stringify(r.reason)}`);
-    for (const r of await Promise.allSettled(prompts)) assert.deepEqual(r.status === "fulfilled" ? r.value : JSON.stringify(r.reason), { stopReason: "cancelled" });
+    for (const r of await Promise.allSettled(prompts))
+      assert.deepEqual(r.status === "fulfilled" ? r.value : JSON.stringify(r.reason), { stopReason: "cancelled" });
     const end = await memory();
     assert.deepEqual([end.agents, end.sessions, end.records], [0, 0, 0]);
     assert.ok(end.heapUsed - base.heapUsed < 2 * MiB, `heap grew ${((end.heapUsed - base.heapUsed) / MiB).toFixed(2)} MiB`);

@@ -73,8 +73,13 @@ describe("I-111: a hostile session cannot stall the others (spawned server)", { 
     const res = await agent.prompt(b, marker);
     const took = performance.now() - t;
     assert.equal(res.stopReason, "end_turn");
-    const results = agent.updatesOf(b).flatMap((u) => (u.sessionUpdate === "tool_call_update" && u.status === "completed" ? [JSON.stringify(u.content)] : []));
-    assert.ok(results.some((c) => c.includes(`alive-${n}`)), "B's bash did not run");
+    const results = agent
+      .updatesOf(b)
+      .flatMap((u) => (u.sessionUpdate === "tool_call_update" && u.status === "completed" ? [JSON.stringify(u.content)] : []));
+    assert.ok(
+      results.some((c) => c.includes(`alive-${n}`)),
+      "B's bash did not run",
+    );
     return took;
   }
 
@@ -97,7 +102,12 @@ describe("I-111: a hostile session cannot stall the others (spawned server)", { 
       server.route(marker, { toolCalls: [{ name: call.name, args: call.args }] }, { hang: true });
       const before = agent.updatesOf(a).length;
       const aTurn = agent.prompt(a, marker);
-      await until("A's tool call", () => agent.updatesOf(a).slice(before).some((u) => u.sessionUpdate === "tool_call"));
+      await until("A's tool call", () =>
+        agent
+          .updatesOf(a)
+          .slice(before)
+          .some((u) => u.sessionUpdate === "tool_call"),
+      );
       // Bounded: a blocked server never answers, and the test must fail rather than hang.
       const took = await Promise.race([bResponds(), new Promise<number>((r) => setTimeout(() => r(Infinity), 4 * RESPONSIVE_MS))]);
       assert.ok(took < RESPONSIVE_MS, `B took ${Math.round(took)} ms while A ran ${label}`);

@@ -10,8 +10,20 @@ import { modelEnv, spawnAgent, tempDir, type AgentProcess } from "../support/age
 /** A 1×1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-function promptWithImage(agent: AgentProcess, sessionId: string, text: string, mimeType = "image/png", data = PNG): Promise<acp.PromptResponse> {
-  return agent.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }, { type: "image", mimeType, data }] });
+function promptWithImage(
+  agent: AgentProcess,
+  sessionId: string,
+  text: string,
+  mimeType = "image/png",
+  data = PNG,
+): Promise<acp.PromptResponse> {
+  return agent.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [
+      { type: "text", text },
+      { type: "image", mimeType, data },
+    ],
+  });
 }
 
 /** The content parts of the last user message of the last request. */
@@ -57,7 +69,10 @@ describe("images (spawned)", () => {
     assert.ok(!agent.textOf(sessionId).includes("cannot see images"));
     await agent.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws.path, mcpServers: [] });
     assert.deepEqual(
-      agent.updatesOf(sessionId).filter((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "image").map((u) => (u.sessionUpdate === "user_message_chunk" ? u.content : null)),
+      agent
+        .updatesOf(sessionId)
+        .filter((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "image")
+        .map((u) => (u.sessionUpdate === "user_message_chunk" ? u.content : null)),
       [{ type: "image", mimeType: "image/png", data: PNG }],
     );
   });
@@ -97,10 +112,17 @@ describe("images (spawned)", () => {
 
   it("admission: an unsupported type or an image over 5 MiB is refused with a clear error naming the limit", async () => {
     const { agent, sessionId } = await start({ ...modelEnv(server.url), MANIFOLD_MODEL_VISION: "1" });
-    const refused = (pattern: RegExp) => (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && pattern.test(`${e.message} ${JSON.stringify(e.data)}`);
-    await assert.rejects(promptWithImage(agent, sessionId, "x", "image/bmp"), refused(/unsupported image type "image\/bmp": send PNG, JPEG, GIF or WebP/));
+    const refused = (pattern: RegExp) => (e: unknown) =>
+      e instanceof acp.RequestError && e.code === -32602 && pattern.test(`${e.message} ${JSON.stringify(e.data)}`);
+    await assert.rejects(
+      promptWithImage(agent, sessionId, "x", "image/bmp"),
+      refused(/unsupported image type "image\/bmp": send PNG, JPEG, GIF or WebP/),
+    );
     const big = "A".repeat(Math.ceil(((5 * 1024 * 1024 + 1) * 4) / 3 / 4) * 4);
-    await assert.rejects(promptWithImage(agent, sessionId, "x", "image/png", big), refused(/too large .*the limit is 5242880 bytes, 5 MiB, per image/));
+    await assert.rejects(
+      promptWithImage(agent, sessionId, "x", "image/png", big),
+      refused(/too large .*the limit is 5242880 bytes, 5 MiB, per image/),
+    );
     await assert.rejects(promptWithImage(agent, sessionId, "x", "image/png", "not base64!"), refused(/not base64/));
   });
 });

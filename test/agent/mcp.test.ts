@@ -19,7 +19,9 @@ const allow = (optionId: string) => (): acp.RequestPermissionResponse => ({ outc
 const alive = (pid: number): boolean => processRef(pid) !== undefined;
 
 function finished(agent: AgentProcess, sessionId: string): Array<acp.SessionUpdate & { sessionUpdate: "tool_call_update" }> {
-  return agent.updatesOf(sessionId).flatMap((u) => (u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed") ? [u] : []));
+  return agent
+    .updatesOf(sessionId)
+    .flatMap((u) => (u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed") ? [u] : []));
 }
 
 const outputOf = (u: { rawOutput?: unknown }): string => String((u.rawOutput as { output?: unknown } | undefined)?.output ?? "");
@@ -31,7 +33,12 @@ describe("MCP servers of a session (spawned)", () => {
   const wsA = tempDir();
   const wsB = tempDir();
   const logOf = (name: string): string => join(logs, `${name}.jsonl`);
-  const cfg = (name: string, tools: FakeMcpConfig["tools"], extra: Partial<FakeMcpConfig> = {}): FakeMcpConfig => ({ name, tools, log: logOf(name), ...extra });
+  const cfg = (name: string, tools: FakeMcpConfig["tools"], extra: Partial<FakeMcpConfig> = {}): FakeMcpConfig => ({
+    name,
+    tools,
+    log: logOf(name),
+    ...extra,
+  });
   const calls = (name: string): Array<Record<string, unknown>> => readLog(logOf(name)).filter((e) => e.event === "call");
   const newSession = (cwd: string, mcpServers: acp.McpServer[]) => agent.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
 
@@ -50,7 +57,9 @@ describe("MCP servers of a session (spawned)", () => {
   });
 
   it("I-99/I-100: A's tools reach only A's model; a call asks A and reaches the server only once allowed; B cannot call it", async () => {
-    const a = await newSession(wsA.path, [mcpStdioEntry(cfg("alpha", [{ name: "echo", behaviour: "echo", readOnlyHint: true }]), [{ name: "FROM_CLIENT", value: "yes" }])]);
+    const a = await newSession(wsA.path, [
+      mcpStdioEntry(cfg("alpha", [{ name: "echo", behaviour: "echo", readOnlyHint: true }]), [{ name: "FROM_CLIENT", value: "yes" }]),
+    ]);
     const b = await newSession(wsB.path, []);
     const tool = "mcp__alpha__echo";
     server.route("[a-reject]", { toolCalls: [{ name: tool, args: { text: "first" } }] }, { text: "rejected" });
@@ -69,7 +78,10 @@ describe("MCP servers of a session (spawned)", () => {
     // Allowed once: it runs in A, and the card carries the server in its title, the args, the result.
     agent.onPermission(allow("allow_once"));
     assert.equal((await agent.prompt(a.sessionId, "[a-allow]")).stopReason, "end_turn");
-    assert.deepEqual(calls("alpha").map((c) => c.args), [{ text: "second" }]);
+    assert.deepEqual(
+      calls("alpha").map((c) => c.args),
+      [{ text: "second" }],
+    );
     const cards = agent.updatesOf(a.sessionId).flatMap((u) => (u.sessionUpdate === "tool_call" ? [u] : []));
     assert.match(cards[cards.length - 1]!.title, /alpha/);
     assert.deepEqual(cards[cards.length - 1]!.rawInput, { text: "second" });
@@ -91,7 +103,14 @@ describe("MCP servers of a session (spawned)", () => {
   });
 
   it("I-47/I-100: 'Allow for this session' covers that server's tool in that session only", async () => {
-    const a = await newSession(wsA.path, [mcpStdioEntry(cfg("gamma", [{ name: "one", behaviour: "echo" }, { name: "two", behaviour: "echo" }]))]);
+    const a = await newSession(wsA.path, [
+      mcpStdioEntry(
+        cfg("gamma", [
+          { name: "one", behaviour: "echo" },
+          { name: "two", behaviour: "echo" },
+        ]),
+      ),
+    ]);
     server.route("[g1]", { toolCalls: [{ name: "mcp__gamma__one", args: { n: 1 } }] }, { text: "ok" });
     server.route("[g2]", { toolCalls: [{ name: "mcp__gamma__one", args: { n: 2 } }] }, { text: "ok" });
     server.route("[g3]", { toolCalls: [{ name: "mcp__gamma__two", args: { n: 3 } }] }, { text: "ok" });
@@ -113,12 +132,19 @@ describe("MCP servers of a session (spawned)", () => {
     const http = await startHttpMcp({ name: "web", tools: [{ name: "rich", behaviour: "rich" }] });
     try {
       const a = await newSession(wsA.path, [http.entry([{ name: "x-test-token", value: "t-123" }])]);
-      await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a.sessionId, configId: "mode", value: "full-access" });
+      await agent.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId: a.sessionId,
+        configId: "mode",
+        value: "full-access",
+      });
       server.route("[rich]", { toolCalls: [{ name: "mcp__web__rich", args: {} }] }, { text: "ok" });
       const asked = agent.permissionRequests.length;
       assert.equal((await agent.prompt(a.sessionId, "[rich]")).stopReason, "end_turn");
       assert.equal(agent.permissionRequests.length, asked, "full-access runs MCP calls without asking");
-      assert.deepEqual(http.calls.map((c) => c.tool), ["rich"]);
+      assert.deepEqual(
+        http.calls.map((c) => c.tool),
+        ["rich"],
+      );
       assert.ok(http.headers.some((h) => h["x-test-token"] === "t-123"));
       const content = finished(agent, a.sessionId).pop()!.content ?? [];
       const kinds = content.map((c) => (c.type === "content" ? c.content.type : c.type));
@@ -128,7 +154,11 @@ describe("MCP servers of a session (spawned)", () => {
     }
     // list_changed (stdio): the next model step sees the added tool.
     const c = await newSession(wsB.path, [mcpStdioEntry(cfg("delta", [{ name: "grow", behaviour: "add-tool" }]))]);
-    await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: c.sessionId, configId: "mode", value: "full-access" });
+    await agent.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId: c.sessionId,
+      configId: "mode",
+      value: "full-access",
+    });
     server.route("[grow]", { toolCalls: [{ name: "mcp__delta__grow", args: {} }] }, { text: "grown" });
     await agent.prompt(c.sessionId, "[grow]");
     const reqs = server.requests.filter((r) => r.lastUserText === "[grow]");
@@ -152,13 +182,21 @@ describe("MCP servers of a session (spawned)", () => {
       { name: "ghost", command: "/nonexistent/mcp-server", args: [], env: [] },
     ]);
     const b = await newSession(wsB.path, []);
-    await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a.sessionId, configId: "mode", value: "full-access" });
-    for (const t of ["hang", "garbage", "huge", "crash"]) server.route(`[${t}]`, { toolCalls: [{ name: `mcp__bad__${t}`, args: {} }] }, { text: `after ${t}` });
+    await agent.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId: a.sessionId,
+      configId: "mode",
+      value: "full-access",
+    });
+    for (const t of ["hang", "garbage", "huge", "crash"])
+      server.route(`[${t}]`, { toolCalls: [{ name: `mcp__bad__${t}`, args: {} }] }, { text: `after ${t}` });
     server.route("[after]", { text: "still here" });
     server.route("[b]", { text: "B fine" });
     const outputs: Record<string, string> = {};
     for (const t of ["hang", "garbage", "huge", "crash"]) {
-      const [ra, rb] = await Promise.all([agent.prompt(a.sessionId, `[${t}]`), t === "hang" ? agent.prompt(b.sessionId, "[b]") : Promise.resolve({ stopReason: "end_turn" })]);
+      const [ra, rb] = await Promise.all([
+        agent.prompt(a.sessionId, `[${t}]`),
+        t === "hang" ? agent.prompt(b.sessionId, "[b]") : Promise.resolve({ stopReason: "end_turn" }),
+      ]);
       assert.equal(ra.stopReason, "end_turn", t);
       assert.equal(rb.stopReason, "end_turn");
       const last = finished(agent, a.sessionId).pop()!;
@@ -195,8 +233,18 @@ describe("MCP servers of a session (spawned)", () => {
     for (const pid of v1) assert.ok(alive(pid));
     // Load of the open session: history replayed again, servers replaced.
     const before = agent.updatesOf(a.sessionId).length;
-    await agent.agent.request(acp.methods.agent.session.load, { sessionId: a.sessionId, cwd: wsA.path, mcpServers: [mcpStdioEntry(cfg("v2", [{ name: "echo", behaviour: "echo" }]))] });
-    assert.ok(agent.updatesOf(a.sessionId).slice(before).some((u) => u.sessionUpdate === "user_message_chunk"), "replayed");
+    await agent.agent.request(acp.methods.agent.session.load, {
+      sessionId: a.sessionId,
+      cwd: wsA.path,
+      mcpServers: [mcpStdioEntry(cfg("v2", [{ name: "echo", behaviour: "echo" }]))],
+    });
+    assert.ok(
+      agent
+        .updatesOf(a.sessionId)
+        .slice(before)
+        .some((u) => u.sessionUpdate === "user_message_chunk"),
+      "replayed",
+    );
     for (const pid of v1) assert.ok(!alive(pid), `v1 process ${pid} gone after the load replaced the set`);
     server.route("[v2]", { text: "two" });
     await agent.prompt(a.sessionId, "[v2]");
@@ -204,7 +252,11 @@ describe("MCP servers of a session (spawned)", () => {
     assert.ok(names.includes("mcp__v2__echo") && !names.includes("mcp__v1__echo"), names.join(","));
     // Closed, then resumed with another server: it starts with the resumed session.
     await agent.agent.request(acp.methods.agent.session.close, { sessionId: a.sessionId });
-    await agent.agent.request(acp.methods.agent.session.resume, { sessionId: a.sessionId, cwd: wsA.path, mcpServers: [mcpStdioEntry(cfg("v3", [{ name: "echo", behaviour: "echo" }]))] });
+    await agent.agent.request(acp.methods.agent.session.resume, {
+      sessionId: a.sessionId,
+      cwd: wsA.path,
+      mcpServers: [mcpStdioEntry(cfg("v3", [{ name: "echo", behaviour: "echo" }]))],
+    });
     server.route("[v3]", { text: "three" });
     await agent.prompt(a.sessionId, "[v3]");
     const names3 = server.requests.find((r) => r.lastUserText === "[v3]")!.toolNames;
@@ -217,7 +269,10 @@ describe("MCP servers of a session (spawned)", () => {
       await own.initialize();
       const ids: string[] = [];
       for (const name of ["p-close", "p-delete", "p-exit"]) {
-        const s = await own.agent.request(acp.methods.agent.session.new, { cwd: wsA.path, mcpServers: [mcpStdioEntry(cfg(name, [{ name: "echo", behaviour: "echo" }], { grandchild: true }))] });
+        const s = await own.agent.request(acp.methods.agent.session.new, {
+          cwd: wsA.path,
+          mcpServers: [mcpStdioEntry(cfg(name, [{ name: "echo", behaviour: "echo" }], { grandchild: true }))],
+        });
         ids.push(s.sessionId);
         server.route(`[${name}]`, { text: "ready" });
         await own.prompt(s.sessionId, `[${name}]`); // a model step waits for the servers to be up

@@ -18,13 +18,21 @@ interface StatusFrame {
   params: { sessionId: string; servers: Array<{ name: string; state: string; tools?: number; error?: string }> };
 }
 
-const isStatus = (f: unknown): f is StatusFrame => typeof f === "object" && f !== null && (f as { method?: unknown }).method === "_manifold/mcp_status";
+const isStatus = (f: unknown): f is StatusFrame =>
+  typeof f === "object" && f !== null && (f as { method?: unknown }).method === "_manifold/mcp_status";
 
 /** Resolves with the first status report of `sessionId` (after `from` frames) that satisfies `ok`. */
-function statusOf(agent: AgentProcess, sessionId: string, ok: (s: StatusFrame["params"]["servers"]) => boolean, from = 0): Promise<StatusFrame["params"]["servers"]> {
+function statusOf(
+  agent: AgentProcess,
+  sessionId: string,
+  ok: (s: StatusFrame["params"]["servers"]) => boolean,
+  from = 0,
+): Promise<StatusFrame["params"]["servers"]> {
   return new Promise((resolve) => {
     const check = (): boolean => {
-      const hit = agent.frames.slice(from).find((f): f is StatusFrame => isStatus(f) && f.params.sessionId === sessionId && ok(f.params.servers));
+      const hit = agent.frames
+        .slice(from)
+        .find((f): f is StatusFrame => isStatus(f) && f.params.sessionId === sessionId && ok(f.params.servers));
       if (hit) resolve(hit.params.servers);
       return hit !== undefined;
     };
@@ -39,7 +47,15 @@ describe("MCP status and restart extension messages (spawned)", () => {
   let agent: AgentProcess;
   const logs = mkdtempSync(join(tmpdir(), "manifold-mcp-status-"));
   const ws = tempDir();
-  const cfg = (name: string, extra: Partial<FakeMcpConfig> = {}): FakeMcpConfig => ({ name, tools: [{ name: "echo", behaviour: "echo" }, { name: "two", behaviour: "echo" }], log: join(logs, `${name}.jsonl`), ...extra });
+  const cfg = (name: string, extra: Partial<FakeMcpConfig> = {}): FakeMcpConfig => ({
+    name,
+    tools: [
+      { name: "echo", behaviour: "echo" },
+      { name: "two", behaviour: "echo" },
+    ],
+    log: join(logs, `${name}.jsonl`),
+    ...extra,
+  });
 
   before(async () => {
     server = await startFakeModelServer();
@@ -61,18 +77,30 @@ describe("MCP status and restart extension messages (spawned)", () => {
       mcpServers: [mcpStdioEntry(cfg("good")), mcpStdioEntry(cfg("bad", { startup: "exit" }))],
     });
     const settled = await statusOf(agent, s.sessionId, (list) => list.every((x) => x.state !== "starting"));
-    assert.deepEqual(settled.find((x) => x.name === "good"), { name: "good", state: "ready", tools: 2 });
+    assert.deepEqual(
+      settled.find((x) => x.name === "good"),
+      { name: "good", state: "ready", tools: 2 },
+    );
     const bad = settled.find((x) => x.name === "bad");
     assert.equal(bad?.state, "failed");
     assert.match(bad?.error ?? "", /refusing to start|exit/);
     const first = agent.frames.find((f): f is StatusFrame => isStatus(f) && f.params.sessionId === s.sessionId);
-    assert.deepEqual(first?.params.servers.map((x) => x.state), ["starting", "starting"]);
+    assert.deepEqual(
+      first?.params.servers.map((x) => x.state),
+      ["starting", "starting"],
+    );
   });
 
   it("_manifold/mcp_restart starts a new process for that server only; an unknown name is refused", async () => {
-    const s = await agent.agent.request(acp.methods.agent.session.new, { cwd: ws.path, mcpServers: [mcpStdioEntry(cfg("one")), mcpStdioEntry(cfg("other"))] });
+    const s = await agent.agent.request(acp.methods.agent.session.new, {
+      cwd: ws.path,
+      mcpServers: [mcpStdioEntry(cfg("one")), mcpStdioEntry(cfg("other"))],
+    });
     await statusOf(agent, s.sessionId, (list) => list.length === 2 && list.every((x) => x.state === "ready"));
-    const starts = (name: string) => readLog(join(logs, `${name}.jsonl`)).filter((e) => e.event === "start").map((e) => e.pid);
+    const starts = (name: string) =>
+      readLog(join(logs, `${name}.jsonl`))
+        .filter((e) => e.event === "start")
+        .map((e) => e.pid);
     const before1 = starts("one");
     const mark = agent.frames.length;
     await agent.agent.request("_manifold/mcp_restart", { sessionId: s.sessionId, name: "one" });

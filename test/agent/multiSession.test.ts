@@ -36,7 +36,9 @@ describe("many sessions in one agent-server (spawned)", () => {
       sessions.map(() => "end_turn"),
     );
     sessions.forEach((id, i) => {
-      const chunks = agent.updatesOf(id).flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
+      const chunks = agent
+        .updatesOf(id)
+        .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
       assert.equal(chunks.join(""), expected[i]!.join(""), `session ${i}`);
     });
     await agent.close();

@@ -6,7 +6,8 @@ import { describe, it } from "node:test";
 import { startFakeModelServer } from "../support/fakeModelServer";
 import { modelEnv, spawnAgent, tempDir, type AgentProcess } from "../support/agentProcess";
 
-const plans = (agent: AgentProcess, sessionId: string): unknown[] => agent.updatesOf(sessionId).flatMap((u) => (u.sessionUpdate === "plan" ? [u.entries] : []));
+const plans = (agent: AgentProcess, sessionId: string): unknown[] =>
+  agent.updatesOf(sessionId).flatMap((u) => (u.sessionUpdate === "plan" ? [u.entries] : []));
 
 describe("update_plan (spawned)", () => {
   it("emits plan updates that replace each other, asks no permission, tells the model, and replays on load; a bad plan is an error for the model", async () => {
@@ -22,9 +23,46 @@ describe("update_plan (spawned)", () => {
       const { sessionId } = await p1.newSession(ws.path);
       await p1.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "approval", value: "untrusted" });
       server.enqueue(
-        { toolCalls: [{ name: "update_plan", args: { plan: [{ step: "Read the code", status: "in_progress" }, { step: "Fix the bug", status: "pending" }], explanation: "starting" } }] },
-        { toolCalls: [{ name: "update_plan", args: { plan: [{ step: "Read the code", status: "completed" }, { step: "Fix the bug", status: "in_progress" }] } }] },
-        { toolCalls: [{ name: "update_plan", args: { plan: [{ step: "a", status: "in_progress" }, { step: "b", status: "in_progress" }] } }] },
+        {
+          toolCalls: [
+            {
+              name: "update_plan",
+              args: {
+                plan: [
+                  { step: "Read the code", status: "in_progress" },
+                  { step: "Fix the bug", status: "pending" },
+                ],
+                explanation: "starting",
+              },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              name: "update_plan",
+              args: {
+                plan: [
+                  { step: "Read the code", status: "completed" },
+                  { step: "Fix the bug", status: "in_progress" },
+                ],
+              },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              name: "update_plan",
+              args: {
+                plan: [
+                  { step: "a", status: "in_progress" },
+                  { step: "b", status: "in_progress" },
+                ],
+              },
+            },
+          ],
+        },
         { text: "done" },
       );
       assert.deepEqual(await p1.prompt(sessionId, "plan it"), { stopReason: "end_turn" });

@@ -39,7 +39,12 @@ for (const profile of PROFILES) {
       mkdirSync(folder);
       mkdirSync(home);
       model = await startScenarioModel(profile.api, folder);
-      agent = await startRealAgent({ command: found.exe, args: argsFor(profile, model.origin), cwd: folder, env: profile.env(model.origin, home) });
+      agent = await startRealAgent({
+        command: found.exe,
+        args: argsFor(profile, model.origin),
+        cwd: folder,
+        env: profile.env(model.origin, home),
+      });
       const session = await agent.newSession(folder);
       sessionId = session.sessionId;
       // What it advertises (for the report's table); shown with --test-reporter=spec.
@@ -61,7 +66,11 @@ for (const profile of PROFILES) {
       agent.answerPermissions("reject");
       const asked = agent.permissions.length;
       await agent.client.prompt(sessionId, [{ type: "text", text: "[write:rejected.txt] write it" }]);
-      assert.equal(agent.permissions.length, asked + 1, `no permission was asked; the session showed: ${agent.transcript()}\n${agent.stderr().slice(-3000)}`);
+      assert.equal(
+        agent.permissions.length,
+        asked + 1,
+        `no permission was asked; the session showed: ${agent.transcript()}\n${agent.stderr().slice(-3000)}`,
+      );
       assert.equal(existsSync(join(folder, "rejected.txt")), false);
     });
 
@@ -70,7 +79,10 @@ for (const profile of PROFILES) {
       const asked = agent.permissions.length;
       const stop = await agent.client.prompt(sessionId, [{ type: "text", text: "[write:granted.txt] write it" }]);
       assert.equal(agent.permissions.length, asked + 1, `no permission was asked; the session showed: ${agent.transcript()}`);
-      assert.deepEqual({ stop, content: readFileSync(join(folder, "granted.txt"), "utf8") }, { stop: "end_turn", content: contentFor("granted.txt") });
+      assert.deepEqual(
+        { stop, content: readFileSync(join(folder, "granted.txt"), "utf8") },
+        { stop: "end_turn", content: contentFor("granted.txt") },
+      );
       console.log(`fs/* served by Manifold: ${JSON.stringify(agent.fsCalls.map((c) => c.replace(folder, ".")))}`);
     });
 

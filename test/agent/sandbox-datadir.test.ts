@@ -14,7 +14,11 @@ const SECRET = "SECRET-OF-SESSION-A-4711";
 function toolOutputs(agent: AgentProcess, sessionId: string): string {
   return agent
     .updatesOf(sessionId)
-    .flatMap((u) => (u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed") ? [JSON.stringify(u.content ?? [])] : []))
+    .flatMap((u) =>
+      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")
+        ? [JSON.stringify(u.content ?? [])]
+        : [],
+    )
     .join("");
 }
 
@@ -41,9 +45,25 @@ describe("the data dir through the agent-server (spawned)", { skip: !linux && "L
       server.route(`[${SECRET}]`, { text: "noted" });
       await agent.prompt(sa, `[${SECRET}] remember this`);
       const logs = fs.readdirSync(absData).filter((n) => n.endsWith(".jsonl"));
-      assert.ok(logs.some((n) => fs.readFileSync(path.join(absData, n), "utf8").includes(SECRET)), "A's log holds the secret on the host");
+      assert.ok(
+        logs.some((n) => fs.readFileSync(path.join(absData, n), "utf8").includes(SECRET)),
+        "A's log holds the secret on the host",
+      );
       const tag = `[dd-${path.basename(wsB)}]`;
-      server.route(tag, { toolCalls: [{ name: "bash", args: { command: `cat ${absData}/*.jsonl; for f in ${absData}/*.jsonl; do echo APPENDED-BY-B >> "$f"; done; ls -A ${absData}` } }] }, { text: "ok" });
+      server.route(
+        tag,
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              args: {
+                command: `cat ${absData}/*.jsonl; for f in ${absData}/*.jsonl; do echo APPENDED-BY-B >> "$f"; done; ls -A ${absData}`,
+              },
+            },
+          ],
+        },
+        { text: "ok" },
+      );
       await agent.prompt(sb, `${tag} go`);
       for (const n of logs) assert.doesNotMatch(fs.readFileSync(path.join(absData, n), "utf8"), /^APPENDED-BY-B$/m, "B appended to a log");
       return { outB: toolOutputs(agent, sb), stderr: agent.stderr() };

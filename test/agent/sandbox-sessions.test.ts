@@ -21,7 +21,11 @@ function workspace(name: string, cleanups: Array<() => void>): string {
 function toolOutputs(agent: AgentProcess, sessionId: string): string[] {
   return agent
     .updatesOf(sessionId)
-    .flatMap((u) => (u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed") ? [JSON.stringify(u.content ?? [])] : []));
+    .flatMap((u) =>
+      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")
+        ? [JSON.stringify(u.content ?? [])]
+        : [],
+    );
 }
 
 /**
@@ -100,7 +104,10 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     server.route("[w65B]", { toolCalls: [{ name: "write_file", args: { path: "x.txt", content: "from B" } }] }, { text: "ok" });
     const [ra, rb] = await Promise.all([agent.prompt(sa, "[w65A] go"), agent.prompt(sb, "[w65B] go")]);
     assert.deepEqual([ra.stopReason, rb.stopReason], ["end_turn", "end_turn"]);
-    assert.deepEqual([fs.readFileSync(path.join(a, "x.txt"), "utf8"), fs.readFileSync(path.join(b, "x.txt"), "utf8")], ["from A", "from B"]);
+    assert.deepEqual(
+      [fs.readFileSync(path.join(a, "x.txt"), "utf8"), fs.readFileSync(path.join(b, "x.txt"), "utf8")],
+      ["from A", "from B"],
+    );
   });
 
   it("I-72: concurrent bash calls of two sessions cannot write into each other's projects", async () => {
@@ -108,13 +115,18 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     const b = workspace("b72", cleanups);
     const sa = (await agent.newSession(a)).sessionId;
     const sb = (await agent.newSession(b)).sessionId;
-    server.route("[b72A]", { toolCalls: [{ name: "bash", args: { command: `echo a > own.txt; echo a > ${b}/marker-from-a.txt` } }] }, { text: "ok" });
-    server.route("[b72B]", { toolCalls: [{ name: "bash", args: { command: `echo b > own.txt; echo b > ${a}/marker-from-b.txt` } }] }, { text: "ok" });
-    await Promise.all([agent.prompt(sa, "[b72A] go"), agent.prompt(sb, "[b72B] go")]);
-    assert.deepEqual(
-      [fs.existsSync(path.join(b, "marker-from-a.txt")), fs.existsSync(path.join(a, "marker-from-b.txt"))],
-      [false, false],
+    server.route(
+      "[b72A]",
+      { toolCalls: [{ name: "bash", args: { command: `echo a > own.txt; echo a > ${b}/marker-from-a.txt` } }] },
+      { text: "ok" },
     );
+    server.route(
+      "[b72B]",
+      { toolCalls: [{ name: "bash", args: { command: `echo b > own.txt; echo b > ${a}/marker-from-b.txt` } }] },
+      { text: "ok" },
+    );
+    await Promise.all([agent.prompt(sa, "[b72A] go"), agent.prompt(sb, "[b72B] go")]);
+    assert.deepEqual([fs.existsSync(path.join(b, "marker-from-a.txt")), fs.existsSync(path.join(a, "marker-from-b.txt"))], [false, false]);
     assert.deepEqual([fs.readFileSync(path.join(a, "own.txt"), "utf8"), fs.readFileSync(path.join(b, "own.txt"), "utf8")], ["a\n", "b\n"]);
     assert.match(toolOutputs(agent, sa).join(""), /Read-only file system/);
   });
@@ -131,7 +143,10 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     await agent.prompt(sa, "[w66] go");
     assert.equal(fs.existsSync(target), false);
     assert.equal(agent.permissionRequests.length, before);
-    assert.match(toolOutputs(agent, sa).join(""), /Write refused: the target is outside the workspace and the approval policy is `never`\./);
+    assert.match(
+      toolOutputs(agent, sa).join(""),
+      /Write refused: the target is outside the workspace and the approval policy is `never`\./,
+    );
   });
 
   it("I-66: under `on-request`, the write asks the owning session first; a rejection leaves no file", async () => {
@@ -148,7 +163,10 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     const before = agent.permissionRequests.length;
     await agent.prompt(sa, "[w66b] go");
     const asked = agent.permissionRequests.slice(before);
-    assert.deepEqual(asked.map((r) => r.sessionId), [sa]);
+    assert.deepEqual(
+      asked.map((r) => r.sessionId),
+      [sa],
+    );
     assert.equal(fs.existsSync(target), false);
   });
 
@@ -157,7 +175,11 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     const b = workspace("b76", cleanups);
     const sa = (await agent.newSession(a)).sessionId;
     const sb = (await agent.newSession(b)).sessionId;
-    server.route("[t76A1]", { toolCalls: [{ name: "bash", args: { command: "echo SECRET-76 > /tmp/secret && echo written" } }] }, { text: "ok" });
+    server.route(
+      "[t76A1]",
+      { toolCalls: [{ name: "bash", args: { command: "echo SECRET-76 > /tmp/secret && echo written" } }] },
+      { text: "ok" },
+    );
     await agent.prompt(sa, "[t76A1] go");
     server.route("[t76B]", { toolCalls: [{ name: "bash", args: { command: `cat /tmp/secret; ls -A ${agent.dataDir}` } }] }, { text: "ok" });
     await agent.prompt(sb, "[t76B] go");
@@ -189,7 +211,11 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     await agent.prompt(sid, "[ro74b] go");
     const asked = agent.permissionRequests.slice(before);
     assert.equal(asked.length, 2);
-    assert.deepEqual(asked[0]?.options.map((o) => o.kind), ["allow_once", "reject_once"], "no 'Allow for this session' for a read-only escalation");
+    assert.deepEqual(
+      asked[0]?.options.map((o) => o.kind),
+      ["allow_once", "reject_once"],
+      "no 'Allow for this session' for a read-only escalation",
+    );
     assert.equal(fs.existsSync(path.join(ws, "ro.txt")), false);
   });
 
@@ -228,7 +254,10 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     const toolOut = toolOutputs(agent, sa).join("");
     assert.match(toolOut, /PATH=/);
     assert.equal(toolOut.includes(KEY), false);
-    const sentBack = server.requests.slice(first).map((r) => JSON.stringify(r.messages)).join("");
+    const sentBack = server.requests
+      .slice(first)
+      .map((r) => JSON.stringify(r.messages))
+      .join("");
     assert.match(sentBack, /PATH=/);
     assert.equal(sentBack.includes(KEY), false);
   });
@@ -250,7 +279,10 @@ describe("no sandbox backend through the agent-server (MANIFOLD_SANDBOX=none)", 
     await stderrMatches(agent, /\[sandbox\] backend: /);
     assert.match(agent.stderr(), /\[sandbox\] backend: none/);
     // The client is told too: the sandbox option says that every command asks.
-    assert.match(created.configOptions?.find((o) => o.id === "sandbox")?.description ?? "", /^No sandbox backend works on this machine: every command asks first/);
+    assert.match(
+      created.configOptions?.find((o) => o.id === "sandbox")?.description ?? "",
+      /^No sandbox backend works on this machine: every command asks first/,
+    );
     agent.onPermission((req) => {
       const reject = req.options.find((o) => o.kind === "reject_once");
       return { outcome: reject ? { outcome: "selected", optionId: reject.optionId } : { outcome: "cancelled" } };

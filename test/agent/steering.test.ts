@@ -16,7 +16,11 @@ interface SteerAnswer {
 }
 
 function steer(agent: AgentProcess, sessionId: string, text: string, idle = true): Promise<SteerAnswer> {
-  const params = { sessionId, prompt: [{ type: "text", text }], ...(idle ? { _meta: { steering: { idleBehavior: "promptRequired" } } } : {}) };
+  const params = {
+    sessionId,
+    prompt: [{ type: "text", text }],
+    ...(idle ? { _meta: { steering: { idleBehavior: "promptRequired" } } } : {}),
+  };
   return agent.agent.request(STEERING, params) as Promise<SteerAnswer>;
 }
 
@@ -24,14 +28,21 @@ function steer(agent: AgentProcess, sessionId: string, text: string, idle = true
 function steerChunks(agent: AgentProcess, sessionId: string): Array<[string, unknown]> {
   return agent.updatesOf(sessionId).flatMap((u) => {
     const meta = (u._meta as Record<string, { applied?: unknown }> | null | undefined)?.["manifold/steer"];
-    return u.sessionUpdate === "user_message_chunk" && meta && u.content.type === "text" ? [[u.content.text, meta.applied] as [string, unknown]] : [];
+    return u.sessionUpdate === "user_message_chunk" && meta && u.content.type === "text"
+      ? [[u.content.text, meta.applied] as [string, unknown]]
+      : [];
   });
 }
 
 /** The last message of a request (OpenAI wire shape), its role and text. */
 function lastMessage(req: FakeRequest): { role: unknown; text: string } {
   const m = req.messages[req.messages.length - 1] as { role?: unknown; content?: unknown };
-  const text = typeof m.content === "string" ? m.content : Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("") : "";
+  const text =
+    typeof m.content === "string"
+      ? m.content
+      : Array.isArray(m.content)
+        ? (m.content as Array<{ text?: string }>).map((p) => p.text ?? "").join("")
+        : "";
   return { role: m.role, text };
 }
 
@@ -86,7 +97,8 @@ describe("steering (spawned)", () => {
       messageId,
       _meta: { "manifold/steer": { messageId, applied: true } },
     });
-    const textAt = (t: string): number => updates.findIndex((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" && u.content.text === t);
+    const textAt = (t: string): number =>
+      updates.findIndex((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" && u.content.text === t);
     assert.ok(textAt("first answer") < at && at < textAt("after the steer"), "the steer sits between the two steps");
   });
 
@@ -107,7 +119,11 @@ describe("steering (spawned)", () => {
     assert.equal(agent.permissionRequests.length, 1);
     const second = server.requests[1]!;
     assert.deepEqual(lastMessage(second), { role: "user", text: "[S2] never mind, skip that" });
-    assert.equal((second.messages[second.messages.length - 2] as { role?: string }).role, "tool", "the tool result comes first, then the steer");
+    assert.equal(
+      (second.messages[second.messages.length - 2] as { role?: string }).role,
+      "tool",
+      "the tool result comes first, then the steer",
+    );
     assert.match(JSON.stringify(second.messages[second.messages.length - 2]), /declined/);
   });
 
@@ -127,7 +143,12 @@ describe("steering (spawned)", () => {
     const b = (await agent.newSession(wsB.path)).sessionId;
     server.route("[A]", { hang: true, then: { text: "a1" } }, { text: "a2" });
     // B: a tool call first, then a step that hangs until A has ended, then one more for B's steer.
-    server.route("[B]", { hang: true, then: { toolCalls: [{ name: "list_files", args: { path: "." } }] } }, { hang: true, then: { text: "b2" } }, { text: "b3" });
+    server.route(
+      "[B]",
+      { hang: true, then: { toolCalls: [{ name: "list_files", args: { path: "." } }] } },
+      { hang: true, then: { text: "b2" } },
+      { text: "b3" },
+    );
     const pa = agent.prompt(a, "[A] go");
     const pb = agent.prompt(b, "[B] go");
     await server.waitForHang(2);
@@ -173,8 +194,14 @@ describe("steering (spawned)", () => {
       agent.agent.request(STEERING, { sessionId, prompt: [{ type: "image", mimeType: "image/bmp", data: "AAAA" }] }),
       (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /image\/bmp/.test(e.message + JSON.stringify(e.data)),
     );
-    await assert.rejects(agent.agent.request(STEERING, { sessionId, prompt: [{ type: "text", text: "  " }] }), (e: unknown) => e instanceof acp.RequestError && e.code === -32602);
-    await assert.rejects(agent.agent.request(STEERING, { sessionId: "no-such-session", prompt: [{ type: "text", text: "x" }] }), (e: unknown) => e instanceof acp.RequestError);
+    await assert.rejects(
+      agent.agent.request(STEERING, { sessionId, prompt: [{ type: "text", text: "  " }] }),
+      (e: unknown) => e instanceof acp.RequestError && e.code === -32602,
+    );
+    await assert.rejects(
+      agent.agent.request(STEERING, { sessionId: "no-such-session", prompt: [{ type: "text", text: "x" }] }),
+      (e: unknown) => e instanceof acp.RequestError,
+    );
   });
 });
 
@@ -201,9 +228,15 @@ describe("steering across a restart (spawned)", () => {
       procs.push(p2);
       await p2.initialize();
       await p2.agent.request(acp.methods.agent.session.load, { sessionId, cwd: ws.path, mcpServers: [] });
-      const replayed = p2.updatesOf(sessionId).filter((u) => u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk");
+      const replayed = p2
+        .updatesOf(sessionId)
+        .filter((u) => u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk");
       assert.deepEqual(
-        replayed.map((u) => [u.sessionUpdate, u.content.type === "text" ? u.content.text : "", (u._meta as Record<string, unknown> | null | undefined)?.["manifold/steer"] !== undefined]),
+        replayed.map((u) => [
+          u.sessionUpdate,
+          u.content.type === "text" ? u.content.text : "",
+          (u._meta as Record<string, unknown> | null | undefined)?.["manifold/steer"] !== undefined,
+        ]),
         [
           ["user_message_chunk", "[L] start", false],
           ["agent_message_chunk", "one", false],

@@ -56,6 +56,10 @@ describe("tools through the agent loop (spawned)", () => {
     const announced = agent.updatesOf(a.sessionId).flatMap((u) => (u.sessionUpdate === "tool_call" ? [u.toolCallId] : []));
     assert.ok(announced.includes(reqs[0]!.toolCall.toolCallId));
     assert.equal(existsSync(target), false);
-    assert.deepEqual(agent.updatesOf(b.sessionId).filter((u) => u.sessionUpdate !== "available_commands_update"), [], "B saw nothing of A's turn");
+    assert.deepEqual(
+      agent.updatesOf(b.sessionId).filter((u) => u.sessionUpdate !== "available_commands_update"),
+      [],
+      "B saw nothing of A's turn",
+    );
   });
 });

@@ -9,7 +9,9 @@ import { Writable } from "node:stream";
 
 export const AGENT_BUNDLE = resolve(__dirname, "../../dist/agent-server.js");
 
-export type PermissionResponder = (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+export type PermissionResponder = (
+  req: acp.RequestPermissionRequest,
+) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
 
 export interface AgentProcess {
   child: ChildProcess;
@@ -60,13 +62,18 @@ export function modelEnv(baseUrl: string): Record<string, string> {
 export function spawnAgent(opts: SpawnOptions = {}): AgentProcess {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "manifold-agent-test-"));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env };
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), AGENT_BUNDLE, "--data-dir", dataDir], { stdio: ["pipe", "pipe", "pipe"], env });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), AGENT_BUNDLE, "--data-dir", dataDir], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env,
+  });
   let stderr = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (d: string) => {
     stderr += d;
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once("exit", (code, signal) => res({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.once("exit", (code, signal) => res({ code, signal })),
+  );
   const frames: unknown[] = [];
   let partial = "";
   // The SDK client reads the lines recorded here. A reply to a raw frame a test wrote itself (its id

@@ -165,7 +165,11 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       };
       const safety = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`fake model server: still waiting for ${what} after ${WAIT_SAFETY_MS} ms (${requests.length} requests, ${hangCount} hangs)`));
+        reject(
+          new Error(
+            `fake model server: still waiting for ${what} after ${WAIT_SAFETY_MS} ms (${requests.length} requests, ${hangCount} hangs)`,
+          ),
+        );
       }, WAIT_SAFETY_MS);
       waiters.add(check);
     });
@@ -242,7 +246,11 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       res.end(JSON.stringify({ object: "list", data: server.models.map((id) => ({ id, object: "model", owned_by: "fake" })) }));
       return;
     }
-    const protocol: Protocol | undefined = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/messages") ? "anthropic" : undefined;
+    const protocol: Protocol | undefined = path.endsWith("/chat/completions")
+      ? "openai"
+      : path.endsWith("/messages")
+        ? "anthropic"
+        : undefined;
     if (req.method !== "POST" || !protocol) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: `fake model server: no route for ${req.method} ${path}` } }));

@@ -118,7 +118,8 @@ export function anthropicFrames(reply: FakeReply, model: string, seq: number, re
 
 export function errorBody(protocol: Protocol, status: number, message: string): unknown {
   if (protocol === "anthropic") {
-    const type = status === 401 ? "authentication_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "api_error" : "invalid_request_error";
+    const type =
+      status === 401 ? "authentication_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "api_error" : "invalid_request_error";
     return { type: "error", error: { type, message } };
   }
   return { error: { message, type: status === 429 ? "rate_limit_exceeded" : "invalid_request_error", code: status } };

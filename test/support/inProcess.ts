@@ -124,8 +124,12 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
       const order: string[] = [];
       const permissionRequests: acp.RequestPermissionRequest[] = [];
       const elicitations: acp.CreateElicitationRequest[] = [];
-      let elicitationResponder: (req: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse> = () => ({ action: "decline" });
-      let responder: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse> = () => ({ outcome: { outcome: "cancelled" } });
+      let elicitationResponder: (
+        req: acp.CreateElicitationRequest,
+      ) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse> = () => ({ action: "decline" });
+      let responder: (
+        req: acp.RequestPermissionRequest,
+      ) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse> = () => ({ outcome: { outcome: "cancelled" } });
       const clientApp = acp
         .client({ name: "harness" })
         .onNotification(acp.methods.client.session.update, ({ params }) => {
@@ -168,7 +172,10 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
         newSession: async (cwd) => {
           const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
           // The agent announces its slash commands just after answering: wait for it, so what a test counts next is only its own.
-          await until(() => (updates.get(sessionId) ?? []).some((u) => u.sessionUpdate === "available_commands_update"), "available_commands_update");
+          await until(
+            () => (updates.get(sessionId) ?? []).some((u) => u.sessionUpdate === "available_commands_update"),
+            "available_commands_update",
+          );
           return sessionId;
         },
         prompt: (sessionId, text) => agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] }),

@@ -19,7 +19,17 @@ export function clientFor(
   retry?: RetryOptions,
 ): ModelClient {
   return createModelClient(
-    { id: `${provider}:fake-model`, provider, model: "fake-model", baseUrl: server.url, apiKey: SECRET_KEY, label: "fake", retryBaseMs: 1, timeoutMs: 10_000, ...extra },
+    {
+      id: `${provider}:fake-model`,
+      provider,
+      model: "fake-model",
+      baseUrl: server.url,
+      apiKey: SECRET_KEY,
+      label: "fake",
+      retryBaseMs: 1,
+      timeoutMs: 10_000,
+      ...extra,
+    },
     retry,
   );
 }
@@ -32,7 +42,12 @@ export async function collect(
   opts: { tools?: ToolSpec[]; signal?: AbortSignal } = {},
 ): Promise<ModelEvent[]> {
   const events: ModelEvent[] = [];
-  const stream = client.stream({ system: "You are a test.", messages, tools: opts.tools ?? [READ_FILE_TOOL], signal: opts.signal ?? new AbortController().signal });
+  const stream = client.stream({
+    system: "You are a test.",
+    messages,
+    tools: opts.tools ?? [READ_FILE_TOOL],
+    signal: opts.signal ?? new AbortController().signal,
+  });
   for await (const e of stream) events.push(e);
   return events;
 }

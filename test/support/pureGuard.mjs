@@ -15,7 +15,10 @@ if (file.includes(`${sep}test${sep}unit${sep}`)) {
   const self = fileURLToPath(import.meta.url);
   /** Whether the nearest caller outside this file and Node's internals is the TypeScript loader. */
   const fromLoader = () => {
-    const caller = (new Error().stack ?? "").split("\n").slice(1).find((l) => !l.includes(self) && !l.includes("node:"));
+    const caller = (new Error().stack ?? "")
+      .split("\n")
+      .slice(1)
+      .find((l) => !l.includes(self) && !l.includes("node:"));
     return caller !== undefined && /node_modules[\\/](esbuild|tsx|get-tsconfig)[\\/]/.test(caller);
   };
   const violations = [];
@@ -30,15 +33,38 @@ if (file.includes(`${sep}test${sep}unit${sep}`)) {
       return fromLoader() ? orig.apply(this, args) : deny(what(args));
     };
   };
-  for (const name of ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"]) guard(childProcess, name, () => `child_process.${name}`);
-  const writes = ["writeFile", "appendFile", "mkdir", "mkdtemp", "rm", "rmdir", "unlink", "rename", "copyFile", "cp", "symlink", "link", "chmod", "chown", "truncate", "utimes"];
+  for (const name of ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"])
+    guard(childProcess, name, () => `child_process.${name}`);
+  const writes = [
+    "writeFile",
+    "appendFile",
+    "mkdir",
+    "mkdtemp",
+    "rm",
+    "rmdir",
+    "unlink",
+    "rename",
+    "copyFile",
+    "cp",
+    "symlink",
+    "link",
+    "chmod",
+    "chown",
+    "truncate",
+    "utimes",
+  ];
   for (const base of writes) {
     for (const name of [base, `${base}Sync`]) guard(fs, name, ([p]) => `fs.${name}(${String(p)})`);
     guard(fs.promises, base, ([p]) => `fs.promises.${base}(${String(p)})`);
   }
   guard(fs, "createWriteStream", ([p]) => `fs.createWriteStream(${String(p)})`);
-  const writeFlags = (flags) => typeof flags === "number" ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0 : /[wa+]/.test(String(flags ?? "r"));
-  for (const [target, name] of [[fs, "open"], [fs, "openSync"], [fs.promises, "open"]]) {
+  const writeFlags = (flags) =>
+    typeof flags === "number" ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0 : /[wa+]/.test(String(flags ?? "r"));
+  for (const [target, name] of [
+    [fs, "open"],
+    [fs, "openSync"],
+    [fs.promises, "open"],
+  ]) {
     const orig = target[name];
     target[name] = function (p, flags, ...rest) {
       if (writeFlags(flags) && !fromLoader()) deny(`fs.${name}(${String(p)}, ${String(flags)})`);

@@ -31,7 +31,8 @@ export function waitForFrame(p: AgentProcess, match: (f: Frame) => boolean, what
       const f = find();
       if (f) done(() => resolve(f));
     };
-    const onExit = (code: number | null, signal: string | null): void => done(() => reject(new Error(`the agent exited (code ${code}, signal ${signal}) while waiting for ${what}`)));
+    const onExit = (code: number | null, signal: string | null): void =>
+      done(() => reject(new Error(`the agent exited (code ${code}, signal ${signal}) while waiting for ${what}`)));
     const timer = setTimeout(() => done(() => reject(new Error(`no ${what} within ${WAIT_SAFETY_MS} ms`))), WAIT_SAFETY_MS);
     const done = (settle: () => void): void => {
       clearTimeout(timer);

@@ -61,11 +61,22 @@ function abortError(): Error {
 }
 
 /** One scripted model shared by several model ids (each id is a config; requests record which served). */
-export function createScriptedModels(ids: string[] = ["test:one"]): { configs: ModelConfig[]; model: ScriptedModel; clientFor: (c: ModelConfig) => ModelClient } {
+export function createScriptedModels(ids: string[] = ["test:one"]): {
+  configs: ModelConfig[];
+  model: ScriptedModel;
+  clientFor: (c: ModelConfig) => ModelClient;
+} {
   const requests: Array<ModelStreamRequest & { modelId: string }> = [];
   const queue: Script[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
-  const configs: ModelConfig[] = ids.map((id) => ({ id, provider: "openai-compatible", model: id, label: id, vision: true, contextWindow: 1000 }));
+  const configs: ModelConfig[] = ids.map((id) => ({
+    id,
+    provider: "openai-compatible",
+    model: id,
+    label: id,
+    vision: true,
+    contextWindow: 1000,
+  }));
   const model: ScriptedModel = {
     config: configs[0]!,
     isDemo: false,

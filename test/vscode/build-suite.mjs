@@ -48,9 +48,13 @@ if (process.argv.includes("--vsix")) {
   if (!existsSync(vsixPath) || statSync(vsixPath).mtimeMs < newest) {
     mkdirSync(join(root, "out"), { recursive: true });
     const vsce = join(root, "node_modules/@vscode/vsce/vsce");
-    execFileSync(process.execPath, [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--no-rewrite-relative-links", "--out", vsixPath], {
-      cwd: root,
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    execFileSync(
+      process.execPath,
+      [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--no-rewrite-relative-links", "--out", vsixPath],
+      {
+        cwd: root,
+        stdio: ["ignore", "inherit", "inherit"],
+      },
+    );
   }
 }

@@ -17,16 +17,32 @@ describe("packaging (.vsix contents)", () => {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
-    files = out.split("\n").map((l) => l.trim()).filter(Boolean);
+    files = out
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
   });
 
   it("packs only dist bundles (no source maps), package.json, README, CHANGELOG, LICENSE and media", () => {
     const allowed = /^(dist\/.+\.(js|css|ttf|svg|png)|package\.json|README\.md|CHANGELOG\.md|LICENSE|media\/.+)$/;
-    assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
+    assert.deepEqual(
+      files.filter((f) => !allowed.test(f)),
+      [],
+    );
   });
 
   it("packs the extension, the agent-server, the webview and the license", () => {
-    const required = ["package.json", "LICENSE", "dist/extension.js", "dist/agent-server.js", "dist/agent-server-providers.js", "dist/webview/main.js"];
-    assert.deepEqual(required.filter((f) => !files.includes(f)), []);
+    const required = [
+      "package.json",
+      "LICENSE",
+      "dist/extension.js",
+      "dist/agent-server.js",
+      "dist/agent-server-providers.js",
+      "dist/webview/main.js",
+    ];
+    assert.deepEqual(
+      required.filter((f) => !files.includes(f)),
+      [],
+    );
   });
 });

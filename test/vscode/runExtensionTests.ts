@@ -29,7 +29,11 @@ export async function runExtensionTests(): Promise<number> {
   const workspace = createTwoFolderWorkspace("manifold-ext-tests-", WORKSPACE_SETTINGS);
   const profile = mkdtempSync(join(tmpdir(), "manifold-ext-profile-"));
   // Unset for VS Code only (undefined drops a variable from a child's environment); ours stays as it is.
-  const noModelEnv = Object.fromEntries(Object.keys(process.env).filter((key) => MODEL_ENV.test(key)).map((key) => [key, undefined]));
+  const noModelEnv = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((key) => MODEL_ENV.test(key))
+      .map((key) => [key, undefined]),
+  );
   try {
     await runTests({
       extensionDevelopmentPath: repoRoot,

@@ -29,7 +29,12 @@ export function createDemoModelClient(config: ModelConfig = DEMO_MODEL_CONFIG): 
       }
       if (signal.aborted) throw abortError();
       if (step.toolCall) {
-        yield { type: "tool-call", toolCallId: `demo-call-${request.messages.length}`, toolName: step.toolCall.toolName, input: step.toolCall.input };
+        yield {
+          type: "tool-call",
+          toolCallId: `demo-call-${request.messages.length}`,
+          toolName: step.toolCall.toolName,
+          input: step.toolCall.input,
+        };
       }
       const inputTokens = approxTokens(request.system + JSON.stringify(request.messages));
       const outputTokens = approxTokens(step.text + JSON.stringify(step.toolCall ?? ""));

@@ -21,7 +21,10 @@ const SUMMARY_LINES = 12;
 const ASK_TOOL = "ask_user";
 /** "ask me", "Ask me a question", "can you ask me something?" — but not "… ask me first/before …". */
 const ASK_ME = /\bask\s+me\b(?!\s+(?:first|before)\b)/;
-export const DEMO_QUESTION = { question: "Which file should we look at first?", choices: ["README.md", "package.json", "Neither, surprise me"] };
+export const DEMO_QUESTION = {
+  question: "Which file should we look at first?",
+  choices: ["README.md", "package.json", "Neither, surprise me"],
+};
 export const NO_ASK_TEXT =
   "I would ask you a question with the `ask_user` tool, but this client cannot show questions " +
   "(it did not advertise form elicitation), so that tool is not offered here. Try *list files* instead. (Demo model, offline.)";
@@ -50,7 +53,16 @@ const DEMO_AGENTS_MD =
   "- Build: `npm run build`\n- Test: `npm test`\n- Keep changes small and explain them.\n";
 
 function userTexts(messages: readonly ChatMessage[]): string[] {
-  return messages.flatMap((m) => (m.role === "user" ? [m.content.map((p) => (p.type === "text" ? p.text : "")).join(" ").trim()] : []));
+  return messages.flatMap((m) =>
+    m.role === "user"
+      ? [
+          m.content
+            .map((p) => (p.type === "text" ? p.text : ""))
+            .join(" ")
+            .trim(),
+        ]
+      : [],
+  );
 }
 
 /** The summary `/compact` left opens the next user message (runtime/commands.ts): not something the user typed. */
@@ -60,7 +72,10 @@ function lastUserText(messages: readonly ChatMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== "user") continue;
-    return m.content.map((p) => (p.type === "text" && !SUMMARY_PART.test(p.text) ? p.text : "")).join(" ").trim();
+    return m.content
+      .map((p) => (p.type === "text" && !SUMMARY_PART.test(p.text) ? p.text : ""))
+      .join(" ")
+      .trim();
   }
   return "";
 }
@@ -80,11 +95,15 @@ const DECLINED_TEXT = "The user declined to answer.";
 
 /** What the user answered to the demo's question, declined, or why it could not be asked. */
 function summariseAnswer(r: ToolResultPart): string {
-  if (r.isError) return `I could not ask you: ${r.output}\n\nA real model would carry on without the answer or ask in its reply. (Demo model, offline.)`;
+  if (r.isError)
+    return `I could not ask you: ${r.output}\n\nA real model would carry on without the answer or ask in its reply. (Demo model, offline.)`;
   if (r.output === DECLINED_TEXT) {
     return "You declined to answer, and that is fine: a real model would carry on without the answer or ask in its reply instead. (Demo model, offline.)";
   }
-  const quoted = r.output.split("\n").map((l) => `> ${l}`).join("\n");
+  const quoted = r.output
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
   const file = DEMO_QUESTION.choices.slice(0, 2).includes(r.output) ? ` Say *read ${r.output}* and I will open it.` : "";
   return `You answered:\n\n${quoted}\n\nA real model would now carry on with your answer.${file} (Demo model, offline.)`;
 }
@@ -99,7 +118,9 @@ function summarise(results: readonly ToolResultPart[]): string {
     const lines = r.output.split("\n");
     const shown = lines.slice(0, SUMMARY_LINES).join("\n");
     const more = lines.length > SUMMARY_LINES ? `\n… (${lines.length - SUMMARY_LINES} more lines)` : "";
-    const head = r.isError ? `\`${r.toolName}\` failed:` : `\`${r.toolName}\` returned ${lines.length} line${lines.length === 1 ? "" : "s"}:`;
+    const head = r.isError
+      ? `\`${r.toolName}\` failed:`
+      : `\`${r.toolName}\` returned ${lines.length} line${lines.length === 1 ? "" : "s"}:`;
     return `${head}\n\n\`\`\`\n${shown}${more}\n\`\`\``;
   });
   const tail = results.some((r) => r.isError)
@@ -122,26 +143,40 @@ export function demoStep(messages: readonly ChatMessage[], toolNames: ReadonlySe
     return { text: `Summary (demo model, offline): you sent ${asked.length} message${asked.length === 1 ? "" : "s"} so far:\n${list}` };
   }
   if (INIT_REQUEST.test(raw) && can("write_file")) {
-    return { text: "Writing a starter `AGENTS.md`; I will read it at every step from now on.", toolCall: { toolName: "write_file", input: { path: "AGENTS.md", content: DEMO_AGENTS_MD } } };
+    return {
+      text: "Writing a starter `AGENTS.md`; I will read it at every step from now on.",
+      toolCall: { toolName: "write_file", input: { path: "AGENTS.md", content: DEMO_AGENTS_MD } },
+    };
   }
   const unseen = [...raw.matchAll(UNSEEN_IMAGE)].map((m) => m[1]!);
   if (unseen.length > 0) {
-    return { text: `I cannot see images (I am the offline demo model), but you attached ${unseen.length === 1 ? "one" : unseen.length}: ${unseen.join("; ")}. A vision model would describe ${unseen.length === 1 ? "it" : "them"}.` };
+    return {
+      text: `I cannot see images (I am the offline demo model), but you attached ${unseen.length === 1 ? "one" : unseen.length}: ${unseen.join("; ")}. A vision model would describe ${unseen.length === 1 ? "it" : "them"}.`,
+    };
   }
 
   const run = /^\s*(?:please\s+)?run\s+(.+)$/is.exec(raw);
   if (!run && /\bplan\b/.test(text) && can(PLAN_TOOL)) {
-    return { text: "Here is a plan; it shows as a checklist and I would keep it current as I work.", toolCall: { toolName: PLAN_TOOL, input: { plan: DEMO_PLAN.map((s) => ({ ...s })) } } };
+    return {
+      text: "Here is a plan; it shows as a checklist and I would keep it current as I work.",
+      toolCall: { toolName: PLAN_TOOL, input: { plan: DEMO_PLAN.map((s) => ({ ...s })) } },
+    };
   }
   if (!run && ASK_ME.test(text)) {
     if (!can(ASK_TOOL)) return { text: NO_ASK_TEXT };
-    return { text: "Let me ask you something. Pick an answer in the question card.", toolCall: { toolName: ASK_TOOL, input: { ...DEMO_QUESTION, choices: [...DEMO_QUESTION.choices] } } };
+    return {
+      text: "Let me ask you something. Pick an answer in the question card.",
+      toolCall: { toolName: ASK_TOOL, input: { ...DEMO_QUESTION, choices: [...DEMO_QUESTION.choices] } },
+    };
   }
   if (!run && /\bmcp\b/.test(text)) {
     // The session's own MCP tools (named mcp__<server>__<tool>); called with no arguments.
     const mcp = [...toolNames].find((n) => n.startsWith("mcp__"));
     if (!mcp) return { text: NO_MCP_TEXT };
-    return { text: `Calling the MCP tool \`${mcp}\`. MCP calls run outside the sandbox, so you are asked first.`, toolCall: { toolName: mcp, input: {} } };
+    return {
+      text: `Calling the MCP tool \`${mcp}\`. MCP calls run outside the sandbox, so you are asked first.`,
+      toolCall: { toolName: mcp, input: {} },
+    };
   }
   if (/\boutside\b/.test(text) && can("write_file")) {
     return {
@@ -166,7 +201,10 @@ export function demoStep(messages: readonly ChatMessage[], toolNames: ReadonlySe
   }
   if (/\b(write|note|create|save)\b/.test(text) && can("write_file")) {
     const content = `# Demo note\n\nWritten by the Manifold demo model.\n\nYou asked: ${raw}\n`;
-    return { text: `Writing a note to \`${NOTE_PATH}\` in your workspace.`, toolCall: { toolName: "write_file", input: { path: NOTE_PATH, content } } };
+    return {
+      text: `Writing a note to \`${NOTE_PATH}\` in your workspace.`,
+      toolCall: { toolName: "write_file", input: { path: NOTE_PATH, content } },
+    };
   }
   return { text: DEMO_INTRO };
 }

@@ -1,7 +1,18 @@
 // The ModelClient for real providers: bounded retries (429, 5xx) with backoff that honours
 // `retry-after` within caps, only before anything was yielded; every failure becomes a redacted
 // ModelError; aborts stay AbortErrors.
-import { abortError, displayUrl, errorCode, httpErrorMessage, isAbortError, isNetworkCode, modelError, redact, retryAfterMs, statusKind } from "../errors";
+import {
+  abortError,
+  displayUrl,
+  errorCode,
+  httpErrorMessage,
+  isAbortError,
+  isNetworkCode,
+  modelError,
+  redact,
+  retryAfterMs,
+  statusKind,
+} from "../errors";
 import { ModelError, type ModelClient, type ModelConfig, type ModelEvent, type ModelStreamRequest } from "../types";
 import { REAL_TIMERS, streamAttempt, type AttemptState, type ModelTimers } from "./aiSdkStream";
 
@@ -36,10 +47,14 @@ function sleep(ms: number, signal: AbortSignal, timers: ModelTimers): Promise<vo
       timers.clear(t);
       reject(abortError());
     };
-    const t = timers.set(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms, "backoff");
+    const t = timers.set(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      ms,
+      "backoff",
+    );
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
@@ -63,7 +78,11 @@ function classify(err: unknown, config: ModelConfig, state: AttemptState, attemp
   if (state.timedOut) {
     const what = state.responded ? "stopped sending data" : "did not answer";
     return {
-      error: modelError("timeout", `The model endpoint ${what} within ${duration(config.timeoutMs ?? 0)} (${where}). Set MANIFOLD_MODEL_TIMEOUT_MS to wait longer.`, secrets),
+      error: modelError(
+        "timeout",
+        `The model endpoint ${what} within ${duration(config.timeoutMs ?? 0)} (${where}). Set MANIFOLD_MODEL_TIMEOUT_MS to wait longer.`,
+        secrets,
+      ),
       retryable: false,
     };
   }
@@ -71,23 +90,42 @@ function classify(err: unknown, config: ModelConfig, state: AttemptState, attemp
   if (typeof api.statusCode === "number" && api.statusCode >= 400 && !isUnparsableStreamError(api, state)) {
     const status = api.statusCode;
     const kind = statusKind(status);
-    const message = httpErrorMessage({ status, url: api.url ?? state.url, body: api.responseBody }, PROVIDER_LABEL[config.provider], attempt);
+    const message = httpErrorMessage(
+      { status, url: api.url ?? state.url, body: api.responseBody },
+      PROVIDER_LABEL[config.provider],
+      attempt,
+    );
     const retryAfter = retryAfterMs(api.responseHeaders);
-    return { error: modelError(kind, message, secrets, status), retryable: kind === "rate-limit" || kind === "server", ...(retryAfter !== undefined ? { retryAfter } : {}) };
+    return {
+      error: modelError(kind, message, secrets, status),
+      retryable: kind === "rate-limit" || kind === "server",
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    };
   }
   const code = errorCode(err);
   if (!state.responded && (isNetworkCode(code) || /cannot connect/i.test(api.message ?? ""))) {
     return {
-      error: modelError("network", `Could not connect to the model endpoint at ${where}${code ? ` (${code})` : ""}. Is the server running and the URL right?`, secrets),
+      error: modelError(
+        "network",
+        `Could not connect to the model endpoint at ${where}${code ? ` (${code})` : ""}. Is the server running and the URL right?`,
+        secrets,
+      ),
       retryable: false,
     };
   }
   const detail = err instanceof Error ? redact(err.message, secrets).slice(0, 200) : "";
   if (state.url === undefined) {
-    return { error: modelError("bad-request", `The model request could not be built${detail ? `: ${detail}` : ""}.`, secrets), retryable: false };
+    return {
+      error: modelError("bad-request", `The model request could not be built${detail ? `: ${detail}` : ""}.`, secrets),
+      retryable: false,
+    };
   }
   return {
-    error: modelError("protocol", `The model endpoint sent a malformed or truncated response (${where})${detail ? `: ${detail}` : ""}.`, secrets),
+    error: modelError(
+      "protocol",
+      `The model endpoint sent a malformed or truncated response (${where})${detail ? `: ${detail}` : ""}.`,
+      secrets,
+    ),
     retryable: false,
   };
 }

@@ -66,7 +66,12 @@ async function loadModel(config: ModelConfig, fetchImpl: Fetch): Promise<Languag
   return provider.chatModel(config.model);
 }
 
-export async function* streamAttempt(config: ModelConfig, request: ModelStreamRequest, state: AttemptState, timers: ModelTimers = REAL_TIMERS): AsyncGenerator<ModelEvent> {
+export async function* streamAttempt(
+  config: ModelConfig,
+  request: ModelStreamRequest,
+  state: AttemptState,
+  timers: ModelTimers = REAL_TIMERS,
+): AsyncGenerator<ModelEvent> {
   const { signal } = request;
   if (signal.aborted) throw abortError();
   const controller = new AbortController();
@@ -77,10 +82,14 @@ export async function* streamAttempt(config: ModelConfig, request: ModelStreamRe
   const arm = (): void => {
     if (timeoutMs <= 0) return;
     timers.clear(timer);
-    timer = timers.set(() => {
-      state.timedOut = true;
-      controller.abort();
-    }, timeoutMs, state.responded ? "streaming" : "waiting");
+    timer = timers.set(
+      () => {
+        state.timedOut = true;
+        controller.abort();
+      },
+      timeoutMs,
+      state.responded ? "streaming" : "waiting",
+    );
   };
   const fetchImpl: Fetch = async (input, init) => {
     state.url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
@@ -136,7 +145,8 @@ export async function* streamAttempt(config: ModelConfig, request: ModelStreamRe
           break;
       }
     }
-    if (!finished) throw signal.aborted || state.timedOut ? abortError() : new ModelError("protocol", "The model stream ended before it finished.");
+    if (!finished)
+      throw signal.aborted || state.timedOut ? abortError() : new ModelError("protocol", "The model stream ended before it finished.");
   } finally {
     timers.clear(timer);
     signal.removeEventListener("abort", onAbort);

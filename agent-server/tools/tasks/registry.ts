@@ -125,7 +125,9 @@ export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOp
       },
       async output(taskId) {
         const t = lookup(owner, taskId);
-        return t.state === "running" ? { output: t.output(), running: true, exitCode: null } : { output: t.output, running: false, exitCode: t.exitCode };
+        return t.state === "running"
+          ? { output: t.output(), running: true, exitCode: null }
+          : { output: t.output, running: false, exitCode: t.exitCode };
       },
       async kill(taskId) {
         const t = lookup(owner, taskId);
@@ -133,7 +135,9 @@ export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOp
         return { output: done.output, exitCode: done.exitCode };
       },
       list() {
-        return [...tasks.values()].filter((t) => t.owner === owner).map((t) => ({ taskId: t.id, command: t.command, running: t.state === "running" }));
+        return [...tasks.values()]
+          .filter((t) => t.owner === owner)
+          .map((t) => ({ taskId: t.id, command: t.command, running: t.state === "running" }));
       },
     };
   };

@@ -43,7 +43,14 @@ export function launchTask(spec: LaunchSpec, onFinish: (record: FinishedTask) =>
   const timer = spec.timeoutMs !== undefined ? setTimeout(() => void proc.kill(graceMs), spec.timeoutMs) : undefined;
   const done = proc.exited.then((r): FinishedTask => {
     if (timer) clearTimeout(timer);
-    const record: FinishedTask = { state: "finished", id, owner, command, output: truncateMiddle(buf.text(), FINISHED_OUTPUT_CHARS), exitCode: r.exitCode ?? (r.signal ? 128 : null) };
+    const record: FinishedTask = {
+      state: "finished",
+      id,
+      owner,
+      command,
+      output: truncateMiddle(buf.text(), FINISHED_OUTPUT_CHARS),
+      exitCode: r.exitCode ?? (r.signal ? 128 : null),
+    };
     onFinish(record);
     return record;
   });

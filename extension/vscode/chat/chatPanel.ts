@@ -95,7 +95,8 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   #html(): string {
-    const asUri = (...p: string[]) => this.panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", "webview", ...p)).toString();
+    const asUri = (...p: string[]) =>
+      this.panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", "webview", ...p)).toString();
     return renderShell({
       cspSource: this.panel.webview.cspSource,
       scriptUri: asUri("main.js"),
@@ -177,7 +178,8 @@ export class ChatPanel implements vscode.Disposable {
         s.dismissPermission(msg.requestId);
         return;
       case "question/answer":
-        if (!s.answerQuestion(msg.questionId, msg.values)) this.deps.log(`question ${msg.questionId}: the answer was not accepted (settled or invalid)`);
+        if (!s.answerQuestion(msg.questionId, msg.values))
+          this.deps.log(`question ${msg.questionId}: the answer was not accepted (settled or invalid)`);
         return;
       case "question/decline":
         s.declineQuestion(msg.questionId);
@@ -239,7 +241,11 @@ export class ChatPanel implements vscode.Disposable {
     const items = files
       .map((uri) => ({ label: path.basename(uri.fsPath), description: path.relative(this.session.folder, path.dirname(uri.fsPath)), uri }))
       .sort((a, b) => (a.description + a.label).localeCompare(b.description + b.label));
-    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: `Attach files from ${this.session.folderName}`, matchOnDescription: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      placeHolder: `Attach files from ${this.session.folderName}`,
+      matchOnDescription: true,
+    });
     if (!picked || picked.length === 0) {
       this.#post({ type: "composer/focus" });
       return;
@@ -260,7 +266,9 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   async #attachSelection(): Promise<void> {
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === "file" && !e.selection.isEmpty) ?? vscode.window.activeTextEditor;
+    const editor =
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === "file" && !e.selection.isEmpty) ??
+      vscode.window.activeTextEditor;
     if (!editor || editor.selection.isEmpty) {
       void vscode.window.showInformationMessage("Manifold: select some text in an editor first.");
       return;

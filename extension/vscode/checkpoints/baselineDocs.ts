@@ -17,7 +17,11 @@ export class BaselineDocs implements vscode.TextDocumentContentProvider, vscode.
   }
 
   uri(folder: string, sessionId: string, rel: string): vscode.Uri {
-    return vscode.Uri.from({ scheme: BASELINE_SCHEME, path: `/${rel}`, query: new URLSearchParams({ folder, session: sessionId }).toString() });
+    return vscode.Uri.from({
+      scheme: BASELINE_SCHEME,
+      path: `/${rel}`,
+      query: new URLSearchParams({ folder, session: sessionId }).toString(),
+    });
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {

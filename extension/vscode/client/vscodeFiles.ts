@@ -8,7 +8,9 @@ import * as vscode from "vscode";
 import type { EditorFiles } from "../../client/fileService";
 
 function unsavedDocument(realPath: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.isDirty && !d.isClosed && d.uri.scheme === "file" && path.normalize(d.uri.fsPath) === realPath);
+  return vscode.workspace.textDocuments.find(
+    (d) => d.isDirty && !d.isClosed && d.uri.scheme === "file" && path.normalize(d.uri.fsPath) === realPath,
+  );
 }
 
 export const vscodeFiles: EditorFiles = {

@@ -35,7 +35,9 @@ export class McpHost implements vscode.Disposable {
     }
     const got = await collectSessionServers(folderSources(this.context, folder, this.#consent), features.mcp, own);
     // Names and states only: values (env, headers, inputs) may hold secrets.
-    this.log(`[${folder.name}] MCP servers: ${got.rows.map((r) => `${r.name} (${r.source}) ${r.state}${r.detail ? `: ${r.detail}` : ""}`).join("; ") || "none"}`);
+    this.log(
+      `[${folder.name}] MCP servers: ${got.rows.map((r) => `${r.name} (${r.source}) ${r.state}${r.detail ? `: ${r.detail}` : ""}`).join("; ") || "none"}`,
+    );
     return got;
   }
 

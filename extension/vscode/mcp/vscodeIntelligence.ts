@@ -33,7 +33,9 @@ function diag(uri: vscode.Uri, d: vscode.Diagnostic): DiagnosticInfo {
 }
 
 function location(l: vscode.Location | vscode.LocationLink): Location {
-  return "targetUri" in l ? { path: l.targetUri.fsPath, range: toRange(l.targetSelectionRange ?? l.targetRange) } : { path: l.uri.fsPath, range: toRange(l.range) };
+  return "targetUri" in l
+    ? { path: l.targetUri.fsPath, range: toRange(l.targetSelectionRange ?? l.targetRange) }
+    : { path: l.uri.fsPath, range: toRange(l.range) };
 }
 
 const sameUri = (a: vscode.Uri) => (b: vscode.Uri) => a.toString() === b.toString();
@@ -43,7 +45,11 @@ function tabsOf(uri: vscode.Uri): vscode.Tab[] {
   const is = sameUri(uri);
   return vscode.window.tabGroups.all
     .flatMap((g) => g.tabs)
-    .filter((t) => (t.input instanceof vscode.TabInputText ? is(t.input.uri) : t.input instanceof vscode.TabInputTextDiff && (is(t.input.modified) || is(t.input.original))));
+    .filter((t) =>
+      t.input instanceof vscode.TabInputText
+        ? is(t.input.uri)
+        : t.input instanceof vscode.TabInputTextDiff && (is(t.input.modified) || is(t.input.original)),
+    );
 }
 
 /** Resolves at `uri`'s first problems, once updates listing none have settled, or at the bound. */
@@ -93,32 +99,60 @@ async function analysed(uri: vscode.Uri): Promise<void> {
 
 export const vscodeIntelligence: LanguageIntelligence = {
   async diagnostics(path) {
-    if (path === undefined) return vscode.languages.getDiagnostics().flatMap(([uri, list]) => (uri.scheme === "file" ? list.map((d) => diag(uri, d)) : []));
+    if (path === undefined)
+      return vscode.languages.getDiagnostics().flatMap(([uri, list]) => (uri.scheme === "file" ? list.map((d) => diag(uri, d)) : []));
     const uri = vscode.Uri.file(path);
     await analysed(uri);
     return vscode.languages.getDiagnostics(uri).map((d) => diag(uri, d));
   },
   async definitions(path, at) {
-    const r = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink> | undefined>("vscode.executeDefinitionProvider", vscode.Uri.file(path), fromPos(at));
+    const r = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink> | undefined>(
+      "vscode.executeDefinitionProvider",
+      vscode.Uri.file(path),
+      fromPos(at),
+    );
     return (r ?? []).map(location);
   },
   async references(path, at) {
-    const r = await vscode.commands.executeCommand<vscode.Location[] | undefined>("vscode.executeReferenceProvider", vscode.Uri.file(path), fromPos(at));
+    const r = await vscode.commands.executeCommand<vscode.Location[] | undefined>(
+      "vscode.executeReferenceProvider",
+      vscode.Uri.file(path),
+      fromPos(at),
+    );
     return (r ?? []).map(location);
   },
   async hover(path, at) {
-    const r = await vscode.commands.executeCommand<vscode.Hover[] | undefined>("vscode.executeHoverProvider", vscode.Uri.file(path), fromPos(at));
+    const r = await vscode.commands.executeCommand<vscode.Hover[] | undefined>(
+      "vscode.executeHoverProvider",
+      vscode.Uri.file(path),
+      fromPos(at),
+    );
     return (r ?? []).flatMap((h) => h.contents.map((c) => (typeof c === "string" ? c : "value" in c ? c.value : "")).filter(Boolean));
   },
   async documentSymbols(path) {
-    const r = await vscode.commands.executeCommand<Array<vscode.DocumentSymbol | vscode.SymbolInformation> | undefined>("vscode.executeDocumentSymbolProvider", vscode.Uri.file(path));
+    const r = await vscode.commands.executeCommand<Array<vscode.DocumentSymbol | vscode.SymbolInformation> | undefined>(
+      "vscode.executeDocumentSymbolProvider",
+      vscode.Uri.file(path),
+    );
     const out: SymbolInfo[] = [];
     const walk = (s: vscode.DocumentSymbol | vscode.SymbolInformation, container?: string): void => {
       if ("location" in s) {
-        out.push({ name: s.name, kind: vscode.SymbolKind[s.kind], path, range: toRange(s.location.range), ...(s.containerName ? { container: s.containerName } : {}) });
+        out.push({
+          name: s.name,
+          kind: vscode.SymbolKind[s.kind],
+          path,
+          range: toRange(s.location.range),
+          ...(s.containerName ? { container: s.containerName } : {}),
+        });
         return;
       }
-      out.push({ name: s.name, kind: vscode.SymbolKind[s.kind], path, range: toRange(s.selectionRange), ...(container ? { container } : {}) });
+      out.push({
+        name: s.name,
+        kind: vscode.SymbolKind[s.kind],
+        path,
+        range: toRange(s.selectionRange),
+        ...(container ? { container } : {}),
+      });
       for (const c of s.children) walk(c, container ? `${container}.${s.name}` : s.name);
     };
     for (const s of r ?? []) walk(s);
@@ -126,7 +160,13 @@ export const vscodeIntelligence: LanguageIntelligence = {
   },
   async workspaceSymbols(query) {
     const r = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>("vscode.executeWorkspaceSymbolProvider", query);
-    return (r ?? []).map((s) => ({ name: s.name, kind: vscode.SymbolKind[s.kind], path: s.location.uri.fsPath, range: toRange(s.location.range), ...(s.containerName ? { container: s.containerName } : {}) }));
+    return (r ?? []).map((s) => ({
+      name: s.name,
+      kind: vscode.SymbolKind[s.kind],
+      path: s.location.uri.fsPath,
+      range: toRange(s.location.range),
+      ...(s.containerName ? { container: s.containerName } : {}),
+    }));
   },
   openEditors() {
     const active = vscode.window.activeTextEditor?.document.uri.toString();
@@ -139,13 +179,19 @@ export const vscodeIntelligence: LanguageIntelligence = {
         if (seen.has(uri.toString())) return [];
         seen.add(uri.toString());
         const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        return [{ path: uri.fsPath, active: uri.toString() === active, dirty: doc?.isDirty ?? false, languageId: doc?.languageId ?? "unknown" }];
+        return [
+          { path: uri.fsPath, active: uri.toString() === active, dirty: doc?.isDirty ?? false, languageId: doc?.languageId ?? "unknown" },
+        ];
       }),
     );
   },
   selection() {
     const e = vscode.window.activeTextEditor;
     if (!e || e.document.uri.scheme !== "file") return Promise.resolve(undefined);
-    return Promise.resolve({ path: e.document.uri.fsPath, range: toRange(e.selection), text: e.document.getText(e.selection).slice(0, 20_000) });
+    return Promise.resolve({
+      path: e.document.uri.fsPath,
+      range: toRange(e.selection),
+      text: e.document.getText(e.selection).slice(0, 20_000),
+    });
   },
 };

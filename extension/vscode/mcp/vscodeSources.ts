@@ -12,7 +12,9 @@ import type { Consent, McpSources, Scope } from "../../mcp/sessionServers";
 const CONSENT_KEY = "manifold.mcpConsent";
 const INPUTS_KEY = "manifold.mcpInputs";
 
-export function consentStore(context: vscode.ExtensionContext): McpSources["consent"] & { forget(pred: (key: string) => boolean): Promise<void>; all(): Record<string, Consent> } {
+export function consentStore(
+  context: vscode.ExtensionContext,
+): McpSources["consent"] & { forget(pred: (key: string) => boolean): Promise<void>; all(): Record<string, Consent> } {
   const all = (): Record<string, Consent> => {
     const raw = context.globalState.get<unknown>(CONSENT_KEY);
     if (typeof raw !== "object" || raw === null) return {};
@@ -26,7 +28,10 @@ export function consentStore(context: vscode.ExtensionContext): McpSources["cons
       const allow = "Allow";
       const pick = await vscode.window.showWarningMessage(
         `Start MCP server "${q.name}" from folder ${q.folderName}?`,
-        { modal: true, detail: `It runs: ${q.command}\n\nIt is defined in ${q.folderName}/.vscode/mcp.json. Allow it only if you trust this folder's configuration.` },
+        {
+          modal: true,
+          detail: `It runs: ${q.command}\n\nIt is defined in ${q.folderName}/.vscode/mcp.json. Allow it only if you trust this folder's configuration.`,
+        },
         allow,
         "Don't Allow",
       );
@@ -38,7 +43,11 @@ export function consentStore(context: vscode.ExtensionContext): McpSources["cons
   };
 }
 
-export function folderSources(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder, consent: McpSources["consent"]): McpSources {
+export function folderSources(
+  context: vscode.ExtensionContext,
+  folder: vscode.WorkspaceFolder,
+  consent: McpSources["consent"],
+): McpSources {
   const confinement = new PathConfinement(folder.uri.fsPath);
   const inputKey = (scope: Scope, def: InputDef) => `${scope === "folder" ? folder.uri.fsPath : "user"}\u0000${def.id}`;
   return {
@@ -64,10 +73,19 @@ export function folderSources(context: vscode.ExtensionContext, folder: vscode.W
         const known = context.workspaceState.get<Record<string, string>>(INPUTS_KEY)?.[key];
         if (typeof known === "string") return known;
       }
-      const value = await vscode.window.showInputBox({ title: `MCP input for ${folder.name}`, prompt: def.description, password: def.password, ignoreFocusOut: true });
+      const value = await vscode.window.showInputBox({
+        title: `MCP input for ${folder.name}`,
+        prompt: def.description,
+        password: def.password,
+        ignoreFocusOut: true,
+      });
       if (value === undefined) return undefined;
       if (def.password) await context.secrets.store(`manifold.mcpInput.${key}`, value);
-      else await context.workspaceState.update(INPUTS_KEY, { ...(context.workspaceState.get<Record<string, string>>(INPUTS_KEY) ?? {}), [key]: value });
+      else
+        await context.workspaceState.update(INPUTS_KEY, {
+          ...(context.workspaceState.get<Record<string, string>>(INPUTS_KEY) ?? {}),
+          [key]: value,
+        });
       return value;
     },
     async readEnvFile(scope, path) {

@@ -24,8 +24,18 @@ export async function pickPendingApproval(
   all: { folder: string; folderName: string; pending: PendingPermission[]; questions: PendingQuestion[] }[],
 ): Promise<string | undefined> {
   const items: PendingItem[] = all.flatMap((f) => [
-    ...f.pending.map((p) => ({ label: `$(shield) ${oneLine(p.title)}`, description: f.folderName, detail: p.options.map((o) => o.name).join(" · "), folder: f.folder })),
-    ...f.questions.map((q) => ({ label: `$(question) ${oneLine(q.message)}`, description: f.folderName, detail: "A question from the agent", folder: f.folder })),
+    ...f.pending.map((p) => ({
+      label: `$(shield) ${oneLine(p.title)}`,
+      description: f.folderName,
+      detail: p.options.map((o) => o.name).join(" · "),
+      folder: f.folder,
+    })),
+    ...f.questions.map((q) => ({
+      label: `$(question) ${oneLine(q.message)}`,
+      description: f.folderName,
+      detail: "A question from the agent",
+      folder: f.folder,
+    })),
   ]);
   if (items.length === 0) {
     void vscode.window.showInformationMessage("Manifold: no approvals are pending, and no questions.");

@@ -7,7 +7,9 @@ import type { PendingQuestion } from "../../questions/questionBroker";
 
 export function surfaceHiddenQuestion(folderName: string, q: PendingQuestion, reveal: () => void): void {
   const show = "Show";
-  void vscode.window.showInformationMessage(`Manifold (${folderName}) has a question for you: ${oneLine(q.message)}`, show).then((choice) => {
-    if (choice === show) reveal();
-  });
+  void vscode.window
+    .showInformationMessage(`Manifold (${folderName}) has a question for you: ${oneLine(q.message)}`, show)
+    .then((choice) => {
+      if (choice === show) reveal();
+    });
 }

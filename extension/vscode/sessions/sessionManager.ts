@@ -152,7 +152,10 @@ export class SessionManager implements vscode.Disposable {
         log: (m) => this.log.info(`[${folder.name}] ${m}`),
       });
     return getOrCreate(this.#sessions, key, create, (s) => {
-      this.#sessionSubs.set(key, s.onDidEmit(() => this.#onDidChange.fire({ kind: "session", folder: key })));
+      this.#sessionSubs.set(
+        key,
+        s.onDidEmit(() => this.#onDidChange.fire({ kind: "session", folder: key })),
+      );
       s.setStatus(this.#status, this.#statusMessage);
     });
   }

@@ -12,7 +12,15 @@ import { DisposableStore } from "../../common/lifecycle";
 
 export type SessionsNode =
   | { kind: "folder"; folder: vscode.WorkspaceFolder }
-  | { kind: "session"; folder: vscode.WorkspaceFolder; sessionId: string; title: string; updatedAt?: string; current: boolean; changes: FileChange[] }
+  | {
+      kind: "session";
+      folder: vscode.WorkspaceFolder;
+      sessionId: string;
+      title: string;
+      updatedAt?: string;
+      current: boolean;
+      changes: FileChange[];
+    }
   | ChangeNode;
 
 /** A file changed since the session's review baseline; a click opens its diff (Show Changes with this node). */
@@ -84,7 +92,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   #updateBadge(): void {
     const pending = this.manager.allSessions().reduce((n, s) => n + s.pending.length, 0);
     const questions = this.manager.allSessions().reduce((n, s) => n + s.pendingQuestions.length, 0);
-    const parts = [pending > 0 ? `${pending} pending approval${pending === 1 ? "" : "s"}` : "", questions > 0 ? `${questions} unanswered question${questions === 1 ? "" : "s"}` : ""];
+    const parts = [
+      pending > 0 ? `${pending} pending approval${pending === 1 ? "" : "s"}` : "",
+      questions > 0 ? `${questions} unanswered question${questions === 1 ? "" : "s"}` : "",
+    ];
     const total = pending + questions;
     this.#view.badge = total > 0 ? { value: total, tooltip: parts.filter(Boolean).join(", ") } : undefined;
   }
@@ -103,7 +114,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       return item;
     }
     if (node.kind === "change") {
-      const item = new vscode.TreeItem(vscode.Uri.file(path.join(node.folder.uri.fsPath, ...node.file.path.split("/"))), vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        vscode.Uri.file(path.join(node.folder.uri.fsPath, ...node.file.path.split("/"))),
+        vscode.TreeItemCollapsibleState.None,
+      );
       item.label = node.file.path;
       item.description = changeDescription(node.file);
       item.tooltip = `${node.file.path}: ${STATUS[node.file.status]} since the last checkpoint`;
@@ -111,8 +125,13 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       item.command = { command: COMMANDS.showChanges, title: "Show Changes", arguments: [node] };
       return item;
     }
-    const item = new vscode.TreeItem(node.title, node.changes.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.description = [node.current ? "current" : undefined, node.updatedAt ? new Date(node.updatedAt).toLocaleString() : undefined].filter(Boolean).join(" · ");
+    const item = new vscode.TreeItem(
+      node.title,
+      node.changes.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    item.description = [node.current ? "current" : undefined, node.updatedAt ? new Date(node.updatedAt).toLocaleString() : undefined]
+      .filter(Boolean)
+      .join(" · ");
     item.tooltip = `${node.sessionId}\n${node.folder.uri.fsPath}`;
     item.iconPath = new vscode.ThemeIcon(node.current ? "comment-discussion" : "history");
     item.contextValue = node.current ? "manifold.session.current" : "manifold.session";
@@ -122,7 +141,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
 
   async getChildren(node?: SessionsNode): Promise<SessionsNode[]> {
     if (!node) return this.manager.folders().map((folder) => ({ kind: "folder", folder }));
-    if (node.kind === "session") return node.changes.map((file) => ({ kind: "change", folder: node.folder, sessionId: node.sessionId, file }));
+    if (node.kind === "session")
+      return node.changes.map((file) => ({ kind: "change", folder: node.folder, sessionId: node.sessionId, file }));
     if (node.kind !== "folder") return [];
     const s = this.manager.session(node.folder);
     const changes = s.sessionId ? await this.#changesOf(s.folder, s.sessionId) : [];
@@ -142,7 +162,14 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       changes: i.sessionId === s.sessionId ? changes : [],
     }));
     if (s.sessionId && !out.some((n) => n.kind === "session" && n.current)) {
-      out.unshift({ kind: "session", folder: node.folder, sessionId: s.sessionId, title: s.state.title ?? "Current session", current: true, changes });
+      out.unshift({
+        kind: "session",
+        folder: node.folder,
+        sessionId: s.sessionId,
+        title: s.state.title ?? "Current session",
+        current: true,
+        changes,
+      });
     }
     return out;
   }
@@ -151,7 +178,15 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     let cached = this.#changes.get(folder);
     if (!cached || cached.sessionId !== sessionId) {
       const ck = this.manager.checkpoints.get(folder);
-      cached = { sessionId, files: ck ? ck.changes(sessionId).then((c) => c.files, () => []) : Promise.resolve([]) };
+      cached = {
+        sessionId,
+        files: ck
+          ? ck.changes(sessionId).then(
+              (c) => c.files,
+              () => [],
+            )
+          : Promise.resolve([]),
+      };
       this.#changes.set(folder, cached);
     }
     return cached.files;

@@ -63,7 +63,11 @@ export function App({ store }: { store: PanelStore }) {
       <McpServers rows={s.mcpServers} />
       <Banners s={s} />
       <PlanView s={s} />
-      {s.entries.length === 0 ? <Empty s={s} /> : <Transcript entries={s.entries} terminals={s.terminals} running={s.running} pendingPermissions={s.pendingPermissions} />}
+      {s.entries.length === 0 ? (
+        <Empty s={s} />
+      ) : (
+        <Transcript entries={s.entries} terminals={s.terminals} running={s.running} pendingPermissions={s.pendingPermissions} />
+      )}
       <RestoreConfirm plan={view.restorePlan} />
       <RestoreDone done={view.restoreDone} onClose={() => store.closeRestoreDone()} />
       <ChangesList changes={view.changes} running={s.running} />

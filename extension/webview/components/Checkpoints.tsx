@@ -31,10 +31,20 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
         <Icon name="diff" /> {changes.files.length} file{changes.files.length === 1 ? "" : "s"} changed
         {changes.baselineLabel ? <span class="muted"> since “{changes.baselineLabel.slice(0, 60)}”</span> : null}
         <span class="spacer" />
-        <button class="secondary" data-testid={TEST_IDS.changesKeepAll} disabled={running} onClick={(ev) => (ev.preventDefault(), post({ type: "changes/keep", paths: "all" }))}>
+        <button
+          class="secondary"
+          data-testid={TEST_IDS.changesKeepAll}
+          disabled={running}
+          onClick={(ev) => (ev.preventDefault(), post({ type: "changes/keep", paths: "all" }))}
+        >
           Keep all
         </button>
-        <button class="secondary" data-testid={TEST_IDS.changesUndoAll} disabled={running} onClick={(ev) => (ev.preventDefault(), post({ type: "changes/undo", paths: "all" }))}>
+        <button
+          class="secondary"
+          data-testid={TEST_IDS.changesUndoAll}
+          disabled={running}
+          onClick={(ev) => (ev.preventDefault(), post({ type: "changes/undo", paths: "all" }))}
+        >
           Undo all
         </button>
       </summary>
@@ -47,10 +57,24 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
             <span class={`status-${STATUS[f.status]}`}> {STATUS[f.status]} </span>
             {counts(f.added, f.removed)}
             <span class="spacer" />
-            <button class="icon" data-testid={TEST_IDS.changesKeep} title={`Keep the change to ${f.path}`} aria-label={`Keep the change to ${f.path}`} disabled={running} onClick={() => post({ type: "changes/keep", paths: [f.path] })}>
+            <button
+              class="icon"
+              data-testid={TEST_IDS.changesKeep}
+              title={`Keep the change to ${f.path}`}
+              aria-label={`Keep the change to ${f.path}`}
+              disabled={running}
+              onClick={() => post({ type: "changes/keep", paths: [f.path] })}
+            >
               <Icon name="check" />
             </button>
-            <button class="icon" data-testid={TEST_IDS.changesUndo} title={`Undo the change to ${f.path}`} aria-label={`Undo the change to ${f.path}`} disabled={running} onClick={() => post({ type: "changes/undo", paths: [f.path] })}>
+            <button
+              class="icon"
+              data-testid={TEST_IDS.changesUndo}
+              title={`Undo the change to ${f.path}`}
+              aria-label={`Undo the change to ${f.path}`}
+              disabled={running}
+              onClick={() => post({ type: "changes/undo", paths: [f.path] })}
+            >
               <Icon name="discard" />
             </button>
           </li>
@@ -71,29 +95,50 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
       {plan.resendText !== undefined ? (
         <p>
           Then send: <q>{plan.resendText.slice(0, 200)}</q>
-          {plan.agentRemembers ? <strong> This agent cannot fork the conversation, so it still remembers the later turns.</strong> : <span class="muted"> The conversation continues from that message; the later turns are forgotten.</span>}
+          {plan.agentRemembers ? (
+            <strong> This agent cannot fork the conversation, so it still remembers the later turns.</strong>
+          ) : (
+            <span class="muted"> The conversation continues from that message; the later turns are forgotten.</span>
+          )}
         </p>
       ) : null}
-      <p class="muted">{plan.items.length === 0 ? "No file changes." : `${plan.items.length} file${plan.items.length === 1 ? "" : "s"} will change. A checkpoint is taken first, so this can be undone.`}</p>
+      <p class="muted">
+        {plan.items.length === 0
+          ? "No file changes."
+          : `${plan.items.length} file${plan.items.length === 1 ? "" : "s"} will change. A checkpoint is taken first, so this can be undone.`}
+      </p>
       <ul>
         {plan.items.map((i) => (
           <li key={i.path} data-testid={TEST_IDS.restoreItem} data-path={i.path} data-user-edit={i.userEdit ? "true" : "false"}>
-            <Icon name={i.action === "delete" ? "trash" : "file"} /> {i.path} <span class="muted">{i.action === "delete" ? "deleted" : "restored"}</span> {counts(i.added, i.removed)}
+            <Icon name={i.action === "delete" ? "trash" : "file"} /> {i.path}{" "}
+            <span class="muted">{i.action === "delete" ? "deleted" : "restored"}</span> {counts(i.added, i.removed)}
             {i.userEdit ? <span class="warn"> — {i.userEdit}</span> : null}
             {i.leaveAlone ? <span class="muted"> — {i.leaveAlone}</span> : null}
           </li>
         ))}
       </ul>
       <div class="row">
-        <button class="primary" data-testid={TEST_IDS.restoreApply} onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: false })}>
+        <button
+          class="primary"
+          data-testid={TEST_IDS.restoreApply}
+          onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: false })}
+        >
           {mine.length > 0 ? "Restore all, including my edits" : "Restore"}
         </button>
         {mine.length > 0 ? (
-          <button class="secondary" data-testid={TEST_IDS.restoreKeepMine} onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: true })}>
+          <button
+            class="secondary"
+            data-testid={TEST_IDS.restoreKeepMine}
+            onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: true })}
+          >
             Restore, keep my {mine.length} edited file{mine.length === 1 ? "" : "s"}
           </button>
         ) : null}
-        <button class="secondary" data-testid={TEST_IDS.restoreCancel} onClick={() => post({ type: "restore/cancel", planId: plan.planId })}>
+        <button
+          class="secondary"
+          data-testid={TEST_IDS.restoreCancel}
+          onClick={() => post({ type: "restore/cancel", planId: plan.planId })}
+        >
           Cancel
         </button>
       </div>
@@ -104,10 +149,18 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
 export function RestoreDone({ done, onClose }: { done: RestoreDoneView | undefined; onClose(): void }) {
   if (!done) return null;
   return (
-    <div class={`banner ${done.failures.length > 0 ? "warning" : "info"}`} data-testid={TEST_IDS.restoreDone} data-failures={done.failures.length}>
+    <div
+      class={`banner ${done.failures.length > 0 ? "warning" : "info"}`}
+      data-testid={TEST_IDS.restoreDone}
+      data-failures={done.failures.length}
+    >
       <Icon name={done.failures.length > 0 ? "warning" : "check"} /> Restored {done.restored} file{done.restored === 1 ? "" : "s"}
       {done.failures.length > 0 ? `; ${done.failures.length} not restored (see the notice)` : ""}.
-      <button class="link" data-testid={TEST_IDS.restoreUndo} onClick={() => (post({ type: "restore/ask", checkpointId: done.undoCheckpointId }), onClose())}>
+      <button
+        class="link"
+        data-testid={TEST_IDS.restoreUndo}
+        onClick={() => (post({ type: "restore/ask", checkpointId: done.undoCheckpointId }), onClose())}
+      >
         Undo restore
       </button>
       <button class="icon" title="Dismiss" aria-label="Dismiss" onClick={onClose}>

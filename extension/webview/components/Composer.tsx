@@ -70,7 +70,13 @@ export function Composer(p: ComposerProps) {
         <ul class="slash" data-testid={TEST_IDS.slashCommands} role="listbox">
           {slash.map((c) => (
             <li key={c.name}>
-              <button class="link" onClick={() => { setText(`/${c.name} `); ref.current?.focus(); }}>
+              <button
+                class="link"
+                onClick={() => {
+                  setText(`/${c.name} `);
+                  ref.current?.focus();
+                }}
+              >
                 /{c.name}
               </button>{" "}
               <span class="muted">{c.description}</span>
@@ -95,21 +101,42 @@ export function Composer(p: ComposerProps) {
         data-testid={TEST_IDS.composerInput}
         aria-label="Message"
         rows={3}
-        placeholder={p.disabled ? "The agent is not available." : "Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files, / for commands)"}
+        placeholder={
+          p.disabled
+            ? "The agent is not available."
+            : "Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files, / for commands)"
+        }
         value={text}
         onInput={(ev) => setText((ev.currentTarget as HTMLTextAreaElement).value)}
         onKeyDown={onKeyDown}
       />
       <div class="composer-actions">
-        <button class="icon" data-testid={TEST_IDS.mention} title="Attach files (@)" aria-label="Attach files" onClick={() => post({ type: "composer/mention" })}>
+        <button
+          class="icon"
+          data-testid={TEST_IDS.mention}
+          title="Attach files (@)"
+          aria-label="Attach files"
+          onClick={() => post({ type: "composer/mention" })}
+        >
           <Icon name="mention" />
         </button>
-        <button class="icon" data-testid={TEST_IDS.attachSelection} title="Attach the editor selection" aria-label="Attach the editor selection" onClick={() => post({ type: "composer/attachSelection" })}>
+        <button
+          class="icon"
+          data-testid={TEST_IDS.attachSelection}
+          title="Attach the editor selection"
+          aria-label="Attach the editor selection"
+          onClick={() => post({ type: "composer/attachSelection" })}
+        >
           <Icon name="selection" />
         </button>
         <span class="spacer" />
         {p.running ? (
-          <button class="secondary" data-testid={TEST_IDS.cancel} title="Cancel the turn (Esc)" onClick={() => post({ type: "turn/cancel" })}>
+          <button
+            class="secondary"
+            data-testid={TEST_IDS.cancel}
+            title="Cancel the turn (Esc)"
+            onClick={() => post({ type: "turn/cancel" })}
+          >
             <Icon name="debug-stop" /> Cancel
           </button>
         ) : (

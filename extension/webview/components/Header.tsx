@@ -10,7 +10,11 @@ function ConfigPicker({ o }: { o: SessionConfigOption }) {
   if (o.type === "boolean") {
     return (
       <label class="picker" data-testid={TEST_IDS.configPicker} data-config-id={o.id} title={o.description ?? o.name}>
-        <input type="checkbox" checked={o.currentValue} onChange={(ev) => post({ type: "config/set", configId: o.id, value: (ev.currentTarget as HTMLInputElement).checked })} />
+        <input
+          type="checkbox"
+          checked={o.currentValue}
+          onChange={(ev) => post({ type: "config/set", configId: o.id, value: (ev.currentTarget as HTMLInputElement).checked })}
+        />
         {o.name}
       </label>
     );
@@ -56,7 +60,12 @@ function ModePicker({ s }: { s: TranscriptState }) {
   return (
     <label class="picker">
       <span class="picker-name">Mode</span>
-      <select data-testid={TEST_IDS.configPicker} data-config-id="mode" value={modes.currentModeId} onChange={(ev) => post({ type: "mode/set", modeId: (ev.currentTarget as HTMLSelectElement).value })}>
+      <select
+        data-testid={TEST_IDS.configPicker}
+        data-config-id="mode"
+        value={modes.currentModeId}
+        onChange={(ev) => post({ type: "mode/set", modeId: (ev.currentTarget as HTMLSelectElement).value })}
+      >
         {modes.availableModes.map((m) => (
           <option key={m.id} value={m.id}>
             {m.name}
@@ -92,11 +101,23 @@ export function Header({ s }: { s: TranscriptState }) {
           {s.running ? "working…" : STATUS_LABEL[s.agentStatus]}
         </span>
         <span class="spacer" />
-        <button class="icon" data-testid={TEST_IDS.newSession} title="New session" aria-label="New session" onClick={() => post({ type: "session/action", action: "new" })}>
+        <button
+          class="icon"
+          data-testid={TEST_IDS.newSession}
+          title="New session"
+          aria-label="New session"
+          onClick={() => post({ type: "session/action", action: "new" })}
+        >
           <Icon name="add" />
         </button>
         {s.sessionFeatures.list ? (
-          <button class="icon" data-testid={TEST_IDS.switchSession} title="Switch session" aria-label="Switch session" onClick={() => post({ type: "session/action", action: "switch" })}>
+          <button
+            class="icon"
+            data-testid={TEST_IDS.switchSession}
+            title="Switch session"
+            aria-label="Switch session"
+            onClick={() => post({ type: "session/action", action: "switch" })}
+          >
             <Icon name="history" />
           </button>
         ) : null}
@@ -166,7 +187,8 @@ export function PlanView({ s }: { s: TranscriptState }) {
       <ol>
         {s.plan.map((p, i) => (
           <li key={i} class={`plan-${p.status} prio-${p.priority}`}>
-            <Icon name={p.status === "completed" ? "pass-filled" : p.status === "in_progress" ? "circle-filled" : "circle-outline"} /> {p.content}
+            <Icon name={p.status === "completed" ? "pass-filled" : p.status === "in_progress" ? "circle-filled" : "circle-outline"} />{" "}
+            {p.content}
           </li>
         ))}
       </ol>

@@ -15,12 +15,29 @@ import { post } from "../vscodeApi";
 /** Radio buttons up to this many options, a drop-down beyond. */
 const RADIO_MAX = 8;
 
-function Field({ f, value, error, qid, onChange }: { f: QuestionField; value: RawValue | undefined; error?: string; qid: string; onChange(v: RawValue): void }) {
+function Field({
+  f,
+  value,
+  error,
+  qid,
+  onChange,
+}: {
+  f: QuestionField;
+  value: RawValue | undefined;
+  error?: string;
+  qid: string;
+  onChange(v: RawValue): void;
+}) {
   const id = `${qid}-${f.name}`;
   const label = (
     <span class="question-label">
       {f.title}
-      {f.required ? <span class="required" title="required"> *</span> : null}
+      {f.required ? (
+        <span class="required" title="required">
+          {" "}
+          *
+        </span>
+      ) : null}
     </span>
   );
   const help = f.description ? <div class="muted question-help">{f.description}</div> : null;
@@ -29,7 +46,12 @@ function Field({ f, value, error, qid, onChange }: { f: QuestionField; value: Ra
       {error}
     </div>
   ) : null;
-  const common = { "data-testid": TEST_IDS.questionField, "data-field": f.name, "data-kind": f.kind, "aria-invalid": error ? true : undefined };
+  const common = {
+    "data-testid": TEST_IDS.questionField,
+    "data-field": f.name,
+    "data-kind": f.kind,
+    "aria-invalid": error ? true : undefined,
+  };
   switch (f.kind) {
     case "text":
     case "number":
@@ -38,9 +60,21 @@ function Field({ f, value, error, qid, onChange }: { f: QuestionField; value: Ra
           <label for={id}>{label}</label>
           {help}
           {f.kind === "number" ? (
-            <input id={id} type="number" step={f.integer ? "1" : "any"} value={typeof value === "string" || typeof value === "number" ? String(value) : ""} onInput={(ev) => onChange(ev.currentTarget.value)} />
+            <input
+              id={id}
+              type="number"
+              step={f.integer ? "1" : "any"}
+              value={typeof value === "string" || typeof value === "number" ? String(value) : ""}
+              onInput={(ev) => onChange(ev.currentTarget.value)}
+            />
           ) : (
-            <input id={id} type="text" placeholder={f.format} value={typeof value === "string" ? value : ""} onInput={(ev) => onChange(ev.currentTarget.value)} />
+            <input
+              id={id}
+              type="text"
+              placeholder={f.format}
+              value={typeof value === "string" ? value : ""}
+              onInput={(ev) => onChange(ev.currentTarget.value)}
+            />
           )}
           {err}
         </div>
@@ -62,7 +96,11 @@ function Field({ f, value, error, qid, onChange }: { f: QuestionField; value: Ra
           <div class="question-field" {...common}>
             <label for={id}>{label}</label>
             {help}
-            <select id={id} value={typeof value === "string" ? value : ""} onChange={(ev) => onChange((ev.currentTarget as HTMLSelectElement).value)}>
+            <select
+              id={id}
+              value={typeof value === "string" ? value : ""}
+              onChange={(ev) => onChange((ev.currentTarget as HTMLSelectElement).value)}
+            >
               <option value="">Choose…</option>
               {f.options.map((o) => (
                 <option key={o.value} value={o.value} title={o.description}>
@@ -99,7 +137,9 @@ function Field({ f, value, error, qid, onChange }: { f: QuestionField; value: Ra
                 type="checkbox"
                 value={o.value}
                 checked={picked.includes(o.value)}
-                onChange={(ev) => onChange((ev.currentTarget as HTMLInputElement).checked ? [...picked, o.value] : picked.filter((x) => x !== o.value))}
+                onChange={(ev) =>
+                  onChange((ev.currentTarget as HTMLInputElement).checked ? [...picked, o.value] : picked.filter((x) => x !== o.value))
+                }
               />
               {o.title}
             </label>
@@ -179,7 +219,12 @@ export const QuestionCard = memo(function QuestionCard({ e }: { e: QuestionEntry
             <button type="submit" class="primary" data-testid={TEST_IDS.questionSubmit}>
               Submit
             </button>
-            <button type="button" class="secondary" data-testid={TEST_IDS.questionDecline} onClick={() => post({ type: "question/decline", questionId: e.questionId })}>
+            <button
+              type="button"
+              class="secondary"
+              data-testid={TEST_IDS.questionDecline}
+              onClick={() => post({ type: "question/decline", questionId: e.questionId })}
+            >
               Decline
             </button>
           </div>

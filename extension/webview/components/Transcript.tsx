@@ -2,7 +2,15 @@
 // rendered either as plain text (JSX escapes it) or through renderMarkdown (inert HTML only).
 import { memo } from "preact/compat";
 import { useEffect, useMemo, useRef } from "preact/hooks";
-import { blockText, permissionState, type PermissionEntry, type TerminalView, type ToolContentView, type ToolEntry, type TranscriptEntry } from "../../common/transcript";
+import {
+  blockText,
+  permissionState,
+  type PermissionEntry,
+  type TerminalView,
+  type ToolContentView,
+  type ToolEntry,
+  type TranscriptEntry,
+} from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
 import { userIsTyping } from "../focus";
 import { Icon, kindIcon, statusIcon } from "../icons";
@@ -20,7 +28,17 @@ function basename(p: string): string {
   return p.split(/[\\/]/).pop() || p;
 }
 
-function ToolContent({ c, index, toolCallId, terminals }: { c: ToolContentView; index: number; toolCallId: string; terminals: Record<string, TerminalView> }) {
+function ToolContent({
+  c,
+  index,
+  toolCallId,
+  terminals,
+}: {
+  c: ToolContentView;
+  index: number;
+  toolCallId: string;
+  terminals: Record<string, TerminalView>;
+}) {
   switch (c.type) {
     case "content":
       return <pre class="tool-output">{blockText(c.content)}</pre>;
@@ -55,7 +73,13 @@ function ToolContent({ c, index, toolCallId, terminals }: { c: ToolContentView; 
 const ToolCard = memo(function ToolCard({ e, terminals }: { e: ToolEntry; terminals: Record<string, TerminalView> }) {
   const open = e.status === "in_progress" || e.status === "pending" || e.status === "failed";
   return (
-    <details class={`card tool status-${e.status}`} data-testid={TEST_IDS.toolCard} data-status={e.status} data-tool-call-id={e.toolCallId} open={open}>
+    <details
+      class={`card tool status-${e.status}`}
+      data-testid={TEST_IDS.toolCard}
+      data-status={e.status}
+      data-tool-call-id={e.toolCallId}
+      open={open}
+    >
       <summary>
         <Icon name={kindIcon(e.toolKind)} />
         <span class="tool-title">{e.title}</span>
@@ -135,7 +159,8 @@ const PermissionCard = memo(function PermissionCard({ e, pending }: { e: Permiss
             data-testid={TEST_IDS.permissionDismiss}
             title="Dismiss (Esc) — rejects"
             aria-label="Dismiss (rejects)"
-            onClick={() => post({ type: "permission/dismiss", requestId: e.requestId })}>
+            onClick={() => post({ type: "permission/dismiss", requestId: e.requestId })}
+          >
             <Icon name="close" />
           </button>
         ) : null}
@@ -203,7 +228,12 @@ const Entry = memo(function Entry({
       return <QuestionCard e={e} />;
     case "notice":
       return (
-        <div class={`notice ${e.severity}`} data-testid={TEST_IDS.notice} data-severity={e.severity} role={e.severity === "error" ? "alert" : "status"}>
+        <div
+          class={`notice ${e.severity}`}
+          data-testid={TEST_IDS.notice}
+          data-severity={e.severity}
+          role={e.severity === "error" ? "alert" : "status"}
+        >
           <Icon name={e.severity === "error" ? "error" : e.severity === "warning" ? "warning" : "info"} /> {e.text}
         </div>
       );

@@ -53,7 +53,13 @@ export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptI
       ) : null}
       {editing === undefined && !running ? (
         <div class="msg-actions">
-          <button class="icon" data-testid={TEST_IDS.editMessage} title="Edit this message and resend it from here" aria-label="Edit this message and resend it" onClick={() => setEditing(e.text)}>
+          <button
+            class="icon"
+            data-testid={TEST_IDS.editMessage}
+            title="Edit this message and resend it from here"
+            aria-label="Edit this message and resend it"
+            onClick={() => setEditing(e.text)}
+          >
             <Icon name="edit" />
           </button>
           <button

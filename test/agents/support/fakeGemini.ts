@@ -88,7 +88,12 @@ export async function startFakeGemini(script: (req: GeminiRequest) => GeminiRepl
       } else if (path.includes(":generateContent")) {
         res.writeHead(200, { "content-type": "application/json" });
         const text = JSON.stringify({ reasoning: "the model answered", next_speaker: "user" });
-        res.end(JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }], usageMetadata: usage }));
+        res.end(
+          JSON.stringify({
+            candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
+            usageMetadata: usage,
+          }),
+        );
       } else if (path.includes(":countTokens")) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ totalTokens: 10 }));

@@ -42,7 +42,10 @@ function textEvents(chunks: string[], seq: number): string {
     event("response.created", { response: { id: `resp_${seq}` } }),
     event("response.output_item.added", { output_index: 0, item: { type: "message", id, role: "assistant", content: [] } }),
     ...chunks.map((delta) => event("response.output_text.delta", { item_id: id, output_index: 0, content_index: 0, delta })),
-    event("response.output_item.done", { output_index: 0, item: { type: "message", id, role: "assistant", content: [{ type: "output_text", text: whole, annotations: [] }] } }),
+    event("response.output_item.done", {
+      output_index: 0,
+      item: { type: "message", id, role: "assistant", content: [{ type: "output_text", text: whole, annotations: [] }] },
+    }),
     event("response.completed", { response: { id: `resp_${seq}`, usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } } }),
   ].join("");
 }

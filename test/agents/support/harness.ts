@@ -51,10 +51,16 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
   let stderr = "";
   const env = Object.fromEntries(Object.entries(cmd.env).filter((e): e is [string, string] => e[1] !== undefined));
   // Its own process group, ended as a tree (the same mechanism as the extension's terminals).
-  const proc = spawnTree({ file: cmd.command, args: cmd.args, env, cwd: cmd.cwd }, (d) => (stderr = (stderr + d).slice(-20_000)), { stdin: true, rawStdout: true });
+  const proc = spawnTree({ file: cmd.command, args: cmd.args, env, cwd: cmd.cwd }, (d) => (stderr = (stderr + d).slice(-20_000)), {
+    stdin: true,
+    rawStdout: true,
+  });
   const child = proc.child;
   const exited = proc.exited.then(() => undefined);
-  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
+  );
   const client = new AcpClient(stream);
   let init: acp.InitializeResponse;
   try {
@@ -114,13 +120,16 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     answerPermissions(c) {
       choice = c;
     },
-    text: () => updates.flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [])).join(""),
+    text: () =>
+      updates.flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [])).join(""),
     transcript: () =>
       updates
         .flatMap((u) => {
           if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") return [u.content.text];
           if (u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update") return [];
-          const text = (u.content ?? []).flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : [])).join(" ");
+          const text = (u.content ?? [])
+            .flatMap((c) => (c.type === "content" && c.content.type === "text" ? [c.content.text] : []))
+            .join(" ");
           return [`\n[${u.sessionUpdate} ${u.title ?? ""} ${u.status ?? ""}] ${text}\n`];
         })
         .join(""),

@@ -18,14 +18,25 @@ export interface AgentProfile {
   env(modelUrl: string, home: string): NodeJS.ProcessEnv;
 }
 
-const base = (home: string): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share"), XDG_CACHE_HOME: join(home, ".cache") });
+const base = (home: string): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, ".config"),
+  XDG_DATA_HOME: join(home, ".local/share"),
+  XDG_CACHE_HOME: join(home, ".cache"),
+});
 
 export const PROFILES: AgentProfile[] = [
   {
     id: "gemini",
     api: "gemini",
     args: ["--acp"],
-    env: (url, home) => ({ ...base(home), GEMINI_API_KEY: "fake-key-for-a-local-fake", GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_NO_RELAUNCH: "true" }),
+    env: (url, home) => ({
+      ...base(home),
+      GEMINI_API_KEY: "fake-key-for-a-local-fake",
+      GOOGLE_GEMINI_BASE_URL: url,
+      GEMINI_CLI_NO_RELAUNCH: "true",
+    }),
   },
   {
     id: "opencode",
@@ -36,7 +47,14 @@ export const PROFILES: AgentProfile[] = [
       OPENCODE_DISABLE_AUTOUPDATE: "1",
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_CONFIG_CONTENT: JSON.stringify({
-        provider: { fake: { npm: "@ai-sdk/openai-compatible", name: "Fake", options: { baseURL: `${url}/v1`, apiKey: "sk-fake" }, models: { "fake-model": { name: "Fake model" } } } },
+        provider: {
+          fake: {
+            npm: "@ai-sdk/openai-compatible",
+            name: "Fake",
+            options: { baseURL: `${url}/v1`, apiKey: "sk-fake" },
+            models: { "fake-model": { name: "Fake model" } },
+          },
+        },
         model: "fake/fake-model",
         permission: { edit: "ask", bash: "ask" },
         autoupdate: false,
@@ -49,13 +67,20 @@ export const PROFILES: AgentProfile[] = [
     api: "openai-responses",
     noWrites: "codex offers no file-write tool for a model it does not know (it writes with shell commands in its own sandbox)",
     args: [
-      "-c", 'model_providers.fake.name="fake"',
-      "-c", `model_providers.fake.base_url="${"$URL"}/v1"`,
-      "-c", 'model_providers.fake.env_key="FAKE_MODEL_KEY"',
-      "-c", 'model_providers.fake.wire_api="responses"',
-      "-c", "model_providers.fake.requires_openai_auth=false",
-      "-c", 'model_provider="fake"',
-      "-c", 'model="fake-model"',
+      "-c",
+      'model_providers.fake.name="fake"',
+      "-c",
+      `model_providers.fake.base_url="${"$URL"}/v1"`,
+      "-c",
+      'model_providers.fake.env_key="FAKE_MODEL_KEY"',
+      "-c",
+      'model_providers.fake.wire_api="responses"',
+      "-c",
+      "model_providers.fake.requires_openai_auth=false",
+      "-c",
+      'model_provider="fake"',
+      "-c",
+      'model="fake-model"',
     ],
     env: (_url, home) => {
       mkdirSync(join(home, ".codex"), { recursive: true });
@@ -87,7 +112,9 @@ function toolSchemas(req: FakeRequest): { name: string; schema: Schema }[] {
   const tools = Array.isArray(req.body.tools) ? (req.body.tools as Record<string, unknown>[]) : [];
   return tools.map((t) => {
     const fn = t.function as { name?: string; parameters?: Schema } | undefined;
-    return fn ? { name: String(fn.name), schema: fn.parameters ?? {} } : { name: String(t.name), schema: (t.input_schema as Schema | undefined) ?? {} };
+    return fn
+      ? { name: String(fn.name), schema: fn.parameters ?? {} }
+      : { name: String(t.name), schema: (t.input_schema as Schema | undefined) ?? {} };
   });
 }
 

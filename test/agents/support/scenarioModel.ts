@@ -60,7 +60,9 @@ export async function startScenarioModel(api: ModelApi, folder: string): Promise
   if (api === "openai-responses") {
     // Text and hangs only: codex has no file-write tool for an unknown model (it writes with shell
     // commands under its own sandbox), so the write steps do not apply to it.
-    const r = await startFakeResponses((req) => (req.lastUserText.includes("[hang]") ? "hang" : { text: req.lastUserText.includes("[hello]") ? ["Hel", "lo there"] : ["ok"] }));
+    const r = await startFakeResponses((req) =>
+      req.lastUserText.includes("[hang]") ? "hang" : { text: req.lastUserText.includes("[hello]") ? ["Hel", "lo there"] : ["ok"] },
+    );
     return { origin: r.origin, nextHang: () => r.nextHang(), close: () => r.close() };
   }
   const server = await startFakeModelServer();

@@ -27,7 +27,9 @@ describe("cancellation (in-process)", () => {
     const b = await c.newSession(h.ws[1]!);
     const g = gate();
     h.model.fallback = (req) =>
-      JSON.stringify(req.messages).includes("[A]") ? [text("A "), { type: "hang" }] : [text("B1 "), { type: "wait", gate: g }, text("B2"), finish()];
+      JSON.stringify(req.messages).includes("[A]")
+        ? [text("A "), { type: "hang" }]
+        : [text("B1 "), { type: "wait", gate: g }, text("B2"), finish()];
     const pa = c.prompt(a, "[A]");
     const pb = c.prompt(b, "[B]");
     await h.model.waitForRequests(2);

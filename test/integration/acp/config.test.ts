@@ -54,15 +54,13 @@ describe("per-session config (in-process)", () => {
     assert.deepEqual(values(resA.configOptions), { mode: "read-only", model: "test:one", sandbox: "read-only", approval: "on-request" });
     const resB = await set(c, b, "model", "test:one");
     assert.deepEqual(values(resB.configOptions), { mode: "agent", model: "test:one", sandbox: "workspace-write", approval: "on-request" });
-    h.model.fallback = (req) => (req.messages[req.messages.length - 1]?.role === "tool" ? [text("k"), finish()] : [toolCall("probe", {}), finish("tool-calls")]);
+    h.model.fallback = (req) =>
+      req.messages[req.messages.length - 1]?.role === "tool" ? [text("k"), finish()] : [toolCall("probe", {}), finish("tool-calls")];
     await Promise.all([c.prompt(a, "a"), c.prompt(b, "b")]);
-    assert.deepEqual(
-      seen.map((s) => [s.sessionId === a ? "A" : "B", s.mode]).sort(),
-      [
-        ["A", "read-only"],
-        ["B", "workspace-write"],
-      ],
-    );
+    assert.deepEqual(seen.map((s) => [s.sessionId === a ? "A" : "B", s.mode]).sort(), [
+      ["A", "read-only"],
+      ["B", "workspace-write"],
+    ]);
   });
 
   it("I-49: an idle switch is pending (echoed), then anchored inside the next user turn before request assembly, never on an injection turn", async () => {
@@ -150,7 +148,10 @@ describe("per-session config (in-process)", () => {
     await assert.rejects(set(c, a, "colour", "blue"), isCode(-32602));
     await assert.rejects(set(c, a, "mode", "yolo"), isCode(-32602));
     await assert.rejects(set(c, a, "model", "not-configured"), isCode(-32602));
-    await assert.rejects(c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a, configId: "sandbox", type: "boolean", value: true }), isCode(-32602));
+    await assert.rejects(
+      c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a, configId: "sandbox", type: "boolean", value: true }),
+      isCode(-32602),
+    );
     await assert.rejects(c.agent.request(acp.methods.agent.session.setMode, { sessionId: a, modeId: "nope" }), isCode(-32602));
     assert.equal(JSON.stringify([rec.agent.settings, [...rec.pendingConfig]]), before);
   });
@@ -160,7 +161,12 @@ describe("per-session config (in-process)", () => {
     const a = await c.newSession(h.ws[0]!);
     await c.agent.request(acp.methods.agent.session.setMode, { sessionId: a, modeId: "full-access" });
     const res = await set(c, a, "model", "test:one");
-    assert.deepEqual(values(res.configOptions), { mode: "full-access", model: "test:one", sandbox: "danger-full-access", approval: "never" });
+    assert.deepEqual(values(res.configOptions), {
+      mode: "full-access",
+      model: "test:one",
+      sandbox: "danger-full-access",
+      approval: "never",
+    });
   });
 
   it("I-54: a model switch during a step applies from the next step; no request mixes models", async () => {

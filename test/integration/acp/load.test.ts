@@ -8,7 +8,8 @@ import { createHarness, until, type ClientSide, type Harness } from "../../suppo
 import { createFakeTools, finish, gate, text, toolCall } from "../../support/scriptedModel";
 
 const isCode = (code: number) => (err: unknown) => err instanceof acp.RequestError && err.code === code;
-const load = (c: ClientSide, sessionId: string, cwd: string) => c.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+const load = (c: ClientSide, sessionId: string, cwd: string) =>
+  c.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
 
 describe("session/load (in-process)", () => {
   let h: Harness;
@@ -141,13 +142,25 @@ describe("session/load (in-process)", () => {
     const replay = [...(c2.updates.get(id) ?? [])];
     assert.deepEqual(
       replay.map((u) => u.sessionUpdate),
-      ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update", "user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk", "available_commands_update"],
+      [
+        "session_info_update",
+        "user_message_chunk",
+        "agent_message_chunk",
+        "usage_update",
+        "user_message_chunk",
+        "tool_call",
+        "tool_call_update",
+        "agent_message_chunk",
+        "available_commands_update",
+      ],
     );
     const oldUpdate = replay.find((u) => u.sessionUpdate === "tool_call_update");
     assert.equal(oldUpdate?.sessionUpdate === "tool_call_update" ? oldUpdate.status : null, "failed");
     h.model.enqueue([toolCall("t", {}), finish("tool-calls")], [text("ok"), finish()]);
     await c2.prompt(id, "live");
-    const live = (c2.updates.get(id) ?? []).slice(replay.length).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
+    const live = (c2.updates.get(id) ?? [])
+      .slice(replay.length)
+      .filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
     for (const u of live) assert.notEqual((u as { toolCallId: string }).toolCallId, "call_old");
     assert.equal(live.filter((u) => u.sessionUpdate === "tool_call").length, 1);
   });
@@ -160,7 +173,10 @@ describe("session/load (in-process)", () => {
         (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && re.test(e.message),
       );
     await refused({ additionalDirectories: [h.ws[1]!] }, /additionalDirectories/);
-    await refused({ mcpServers: [{ type: "sse", name: "s", url: "http://127.0.0.1:1/sse", headers: [] }] }, /SSE MCP servers are not supported/);
+    await refused(
+      { mcpServers: [{ type: "sse", name: "s", url: "http://127.0.0.1:1/sse", headers: [] }] },
+      /SSE MCP servers are not supported/,
+    );
     await refused({ mcpServers: [{ name: "x", args: [], env: [] }] }, /Invalid params|command/); // the SDK's schema may refuse it first
     await refused({ mcpServers: [{ name: "", command: "/bin/true", args: [], env: [] }] }, /non-empty name/);
     await refused({ mcpServers: [{ type: "http", name: "h", url: "file:///etc/passwd", headers: [] }] }, /http:\/\/ or https:\/\//);
@@ -216,8 +232,15 @@ describe("session/load (in-process)", () => {
     const running = c.prompt(id, "long");
     await h.model.waitForRequests(1);
     const before = (c.updates.get(id) ?? []).length;
-    await assert.rejects(load(c, id, h.ws[0]!), (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /prompt running/.test(e.message));
-    assert.equal((c.updates.get(id) ?? []).filter((u, i) => i >= before && u.sessionUpdate === "user_message_chunk").length, 0, "nothing replayed");
+    await assert.rejects(
+      load(c, id, h.ws[0]!),
+      (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /prompt running/.test(e.message),
+    );
+    assert.equal(
+      (c.updates.get(id) ?? []).filter((u, i) => i >= before && u.sessionUpdate === "user_message_chunk").length,
+      0,
+      "nothing replayed",
+    );
     g.open();
     assert.deepEqual(await running, { stopReason: "end_turn" });
     assert.equal(c.textOf(id), "part one part two");
@@ -232,7 +255,10 @@ describe("session/load (in-process)", () => {
     const c2 = await h.connect();
     await c2.agent.request(acp.methods.agent.session.resume, { sessionId: id, cwd: h.ws[0]! });
     // No history replayed: only the command list, which is part of the session's state.
-    assert.deepEqual((c2.updates.get(id) ?? []).map((u) => u.sessionUpdate), ["available_commands_update"]);
+    assert.deepEqual(
+      (c2.updates.get(id) ?? []).map((u) => u.sessionUpdate),
+      ["available_commands_update"],
+    );
     for (let i = 0; i < 55; i++) await c2.newSession(h.ws[1]!);
     const mine = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[0]! });
     assert.deepEqual(

@@ -26,7 +26,8 @@ describe("permissions (in-process)", () => {
         },
       }),
     });
-    h.model.fallback = (req) => (req.messages[req.messages.length - 1]?.role === "tool" ? [text("done"), finish()] : [toolCall("write", {}), finish("tool-calls")]);
+    h.model.fallback = (req) =>
+      req.messages[req.messages.length - 1]?.role === "tool" ? [text("done"), finish()] : [toolCall("write", {}), finish("tool-calls")];
   });
   afterEach(() => h.cleanup());
 
@@ -38,7 +39,9 @@ describe("permissions (in-process)", () => {
     await Promise.all([c.prompt(a, "a"), c.prompt(b, "b")]);
     assert.equal(c.permissionRequests.length, 2);
     for (const req of c.permissionRequests) {
-      const announcedHere = (c.updates.get(req.sessionId) ?? []).filter((u) => u.sessionUpdate === "tool_call").map((u) => (u.sessionUpdate === "tool_call" ? u.toolCallId : ""));
+      const announcedHere = (c.updates.get(req.sessionId) ?? [])
+        .filter((u) => u.sessionUpdate === "tool_call")
+        .map((u) => (u.sessionUpdate === "tool_call" ? u.toolCallId : ""));
       assert.ok(announcedHere.includes(req.toolCall.toolCallId), "announced in the same session");
       const idx = c.order.indexOf(`permission:${req.sessionId}`);
       assert.ok(c.order.indexOf(`update:${req.sessionId}:tool_call`) < idx, "announced before the request");
@@ -62,7 +65,12 @@ describe("permissions (in-process)", () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
     const agent = h.registry.get(a)!;
-    const answer = await h.registry.hooks.requestPermission(agent, "call_never_announced", { title: "x", reason: "y", grantKey: "z" }, new AbortController().signal);
+    const answer = await h.registry.hooks.requestPermission(
+      agent,
+      "call_never_announced",
+      { title: "x", reason: "y", grantKey: "z" },
+      new AbortController().signal,
+    );
     assert.equal(answer, "reject");
     assert.equal(c.permissionRequests.length, 0);
   });

@@ -17,7 +17,10 @@ type Received = { sessionId: string; resolved: UserAnswer } | { sessionId: strin
 
 /** The real ask_user tool behind the real runner, with what `ctx.askUser` gave the tool recorded. */
 function recordingRunner(received: Received[]): ToolRunner {
-  const inner = createRunner({ sandbox: { backend: "none", wrap: () => ({ file: "/bin/false", args: [] }) } as never, tools: [askUserTool as ToolDefinition<never>] });
+  const inner = createRunner({
+    sandbox: { backend: "none", wrap: () => ({ file: "/bin/false", args: [] }) } as never,
+    tools: [askUserTool as ToolDefinition<never>],
+  });
   return {
     ...inner,
     run(name, input, ctx) {
@@ -50,7 +53,8 @@ const userText = (req: ModelStreamRequest): string => {
 };
 const toolOutputs = (req: ModelStreamRequest): Array<{ output: string; isError: boolean }> =>
   req.messages.flatMap((m) => (m.role === "tool" ? m.content.map((p) => ({ output: p.output, isError: p.isError })) : []));
-const announced = (c: ClientSide, sid: string): string[] => (c.updates.get(sid) ?? []).flatMap((u) => (u.sessionUpdate === "tool_call" ? [u.toolCallId] : []));
+const announced = (c: ClientSide, sid: string): string[] =>
+  (c.updates.get(sid) ?? []).flatMap((u) => (u.sessionUpdate === "tool_call" ? [u.toolCallId] : []));
 const sessionOf = (req: acp.CreateElicitationRequest): string => ("sessionId" in req ? String(req.sessionId) : "");
 
 /** A client handler that holds each question until the test answers it; records the handler's cancel signal. */
@@ -131,7 +135,11 @@ describe("user questions (in-process)", () => {
         toolCallId: ids[0],
         mode: "form",
         message: `Which color for ${prompt}?`,
-        requestedSchema: { type: "object", properties: { answer: { type: "string", title: "Answer", enum: ["red", "blue"] } }, required: ["answer"] },
+        requestedSchema: {
+          type: "object",
+          properties: { answer: { type: "string", title: "Answer", enum: ["red", "blue"] } },
+          required: ["answer"],
+        },
       });
       assert.ok(c.order.indexOf(`update:${sid}:tool_call`) < c.order.indexOf(`elicitation:${sid}`), "announced before the question");
     }
@@ -153,7 +161,8 @@ describe("user questions (in-process)", () => {
     plain.onElicitation(() => ({ action: "accept", content: { answer: "red" } }));
     await plain.prompt(p, "plain");
     await rich.prompt(r, "rich");
-    const toolsOf = (prompt: string): string[][] => h.model.requests.filter((q) => userText(q) === prompt).map((q) => q.tools.map((t) => t.name));
+    const toolsOf = (prompt: string): string[][] =>
+      h.model.requests.filter((q) => userText(q) === prompt).map((q) => q.tools.map((t) => t.name));
     // The model calls ask_user anyway (it was not offered): it fails closed, no frame.
     assert.deepEqual(toolsOf("plain"), [[], []]);
     assert.deepEqual(toolsOf("rich"), [["ask_user"], ["ask_user"]]);
@@ -169,7 +178,9 @@ describe("user questions (in-process)", () => {
     const a = await c.newSession(h.ws[0]!);
     const agent = h.registry.get(a)!;
     const signal = new AbortController().signal;
-    assert.deepEqual(await h.registry.hooks.askUser!(agent, "call_never_announced", { question: "q?" }, signal), { outcome: "unavailable" });
+    assert.deepEqual(await h.registry.hooks.askUser!(agent, "call_never_announced", { question: "q?" }, signal), {
+      outcome: "unavailable",
+    });
     const rec = c.bridge.records.get(a)!;
     c.bridge.records.delete(a); // the agent is no longer owned by this connection's record
     try {

@@ -95,11 +95,24 @@ describe("ACP routing and prompts (in-process)", () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
     await c.prompt(a, "hello");
-    const snapshot = (): unknown => [...c.bridge.records.values()].map((r) => [r.sessionId, r.agent.settings, [...r.pendingConfig], r.slots.size, r.agent.session.lastSeq]);
+    const snapshot = (): unknown =>
+      [...c.bridge.records.values()].map((r) => [
+        r.sessionId,
+        r.agent.settings,
+        [...r.pendingConfig],
+        r.slots.size,
+        r.agent.session.lastSeq,
+      ]);
     const before = snapshot();
     await assert.rejects(c.prompt("nope", "x"), isCode(-32002));
-    await assert.rejects(c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: "nope", configId: "mode", value: "read-only" }), isCode(-32002));
-    await assert.rejects(c.agent.request(acp.methods.agent.session.load, { sessionId: "nope", cwd: h.ws[0]!, mcpServers: [] }), isCode(-32002));
+    await assert.rejects(
+      c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: "nope", configId: "mode", value: "read-only" }),
+      isCode(-32002),
+    );
+    await assert.rejects(
+      c.agent.request(acp.methods.agent.session.load, { sessionId: "nope", cwd: h.ws[0]!, mcpServers: [] }),
+      isCode(-32002),
+    );
     // A load of the live id in another folder fails as invalid params (an idle load in its own folder re-syncs, I-16).
     await assert.rejects(c.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: h.ws[1]!, mcpServers: [] }), isCode(-32602));
     assert.deepEqual(snapshot(), before);
@@ -200,11 +213,26 @@ describe("ACP routing and prompts (in-process)", () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
     const b = await c.newSession(h.ws[1]!);
-    h.model.enqueue([text("start "), { type: "fail", error: new ModelError("rate-limit", "The model provider is rate limiting requests (429).") }]);
-    await assert.rejects(c.prompt(a, "x"), (err: unknown) => err instanceof acp.RequestError && err.code === -32603 && /rate limiting/.test(err.message));
+    h.model.enqueue([
+      text("start "),
+      { type: "fail", error: new ModelError("rate-limit", "The model provider is rate limiting requests (429).") },
+    ]);
+    await assert.rejects(
+      c.prompt(a, "x"),
+      (err: unknown) => err instanceof acp.RequestError && err.code === -32603 && /rate limiting/.test(err.message),
+    );
     const explain = (c.updates.get(a) ?? []).find((u) => u.sessionUpdate === "agent_message_chunk" && u._meta);
-    assert.ok(explain && explain.sessionUpdate === "agent_message_chunk" && explain.content.type === "text" && /rate limiting/.test(explain.content.text));
-    assert.deepEqual((c.updates.get(b) ?? []).map((u) => u.sessionUpdate), ["available_commands_update"], "B got only its own command list");
+    assert.ok(
+      explain &&
+        explain.sessionUpdate === "agent_message_chunk" &&
+        explain.content.type === "text" &&
+        /rate limiting/.test(explain.content.text),
+    );
+    assert.deepEqual(
+      (c.updates.get(b) ?? []).map((u) => u.sessionUpdate),
+      ["available_commands_update"],
+      "B got only its own command list",
+    );
     h.model.enqueue([text("fine"), finish()]);
     assert.deepEqual(await c.prompt(a, "again"), { stopReason: "end_turn" });
   });

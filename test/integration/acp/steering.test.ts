@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import { createHarness, type Harness } from "../../support/inProcess";
 import { finish, gate, text } from "../../support/scriptedModel";
 
-const steer = (agent: acp.ClientContext, sessionId: string, t: string): Promise<unknown> => agent.request("_session/steering", { sessionId, prompt: [{ type: "text", text: t }] });
+const steer = (agent: acp.ClientContext, sessionId: string, t: string): Promise<unknown> =>
+  agent.request("_session/steering", { sessionId, prompt: [{ type: "text", text: t }] });
 
 describe("steering (in-process)", () => {
   let h: Harness;
@@ -34,7 +35,9 @@ describe("steering (in-process)", () => {
     assert.ok(steerEntry && steerEntry.type === "user/steer" && steerEntry.applied, "taken in by a model step");
     assert.equal(steerEntry.messageId, answer._meta["manifold/steer"].messageId);
     assert.ok(steerEntry.seq > turns[1]!, "in the second turn");
-    assert.ok(h.model.requests.slice(1).some((r) => JSON.stringify(r.messages).includes("mind X")), "a request of the new turn carries it");
-
+    assert.ok(
+      h.model.requests.slice(1).some((r) => JSON.stringify(r.messages).includes("mind X")),
+      "a request of the new turn carries it",
+    );
   });
 });

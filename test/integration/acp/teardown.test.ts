@@ -26,7 +26,10 @@ describe("teardown (in-process)", () => {
     await assert.rejects(c.newSession(h.ws[0]!), internal);
     await assert.rejects(c.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: h.ws[0]!, mcpServers: [] }), internal);
     await assert.rejects(c.prompt(a, "x"), internal);
-    await assert.rejects(c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a, configId: "mode", value: "agent" }), internal);
+    await assert.rejects(
+      c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a, configId: "mode", value: "agent" }),
+      internal,
+    );
     assert.equal(h.registry.agents.size, 0);
     assert.equal(h.model.requests.length, requestsBefore);
   });
@@ -46,7 +49,10 @@ describe("teardown (in-process)", () => {
       const prompts = ids.map((id) => c.prompt(id, "x"));
       await h.model.waitForRequests(3);
       await c.bridge.teardown();
-      assert.deepEqual(await Promise.all(prompts), ids.map(() => ({ stopReason: "cancelled" })));
+      assert.deepEqual(
+        await Promise.all(prompts),
+        ids.map(() => ({ stopReason: "cancelled" })),
+      );
       await new Promise((r) => setImmediate(r));
       assert.deepEqual([...counts.values()], [1, 1, 1]);
     } finally {
@@ -144,7 +150,10 @@ describe("teardown (in-process)", () => {
     const a = await c1.newSession(h.ws[0]!);
     const b = await c2.newSession(h.ws[1]!);
     const g = gate();
-    h.model.fallback = (req) => (JSON.stringify(req.messages).includes("[A]") ? [text("A"), { type: "hang" }] : [text("B1 "), { type: "wait", gate: g }, text("B2"), finish()]);
+    h.model.fallback = (req) =>
+      JSON.stringify(req.messages).includes("[A]")
+        ? [text("A"), { type: "hang" }]
+        : [text("B1 "), { type: "wait", gate: g }, text("B2"), finish()];
     const pa = c1.prompt(a, "[A]").catch(() => "closed");
     const pb = c2.prompt(b, "[B]");
     await h.model.waitForRequests(2);
@@ -164,7 +173,10 @@ describe("teardown (in-process)", () => {
     const a = await c.newSession(h.ws[0]!);
     const b = await c.newSession(h.ws[1]!);
     const g = gate();
-    h.model.fallback = (req) => (JSON.stringify(req.messages).includes("[A]") ? [text("A"), { type: "hang" }] : [text("B1 "), { type: "wait", gate: g }, text("B2"), finish()]);
+    h.model.fallback = (req) =>
+      JSON.stringify(req.messages).includes("[A]")
+        ? [text("A"), { type: "hang" }]
+        : [text("B1 "), { type: "wait", gate: g }, text("B2"), finish()];
     const pa = c.prompt(a, "[A]");
     const pb = c.prompt(b, "[B]");
     await h.model.waitForRequests(2);

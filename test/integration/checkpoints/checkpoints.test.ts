@@ -40,9 +40,16 @@ test("I-105: restoring session A changes nothing in folder B, and undoing the re
   const aBeforeRestore = fingerprint(a);
 
   const plan = await ckA.planRestore("sA", first.id);
-  assert.deepEqual(plan.items.map((i) => `${i.action} ${i.path}`).sort(), ["delete made-by-bash/out.log", "write src/one.ts", "write two.txt"]);
+  assert.deepEqual(plan.items.map((i) => `${i.action} ${i.path}`).sort(), [
+    "delete made-by-bash/out.log",
+    "write src/one.ts",
+    "write two.txt",
+  ]);
   const { undo, results } = await ckA.restore(plan, new Set());
-  assert.ok(results.every((r) => r.ok), JSON.stringify(results));
+  assert.ok(
+    results.every((r) => r.ok),
+    JSON.stringify(results),
+  );
   assert.equal(read(a, "src/one.ts"), "one v1\n");
   assert.equal(read(a, "two.txt"), "two v1\n");
   assert.equal(existsSync(join(a, "made-by-bash")), false, "the directory the command created goes too");
@@ -129,7 +136,10 @@ test("changes since the last prompt with +/- counts; keep and undo per file and 
   );
   assert.equal((await ck.baselineContent("s", "a.txt"))?.toString(), "1\n2\n3\n");
   await ck.keep("s", ["a.txt"]);
-  assert.deepEqual((await ck.changes("s")).files.map((f) => f.path), ["b.txt", "c.txt"]);
+  assert.deepEqual(
+    (await ck.changes("s")).files.map((f) => f.path),
+    ["b.txt", "c.txt"],
+  );
   await ck.undoFiles("s", ["b.txt"]);
   assert.equal(read(folder, "b.txt"), "b\n");
   assert.equal(read(folder, "a.txt"), "1\n2 changed\n3\n4\n", "kept");
@@ -140,7 +150,8 @@ test("changes since the last prompt with +/- counts; keep and undo per file and 
 
 test("the user's own git repository is never touched: no commits, stashes, index or config changes", async () => {
   const { folder, ck } = setup();
-  const g = (...args: string[]) => execFileSync("git", ["-C", folder, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { encoding: "utf8" });
+  const g = (...args: string[]) =>
+    execFileSync("git", ["-C", folder, "-c", "user.name=t", "-c", "user.email=t@t", ...args], { encoding: "utf8" });
   g("init", "-q");
   write(folder, "tracked.txt", "t1\n");
   g("add", "tracked.txt");
@@ -170,7 +181,10 @@ test("ignored and large files follow the rule: not recorded, and a restore leave
   write(folder, "big.bin", "y".repeat(3000));
   write(folder, "small.txt", "s2");
   const plan = await ck.planRestore("s", c.id);
-  assert.deepEqual(plan.items.map((i) => i.path), ["small.txt"]);
+  assert.deepEqual(
+    plan.items.map((i) => i.path),
+    ["small.txt"],
+  );
   await ck.restore(plan, new Set());
   assert.equal(read(folder, "build/out.js"), "v2");
   assert.equal(read(folder, "big.bin"), "y".repeat(3000));
@@ -213,7 +227,10 @@ test("a directory swapped for a symlink to outside the folder is never written t
   const plan = await ck.planRestore("s", c.id);
   const { results } = await ck.restore(plan, new Set());
   assert.equal(existsSync(join(outside, "f.txt")), false, "nothing written outside");
-  assert.ok(results.some((r) => r.path === "sub/f.txt" && !r.ok && /outside the folder/.test(r.reason ?? "")), JSON.stringify(results));
+  assert.ok(
+    results.some((r) => r.path === "sub/f.txt" && !r.ok && /outside the folder/.test(r.reason ?? "")),
+    JSON.stringify(results),
+  );
 });
 
 test("restores the executable bit, and failures name their cause", async () => {
@@ -237,7 +254,10 @@ test("git never runs programs from the user's config or the folder's attributes 
   chmodSync(script, 0o755);
   const home = join(base, "home");
   mkdirSync(home);
-  writeFileSync(join(home, ".gitconfig"), `[core]\n\tfsmonitor = ${script}\n\thooksPath = ${base}\n[filter "evil"]\n\tclean = ${script}\n\tsmudge = ${script}\n`);
+  writeFileSync(
+    join(home, ".gitconfig"),
+    `[core]\n\tfsmonitor = ${script}\n\thooksPath = ${base}\n[filter "evil"]\n\tclean = ${script}\n\tsmudge = ${script}\n`,
+  );
   write(folder, ".gitattributes", "* filter=evil\n");
   write(folder, "a.txt", "a");
   // The host's HOME holds the evil config, and a host GIT_DIR must not leak in either.
@@ -258,7 +278,10 @@ test("checkpoints survive a restart (a new instance reads them) and are deleted 
   await ck.beforePrompt("other", 0, "y");
   write(folder, "f.txt", "2");
   const again = new FolderCheckpoints(storage, folder);
-  assert.deepEqual((await again.list("s")).map((x) => x.id), [c.id]);
+  assert.deepEqual(
+    (await again.list("s")).map((x) => x.id),
+    [c.id],
+  );
   await again.restore(await again.planRestore("s", c.id), new Set());
   assert.equal(read(folder, "f.txt"), "1");
   await again.deleteSession("s");
@@ -277,7 +300,10 @@ test("old checkpoints beyond the per-session bound are dropped", async () => {
     write(folder, "f.txt", String(i));
     await ck.beforePrompt("s", i, `p${i}`);
   }
-  assert.deepEqual((await ck.list("s")).map((c) => c.label), ["p2", "p3", "p4"]);
+  assert.deepEqual(
+    (await ck.list("s")).map((c) => c.label),
+    ["p2", "p3", "p4"],
+  );
 });
 
 test("a fork keeps the checkpoints before the fork point", async () => {
@@ -287,7 +313,10 @@ test("a fork keeps the checkpoints before the fork point", async () => {
   write(folder, "f.txt", "1");
   await ck.beforePrompt("s", 1, "p1");
   await ck.fork("s", "t", 1);
-  assert.deepEqual((await ck.list("t")).map((c) => c.label), ["p0"]);
+  assert.deepEqual(
+    (await ck.list("t")).map((c) => c.label),
+    ["p0"],
+  );
   await ck.deleteSession("s");
   const only = (await ck.list("t"))[0]!;
   write(folder, "f.txt", "later");

@@ -44,13 +44,19 @@ test("a checkpoint is taken before the prompt reaches the agent; its end is reco
   assert.equal(c?.label, "change a");
   assert.equal(c?.promptIndex, 0);
   assert.ok(c?.after, "the turn's end is recorded");
-  assert.deepEqual((await ck.changes(s.sessionId!)).files.map((f) => f.path), ["a.txt"]);
+  assert.deepEqual(
+    (await ck.changes(s.sessionId!)).files.map((f) => f.path),
+    ["a.txt"],
+  );
   await ck.restore(await ck.planRestore(s.sessionId!, c!.id), new Set());
   assert.equal(read(folder, "a.txt"), "before");
 });
 
 test("edit and resend with an agent that forks before a prompt: the panel moves to the fork, later messages go", async () => {
-  const { fake, s, ck } = await setup({ sessionCapabilities: { resume: {} }, _meta: { "session/fork": { "manifold.dev/keepPrompts": true } } });
+  const { fake, s, ck } = await setup({
+    sessionCapabilities: { resume: {} },
+    _meta: { "session/fork": { "manifold.dev/keepPrompts": true } },
+  });
   const first = s.sessionId!;
   await s.prompt(text("one"), { text: "one", attachments: [] });
   await s.prompt(text("two"), { text: "two", attachments: [] });
@@ -58,8 +64,15 @@ test("edit and resend with an agent that forks before a prompt: the panel moves 
   await s.editAndResend(1, text("two, edited"), { text: "two, edited", attachments: [] });
   assert.ok(fake.calls.includes(`session/fork ${first} keep=1`), fake.calls.join(","));
   assert.notEqual(s.sessionId, first);
-  assert.deepEqual(s.state.entries.filter((e) => e.kind === "user").map((e) => (e.kind === "user" ? e.text : "")), ["one", "two, edited"]);
-  assert.deepEqual((await ck.list(s.sessionId!)).map((c) => c.label), ["one", "two, edited"], "the fork keeps the checkpoints before the cut");
+  assert.deepEqual(
+    s.state.entries.filter((e) => e.kind === "user").map((e) => (e.kind === "user" ? e.text : "")),
+    ["one", "two, edited"],
+  );
+  assert.deepEqual(
+    (await ck.list(s.sessionId!)).map((c) => c.label),
+    ["one", "two, edited"],
+    "the fork keeps the checkpoints before the cut",
+  );
 });
 
 test("edit and resend with an agent that cannot fork says plainly that it remembers", async () => {

@@ -73,7 +73,12 @@ export function pathExists(root: string, p: string): boolean {
   if (p.includes("*")) {
     const dir = dirname(full);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return false;
-    const re = new RegExp(`^${basename(p).split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*")}$`);
+    const re = new RegExp(
+      `^${basename(p)
+        .split("*")
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[^/]*")}$`,
+    );
     return readdirSync(dir).some((name) => re.test(name));
   }
   if (!existsSync(full)) return false;
@@ -116,7 +121,9 @@ describe("ARCHITECTURE.md", () => {
         missing.set(n, [...(missing.get(n) ?? []), f]);
       }
     }
-    const report = [...missing].sort((a, b) => a[0] - b[0]).map(([n, where]) => `I-${n} (cited in ${where.slice(0, 3).join(", ")}${where.length > 3 ? ", …" : ""})`);
+    const report = [...missing]
+      .sort((a, b) => a[0] - b[0])
+      .map(([n, where]) => `I-${n} (cited in ${where.slice(0, 3).join(", ")}${where.length > 3 ? ", …" : ""})`);
     assert.deepEqual(report, [], `rules cited in the code with no entry in ${DOC}:\n  ${report.join("\n  ")}`);
   });
 
@@ -129,14 +136,24 @@ describe("ARCHITECTURE.md", () => {
   });
 
   it("the checks catch a bogus rule citation and a bogus path", () => {
-    const sample = ["- **I-1** a rule", "### I-2 another", "`agent-server/acp/nope.ts`, `sandbox/`, `session/update`, `dist/agent-server.js`, `/tmp`"].join("\n");
+    const sample = [
+      "- **I-1** a rule",
+      "### I-2 another",
+      "`agent-server/acp/nope.ts`, `sandbox/`, `session/update`, `dist/agent-server.js`, `/tmp`",
+    ].join("\n");
     const entries = ruleEntries(sample);
     assert.deepEqual([...entries].sort(), [1, 2]);
     // Spelled in pieces so that this file itself cites no rule 999.
     const cited = citedRules(`test("I-1: …"); // I-2, I-${"999"} and I-20..22, I-57/58; not GUI-3`);
-    assert.deepEqual([...cited].filter((n) => !entries.has(n)).sort((a, b) => a - b), [20, 21, 22, 57, 58, 999]);
+    assert.deepEqual(
+      [...cited].filter((n) => !entries.has(n)).sort((a, b) => a - b),
+      [20, 21, 22, 57, 58, 999],
+    );
     const named = namedPaths(sample, new Set(["agent-server", "sandbox", "dist"]));
     assert.deepEqual(named, ["agent-server/acp/nope.ts", "sandbox/"]);
-    assert.deepEqual(named.filter((p) => !pathExists(ROOT, p)), ["agent-server/acp/nope.ts"]);
+    assert.deepEqual(
+      named.filter((p) => !pathExists(ROOT, p)),
+      ["agent-server/acp/nope.ts"],
+    );
   });
 });

@@ -75,7 +75,10 @@ test("fs/write_text_file: a directory or a hard-linked file is refused with inva
   linkSync(join(ws, "linked.txt"), join(ws, "..", "outside-alias.txt"));
   const files = serviceOf(ws);
   assert.deepEqual(
-    [await codeOf(files.writeTextFile({ sessionId: "s", path: "adir", content: "x" })), await codeOf(files.writeTextFile({ sessionId: "s", path: "linked.txt", content: "x" }))],
+    [
+      await codeOf(files.writeTextFile({ sessionId: "s", path: "adir", content: "x" })),
+      await codeOf(files.writeTextFile({ sessionId: "s", path: "linked.txt", content: "x" })),
+    ],
     [-32602, -32602],
   );
   assert.equal(readFileSync(join(ws, "..", "outside-alias.txt"), "utf8"), "shared\n");
@@ -84,8 +87,14 @@ test("fs/write_text_file: a directory or a hard-linked file is refused with inva
 test("fs/read_text_file: a missing file inside the folder reads as empty text marked as not existing; outside stays refused", async () => {
   const ws = folder();
   const files = serviceOf(ws);
-  assert.deepEqual(await files.readTextFile({ sessionId: "s", path: join(ws, "not", "there.txt") }), { content: "", _meta: { "manifold/exists": false } });
-  assert.deepEqual(await files.readTextFile({ sessionId: "s", path: "missing.txt", line: 3, limit: 2 }), { content: "", _meta: { "manifold/exists": false } });
+  assert.deepEqual(await files.readTextFile({ sessionId: "s", path: join(ws, "not", "there.txt") }), {
+    content: "",
+    _meta: { "manifold/exists": false },
+  });
+  assert.deepEqual(await files.readTextFile({ sessionId: "s", path: "missing.txt", line: 3, limit: 2 }), {
+    content: "",
+    _meta: { "manifold/exists": false },
+  });
   assert.equal(await codeOf(files.readTextFile({ sessionId: "s", path: "../elsewhere.txt" })), -32602);
   mkdirSync(join(ws, "adir"));
   assert.equal(await codeOf(files.readTextFile({ sessionId: "s", path: "adir" })), -32602);

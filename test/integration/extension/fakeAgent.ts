@@ -43,7 +43,10 @@ export function createFakeAgent(caps: AgentCapabilities = {}): FakeAgent {
       }))
       .onRequest(acp.methods.agent.session.new, ({ params }) => {
         fake.calls.push("session/new");
-        fake.newSessions.push({ cwd: params.cwd, ...(params.additionalDirectories !== undefined ? { additionalDirectories: params.additionalDirectories } : {}) });
+        fake.newSessions.push({
+          cwd: params.cwd,
+          ...(params.additionalDirectories !== undefined ? { additionalDirectories: params.additionalDirectories } : {}),
+        });
         return { sessionId: `s${++seq}` };
       })
       .onRequest(acp.methods.agent.session.load, () => {
@@ -79,7 +82,12 @@ export function createFakeAgent(caps: AgentCapabilities = {}): FakeAgent {
 }
 
 /** Asks for permission and records the answer. */
-export async function askPermission(fake: FakeAgent, client: AgentContext, sessionId: string, toolCallId: string): Promise<RequestPermissionResponse> {
+export async function askPermission(
+  fake: FakeAgent,
+  client: AgentContext,
+  sessionId: string,
+  toolCallId: string,
+): Promise<RequestPermissionResponse> {
   const response = await client.request(acp.methods.client.session.requestPermission, {
     sessionId,
     toolCall: { toolCallId, title: `run ${toolCallId}` },

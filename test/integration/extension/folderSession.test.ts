@@ -43,13 +43,12 @@ async function setup(folders: string[], caps: acp.AgentCapabilities = {}): Promi
   await client.initialize();
   const waiters = stateWaiters();
   const bindings = memoryBindings();
-  const sessions = folders.map(
-    (f) =>
-      folderSession(f, f.split("/").pop() ?? f, {
-        bindings,
-        editor,
-        terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
-      }),
+  const sessions = folders.map((f) =>
+    folderSession(f, f.split("/").pop() ?? f, {
+      bindings,
+      editor,
+      terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
+    }),
   );
   for (const s of sessions) s.onDidEmit(() => waiters.changed(s));
   for (const s of sessions) await s.attach(client, { restart: false });
@@ -125,8 +124,14 @@ test("I-93: permission requests of two sessions reach only their own panel model
   ];
   await h.when(sa, (st) => permissions(st).length === 1);
   await h.when(sb, (st) => permissions(st).length === 1);
-  assert.deepEqual(permissions(sa.state).map((p) => p.toolCallId), [`tool-${sa.sessionId}`]);
-  assert.deepEqual(permissions(sb.state).map((p) => p.toolCallId), [`tool-${sb.sessionId}`]);
+  assert.deepEqual(
+    permissions(sa.state).map((p) => p.toolCallId),
+    [`tool-${sa.sessionId}`],
+  );
+  assert.deepEqual(
+    permissions(sb.state).map((p) => p.toolCallId),
+    [`tool-${sb.sessionId}`],
+  );
   // A's card cannot be answered from B's panel.
   const aReq = permissions(sa.state)[0]!.requestId;
   const bReq = permissions(sb.state)[0]!.requestId;
@@ -136,10 +141,10 @@ test("I-93: permission requests of two sessions reach only their own panel model
   assert.equal(sa.dismissPermission(aReq), true);
   await sb.close();
   await Promise.all(turns);
-  assert.deepEqual(h.fake.permissionAnswers.map((x) => x.response), [
-    { outcome: { outcome: "selected", optionId: "reject" } },
-    { outcome: { outcome: "selected", optionId: "reject" } },
-  ]);
+  assert.deepEqual(
+    h.fake.permissionAnswers.map((x) => x.response),
+    [{ outcome: { outcome: "selected", optionId: "reject" } }, { outcome: { outcome: "selected", optionId: "reject" } }],
+  );
 });
 
 test("I-93: dismissing a request that offers no reject option answers `cancelled`", async () => {
@@ -177,7 +182,10 @@ test("I-91: an update the agent sends for an unknown session id changes no folde
   });
   await h.when(h.sessions[0]!, (st) => st.entries.length === 1);
   assert.equal(h.sessions[1]!.state, before[1]);
-  assert.deepEqual(h.sessions[0]!.state.entries.map((e) => (e.kind === "agent" ? e.text : e.kind)), ["hello"]);
+  assert.deepEqual(
+    h.sessions[0]!.state.entries.map((e) => (e.kind === "agent" ? e.text : e.kind)),
+    ["hello"],
+  );
   assert.equal(h.client.router.droppedCount, 1);
 });
 
@@ -199,7 +207,10 @@ test("I-95: after an agent restart a folder with history re-attaches by session/
   const client2 = new AcpClient(fake2.app);
   await client2.initialize();
   for (const s of h.sessions) await s.attach(client2, { restart: true });
-  assert.deepEqual(h.sessions.map((s) => s.sessionId), ids);
+  assert.deepEqual(
+    h.sessions.map((s) => s.sessionId),
+    ids,
+  );
   assert.deepEqual(fake2.calls, ["session/resume", "session/resume"]);
   assert.deepEqual(
     h.sessions.map((s) => s.state.entries.filter((e) => e.kind === "agent").map((e) => (e.kind === "agent" ? e.text : ""))),
@@ -239,7 +250,14 @@ test("an edit reaches the panel as a summary: no event or snapshot carries its t
   const newText = "NEW-LINE-1\nNEW-LINE-2\nNEW-LINE-3";
   h.fake.onPrompt = async ({ params, client }) => {
     const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
-    await update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "edit a.ts", kind: "edit", status: "pending", rawInput: { path: "a.ts", old_string: oldText, new_string: newText } });
+    await update({
+      sessionUpdate: "tool_call",
+      toolCallId: "t1",
+      title: "edit a.ts",
+      kind: "edit",
+      status: "pending",
+      rawInput: { path: "a.ts", old_string: oldText, new_string: newText },
+    });
     await update({
       sessionUpdate: "tool_call_update",
       toolCallId: "t1",
@@ -253,7 +271,9 @@ test("an edit reaches the panel as a summary: no event or snapshot carries its t
   const seen = JSON.stringify({ posted, snapshot: s.state });
   for (const leaked of ["OLD-LINE", "NEW-LINE", "oldText", "newText"]) assert.ok(!seen.includes(leaked), `the webview would see ${leaked}`);
   const tool = s.state.entries.find((e) => e.kind === "tool");
-  assert.deepEqual(tool?.kind === "tool" ? tool.content : undefined, [{ type: "diff", path: join(a, "a.ts"), newFile: false, linesBefore: 2, linesAfter: 3 }]);
+  assert.deepEqual(tool?.kind === "tool" ? tool.content : undefined, [
+    { type: "diff", path: join(a, "a.ts"), newFile: false, linesBefore: 2, linesAfter: 3 },
+  ]);
   assert.deepEqual(s.diff("t1", 0), { path: join(a, "a.ts"), oldText, newText });
   assert.equal(s.diff("t1", 1), undefined);
 });

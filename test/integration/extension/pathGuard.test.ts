@@ -112,7 +112,10 @@ test("I-94: fs/read_text_file and fs/write_text_file served to an agent refuse p
       }
     }
   }
-  assert.deepEqual(results, escapes.flatMap((p) => [`read ${p}: -32602`, `write ${p}: -32602`]));
+  assert.deepEqual(
+    results,
+    escapes.flatMap((p) => [`read ${p}: -32602`, `write ${p}: -32602`]),
+  );
   assert.deepEqual(writes, []);
   assert.equal(readFileSync(join(outside, "secret.txt"), "utf8"), "secret");
   assert.equal(existsSync(join(outside, "nope")), false);
@@ -146,5 +149,8 @@ test("I-94: terminal/create refuses a cwd outside the session folder", async () 
 });
 
 test("sliceLines honours 1-based line and limit", () => {
-  assert.deepEqual([sliceLines("a\nb\nc", 2), sliceLines("a\nb\nc", 1, 2), sliceLines("a\nb\nc"), sliceLines("a\nb\nc", 5, 1)], ["b\nc", "a\nb", "a\nb\nc", ""]);
+  assert.deepEqual(
+    [sliceLines("a\nb\nc", 2), sliceLines("a\nb\nc", 1, 2), sliceLines("a\nb\nc"), sliceLines("a\nb\nc", 5, 1)],
+    ["b\nc", "a\nb", "a\nb\nc", ""],
+  );
 });

@@ -67,7 +67,8 @@ async function setup(): Promise<Harness> {
 }
 
 const questions = (st: TranscriptState): QuestionEntry[] => st.entries.filter((e): e is QuestionEntry => e.kind === "question");
-const pendingIn = (s: FolderSession) => (st: TranscriptState) => questions(st).some((q) => q.outcome.state === "pending") && s.pendingQuestions.length > 0;
+const pendingIn = (s: FolderSession) => (st: TranscriptState) =>
+  questions(st).some((q) => q.outcome.state === "pending") && s.pendingQuestions.length > 0;
 
 /** The agent asks; resolves with the client's answer. */
 function ask(h: Harness, req: CreateElicitationRequest, signal?: AbortSignal): Promise<CreateElicitationResponse> {
@@ -75,7 +76,8 @@ function ask(h: Harness, req: CreateElicitationRequest, signal?: AbortSignal): P
   return ctx.request(acp.methods.client.elicitation.create, req, signal ? { cancellationSignal: signal } : undefined);
 }
 
-const choice = (sessionId: string) => questionRequest(sessionId, "call-1", { question: "Which <b>colour</b>?", choices: ["blue", "green"] });
+const choice = (sessionId: string) =>
+  questionRequest(sessionId, "call-1", { question: "Which <b>colour</b>?", choices: ["blue", "green"] });
 
 test("the client advertises form elicitation only (not URL)", async () => {
   let seen: InitializeRequest | undefined;
@@ -101,11 +103,27 @@ test("I-46: a question is shown only in the owning session's panel, and the type
     questionId: "x",
     toolCallId: "call-1",
     message: "Which <b>colour</b>?",
-    form: { fields: [{ name: "answer", title: "Answer", required: true, kind: "select", options: [{ value: "blue", title: "blue" }, { value: "green", title: "green" }] }] },
+    form: {
+      fields: [
+        {
+          name: "answer",
+          title: "Answer",
+          required: true,
+          kind: "select",
+          options: [
+            { value: "blue", title: "blue" },
+            { value: "green", title: "green" },
+          ],
+        },
+      ],
+    },
     outcome: { state: "pending" },
   });
   assert.equal(h.alpha.activity, "needs-answer");
-  assert.deepEqual(h.surfaced.map((x) => x.folder), ["alpha"]);
+  assert.deepEqual(
+    h.surfaced.map((x) => x.folder),
+    ["alpha"],
+  );
   // beta saw nothing, and cannot answer alpha's question.
   assert.deepEqual(h.beta.state, betaBefore);
   assert.equal(h.beta.pendingQuestions.length, 0);
@@ -114,7 +132,10 @@ test("I-46: a question is shown only in the owning session's panel, and the type
   assert.equal(h.alpha.answerQuestion(card!.questionId, { answer: "purple" }), false);
   assert.equal(h.alpha.answerQuestion(card!.questionId, { answer: "green" }), true);
   assert.deepEqual(await answer, { action: "accept", content: { answer: "green" } });
-  assert.deepEqual(questions(h.alpha.state).map((q) => q.outcome), [{ state: "answered", summary: "green" }]);
+  assert.deepEqual(
+    questions(h.alpha.state).map((q) => q.outcome),
+    [{ state: "answered", summary: "green" }],
+  );
   // A second answer to a settled question is ignored.
   assert.equal(h.alpha.answerQuestion(card!.questionId, { answer: "blue" }), false);
   assert.deepEqual(h.beta.state, betaBefore);
@@ -126,8 +147,14 @@ test("I-46: concurrent questions of two sessions stay apart; Decline answers `de
   const b = ask(h, questionRequest(h.beta.sessionId!, "tb", { question: "beta?" }));
   await h.when(h.alpha, pendingIn(h.alpha));
   await h.when(h.beta, pendingIn(h.beta));
-  assert.deepEqual(questions(h.alpha.state).map((q) => q.message), ["alpha?"]);
-  assert.deepEqual(questions(h.beta.state).map((q) => q.message), ["beta?"]);
+  assert.deepEqual(
+    questions(h.alpha.state).map((q) => q.message),
+    ["alpha?"],
+  );
+  assert.deepEqual(
+    questions(h.beta.state).map((q) => q.message),
+    ["beta?"],
+  );
   const qa = questions(h.alpha.state)[0]!.questionId;
   const qb = questions(h.beta.state)[0]!.questionId;
   assert.notEqual(qa, qb);
@@ -135,7 +162,10 @@ test("I-46: concurrent questions of two sessions stay apart; Decline answers `de
   assert.equal(h.alpha.declineQuestion(qa), true);
   assert.equal(h.beta.answerQuestion(qb, { answer: "sure" }), true);
   assert.deepEqual([await a, await b], [{ action: "decline" }, { action: "accept", content: { answer: "sure" } }]);
-  assert.deepEqual(questions(h.alpha.state).map((q) => q.outcome), [{ state: "declined" }]);
+  assert.deepEqual(
+    questions(h.alpha.state).map((q) => q.outcome),
+    [{ state: "declined" }],
+  );
 });
 
 test("I-46: a question for an unknown session id is answered `cancel` and shown nowhere", async () => {
@@ -149,9 +179,20 @@ test("I-46: a question for an unknown session id is answered `cancel` and shown 
 test("a request-scoped question (no session) is declined and shown nowhere; a non-form mode is invalid params", async () => {
   const h = await setup();
   const before = [h.alpha.state, h.beta.state];
-  const scoped = { requestId: 7, mode: "form", message: "setup?", requestedSchema: { type: "object", properties: { a: { type: "string" } } } } as CreateElicitationRequest;
+  const scoped = {
+    requestId: 7,
+    mode: "form",
+    message: "setup?",
+    requestedSchema: { type: "object", properties: { a: { type: "string" } } },
+  } as CreateElicitationRequest;
   assert.deepEqual(await ask(h, scoped), { action: "decline" });
-  const url = { sessionId: h.alpha.sessionId!, mode: "url", message: "log in", elicitationId: "e1", url: "https://example.com/" } as CreateElicitationRequest;
+  const url = {
+    sessionId: h.alpha.sessionId!,
+    mode: "url",
+    message: "log in",
+    elicitationId: "e1",
+    url: "https://example.com/",
+  } as CreateElicitationRequest;
   await assert.rejects(ask(h, url), (err: unknown) => (err as { code?: unknown }).code === -32602);
   const custom = { sessionId: h.alpha.sessionId!, mode: "_custom", message: "?" } as CreateElicitationRequest;
   await assert.rejects(ask(h, custom), (err: unknown) => (err as { code?: unknown }).code === -32602);
@@ -162,7 +203,12 @@ test("a request-scoped question (no session) is declined and shown nowhere; a no
 test("a question whose form cannot be rendered is declined with a notice in that panel only", async () => {
   const h = await setup();
   const betaBefore = h.beta.state;
-  const req = { sessionId: h.alpha.sessionId!, mode: "form", message: "Pick <i>a</i> point", requestedSchema: { type: "object", properties: { p: { type: "_point" } } } } as CreateElicitationRequest;
+  const req = {
+    sessionId: h.alpha.sessionId!,
+    mode: "form",
+    message: "Pick <i>a</i> point",
+    requestedSchema: { type: "object", properties: { p: { type: "_point" } } },
+  } as CreateElicitationRequest;
   assert.deepEqual(await ask(h, req), { action: "decline" });
   const notices = h.alpha.state.entries.filter((e) => e.kind === "notice");
   assert.equal(notices.length, 1);
@@ -182,9 +228,15 @@ test("I-46: when the agent withdraws its question ($/cancel_request) the card sh
   ac.abort();
   // The SDK sends $/cancel_request and (without stopWaitingOnCancel) waits for the client's answer.
   assert.deepEqual(await a, { action: "cancel" });
-  assert.deepEqual(questions(h.alpha.state).map((q) => q.outcome), [{ state: "cancelled" }]);
+  assert.deepEqual(
+    questions(h.alpha.state).map((q) => q.outcome),
+    [{ state: "cancelled" }],
+  );
   assert.equal(h.alpha.pendingQuestions.length, 0);
-  assert.deepEqual(questions(h.beta.state).map((q) => q.outcome), [{ state: "pending" }]);
+  assert.deepEqual(
+    questions(h.beta.state).map((q) => q.outcome),
+    [{ state: "pending" }],
+  );
   assert.equal(h.beta.answerQuestion(questions(h.beta.state)[0]!.questionId, { answer: "blue" }), true);
   assert.deepEqual(await b, { action: "accept", content: { answer: "blue" } });
 });
@@ -202,10 +254,16 @@ test("I-46: cancelling the turn answers the session's pending question `cancel` 
   await h.when(h.beta, pendingIn(h.beta));
   await h.alpha.cancel();
   // Checked before awaiting the agent, so a regression fails here instead of hanging.
-  assert.deepEqual(questions(h.alpha.state).map((q) => q.outcome), [{ state: "cancelled" }]);
+  assert.deepEqual(
+    questions(h.alpha.state).map((q) => q.outcome),
+    [{ state: "cancelled" }],
+  );
   await turn;
   assert.deepEqual(answers, [{ action: "cancel" }]);
-  assert.deepEqual(questions(h.beta.state).map((q) => q.outcome), [{ state: "pending" }]);
+  assert.deepEqual(
+    questions(h.beta.state).map((q) => q.outcome),
+    [{ state: "pending" }],
+  );
   assert.equal(h.beta.declineQuestion(questions(h.beta.state)[0]!.questionId), true);
   assert.deepEqual(await other, { action: "decline" });
 });
@@ -218,11 +276,20 @@ test("I-45: closing the panel's session, or the agent dying, answers pending que
   await h.when(h.beta, pendingIn(h.beta));
   await h.alpha.close();
   // Checked before awaiting the agent, so a regression fails here instead of hanging.
-  assert.deepEqual(questions(h.alpha.state).map((q) => q.outcome), [{ state: "cancelled" }]);
-  assert.deepEqual(questions(h.beta.state).map((q) => q.outcome), [{ state: "pending" }]);
+  assert.deepEqual(
+    questions(h.alpha.state).map((q) => q.outcome),
+    [{ state: "cancelled" }],
+  );
+  assert.deepEqual(
+    questions(h.beta.state).map((q) => q.outcome),
+    [{ state: "pending" }],
+  );
   assert.deepEqual(await a, { action: "cancel" });
   h.beta.agentDied("killed");
-  assert.deepEqual(questions(h.beta.state).map((q) => q.outcome), [{ state: "cancelled" }]);
+  assert.deepEqual(
+    questions(h.beta.state).map((q) => q.outcome),
+    [{ state: "cancelled" }],
+  );
   assert.equal(h.beta.pendingQuestions.length, 0);
   assert.deepEqual(await b, { action: "cancel" });
 });

@@ -106,25 +106,29 @@ describe("I-106: terminal/* commands get the built-in agent's confinement", { sk
 });
 
 describe("terminal/* confinement details", () => {
-  it("I-106: variables the agent passes reach the command, secret-looking names never do", { skip: !linux && "bubblewrap is Linux-only" }, async () => {
-    const ws = workspace();
-    const terms = await service(ws);
-    const { terminalId } = await terms.create({
-      sessionId: "s",
-      command: "bash",
-      args: ["-c", "echo \"foo=$FOO gh=${GH_TOKEN:-none} key=${MY_API_KEY:-none}\""],
-      env: [
-        { name: "FOO", value: "it's a value" },
-        { name: "GH_TOKEN", value: "agent-token" },
-        { name: "MY_API_KEY", value: "agent-key" },
-        { name: "BAD NAME; touch pwned", value: "x" },
-      ],
-    });
-    await terms.waitForExit(terminalId);
-    assert.equal(terms.output(terminalId).output, "foo=it's a value gh=none key=none\n");
-    assert.equal(existsSync(join(ws, "pwned")), false);
-    await terms.dispose();
-  });
+  it(
+    "I-106: variables the agent passes reach the command, secret-looking names never do",
+    { skip: !linux && "bubblewrap is Linux-only" },
+    async () => {
+      const ws = workspace();
+      const terms = await service(ws);
+      const { terminalId } = await terms.create({
+        sessionId: "s",
+        command: "bash",
+        args: ["-c", 'echo "foo=$FOO gh=${GH_TOKEN:-none} key=${MY_API_KEY:-none}"'],
+        env: [
+          { name: "FOO", value: "it's a value" },
+          { name: "GH_TOKEN", value: "agent-token" },
+          { name: "MY_API_KEY", value: "agent-key" },
+          { name: "BAD NAME; touch pwned", value: "x" },
+        ],
+      });
+      await terms.waitForExit(terminalId);
+      assert.equal(terms.output(terminalId).output, "foo=it's a value gh=none key=none\n");
+      assert.equal(existsSync(join(ws, "pwned")), false);
+      await terms.dispose();
+    },
+  );
 
   it("I-106: commands get the session's own /tmp, which dispose removes", { skip: !linux && "bubblewrap is Linux-only" }, async () => {
     const ws = workspace();
@@ -141,8 +145,14 @@ describe("terminal/* confinement details", () => {
 
   it("I-106: with no sandbox backend terminal/create fails closed and runs nothing", async () => {
     const ws = workspace();
-    const terms = new TerminalService(new PathConfinement(ws), { sessionId: "s", sandbox: async () => createNoSandbox(process.env, "test") });
-    await assert.rejects(terms.create({ sessionId: "s", command: "touch", args: [join(ws, "ran")] }), (err: unknown) => err instanceof RequestError && /sandbox/i.test(err.message));
+    const terms = new TerminalService(new PathConfinement(ws), {
+      sessionId: "s",
+      sandbox: async () => createNoSandbox(process.env, "test"),
+    });
+    await assert.rejects(
+      terms.create({ sessionId: "s", command: "touch", args: [join(ws, "ran")] }),
+      (err: unknown) => err instanceof RequestError && /sandbox/i.test(err.message),
+    );
     assert.equal(existsSync(join(ws, "ran")), false);
     await terms.dispose();
   });
@@ -150,6 +160,15 @@ describe("terminal/* confinement details", () => {
   it("terminalShellCommand quotes argv word by word and keeps a whole shell line as sent", () => {
     assert.equal(terminalShellCommand({ command: "echo", args: ["a b", "it's", "$(x)"] }), "'echo' 'a b' 'it'\\''s' '$(x)'");
     assert.equal(terminalShellCommand({ command: "npm test -- --watch" }), "npm test -- --watch");
-    assert.equal(terminalShellCommand({ command: "ls", env: [{ name: "A", value: "x'y" }, { name: "AWS_SECRET_ACCESS_KEY", value: "s" }] }), "export A='x'\\''y'; 'ls'");
+    assert.equal(
+      terminalShellCommand({
+        command: "ls",
+        env: [
+          { name: "A", value: "x'y" },
+          { name: "AWS_SECRET_ACCESS_KEY", value: "s" },
+        ],
+      }),
+      "export A='x'\\''y'; 'ls'",
+    );
   });
 });

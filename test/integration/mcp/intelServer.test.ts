@@ -27,11 +27,21 @@ function fakeIntel(all: { a: string; b: string }): LanguageIntelligence & { aske
       ];
       return Promise.resolve(p ? both.filter((d) => d.path === p) : both);
     },
-    definitions: (p: string, _at: Position) => (note("definitions", p), Promise.resolve([{ path: join(all.b, "y.ts"), range }, { path: p, range }])),
+    definitions: (p: string, _at: Position) => (
+      note("definitions", p),
+      Promise.resolve([
+        { path: join(all.b, "y.ts"), range },
+        { path: p, range },
+      ])
+    ),
     references: (p) => (note("references", p), Promise.resolve([])),
     hover: (p) => (note("hover", p), Promise.resolve([`hover of ${p}`])),
     documentSymbols: (p) => (note("documentSymbols", p), Promise.resolve([{ name: "f", kind: "Function", path: p, range }])),
-    workspaceSymbols: () => Promise.resolve([{ name: "inB", kind: "Class", path: join(all.b, "y.ts"), range }, { name: "inA", kind: "Class", path: join(all.a, "x.ts"), range }]),
+    workspaceSymbols: () =>
+      Promise.resolve([
+        { name: "inB", kind: "Class", path: join(all.b, "y.ts"), range },
+        { name: "inA", kind: "Class", path: join(all.a, "x.ts"), range },
+      ]),
     openEditors: () => Promise.resolve([{ path: join(all.b, "y.ts"), active: true, dirty: false, languageId: "typescript" }]),
     selection: () => Promise.resolve({ path: join(all.b, "y.ts"), range, text: "secret-b selection" }),
   };
@@ -81,7 +91,16 @@ describe("Manifold's own MCP server (I-103)", () => {
     assert.ok("url" in entryA && entryA.url.startsWith("http://127.0.0.1:"));
     const c = await connect(entryA);
     const tools = await c.listTools();
-    assert.deepEqual(tools.tools.map((t) => t.name).sort(), ["definition", "diagnostics", "document_symbols", "hover", "open_editors", "references", "selection", "workspace_symbols"]);
+    assert.deepEqual(tools.tools.map((t) => t.name).sort(), [
+      "definition",
+      "diagnostics",
+      "document_symbols",
+      "hover",
+      "open_editors",
+      "references",
+      "selection",
+      "workspace_symbols",
+    ]);
     assert.ok(tools.tools.every((t) => t.annotations?.readOnlyHint === true));
     const d = textOf(await c.callTool({ name: "diagnostics", arguments: { path: "x.ts" } }));
     assert.match(d, /^x\.ts:1:1 error: secret-a problem$/);
@@ -149,7 +168,11 @@ describe("Manifold's own MCP server (I-103)", () => {
     assert.ok("url" in entryA);
     const auth = entryA.headers[0]!.value;
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
-    const base = { method: "POST", body, headers: { Authorization: auth, "content-type": "application/json", accept: "application/json, text/event-stream" } };
+    const base = {
+      method: "POST",
+      body,
+      headers: { Authorization: auth, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    };
     const withOrigin = await fetch(entryA.url, { ...base, headers: { ...base.headers, Origin: "http://evil.example" } });
     assert.equal(withOrigin.status, 403);
     const ok = await fetch(entryA.url, base);

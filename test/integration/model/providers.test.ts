@@ -69,7 +69,14 @@ describe("model providers against the fake server", () => {
     server.enqueue({ text: "ok" });
     const history: ChatMessage[] = [
       userSays("read a.txt"),
-      { role: "assistant", content: [{ type: "reasoning", text: "hidden" }, { type: "text", text: "Reading." }, { type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "a.txt" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "hidden" },
+          { type: "text", text: "Reading." },
+          { type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "a.txt" } },
+        ],
+      },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "read_file", output: "hello", isError: false }] },
     ];
     await collect(clientFor(server, "openai-compatible"), history);
@@ -85,7 +92,11 @@ describe("model providers against the fake server", () => {
     assert.deepEqual(req.messages, [
       { role: "system", content: "You are a test." },
       { role: "user", content: "read a.txt" },
-      { role: "assistant", content: "Reading.", tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }] },
+      {
+        role: "assistant",
+        content: "Reading.",
+        tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "hello" },
     ]);
   });
@@ -125,7 +136,11 @@ describe("model providers against the fake server", () => {
     server.route("[B]", { text: "B done" });
     server.script((req) => ({ text: `echo:${req.lastUserText}` }));
     const a = clientFor(server, "openai-compatible");
-    const [stepA, stepB, other] = await Promise.all([collect(a, [userSays("[A] go")]), collect(a, [userSays("[B] go")]), collect(a, [userSays("plain")])]);
+    const [stepA, stepB, other] = await Promise.all([
+      collect(a, [userSays("[A] go")]),
+      collect(a, [userSays("[B] go")]),
+      collect(a, [userSays("plain")]),
+    ]);
     assert.deepEqual(stepA?.[0], { type: "tool-call", toolCallId: "a1", toolName: "read_file", input: { path: "a" } });
     assert.deepEqual(stepB?.[0], { type: "text-delta", text: "B done" });
     assert.deepEqual(other?.[0], { type: "text-delta", text: "echo:plain" });

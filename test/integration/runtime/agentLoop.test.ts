@@ -46,9 +46,21 @@ describe("agent loop", () => {
     const second = h.model.requests[1]!;
     const toolMsg = second.messages[second.messages.length - 1];
     assert.equal(toolMsg?.role, "tool");
-    assert.deepEqual(toolMsg?.role === "tool" ? toolMsg.content.map((p) => [p.toolName, p.output, p.isError]) : null, [["echo", 'echo:{"v":1}', false]]);
+    assert.deepEqual(toolMsg?.role === "tool" ? toolMsg.content.map((p) => [p.toolName, p.output, p.isError]) : null, [
+      ["echo", 'echo:{"v":1}', false],
+    ]);
     const kinds = (c.updates.get(a) ?? []).map((u) => u.sessionUpdate);
-    assert.deepEqual(kinds, ["available_commands_update", "session_info_update", "agent_message_chunk", "usage_update", "tool_call", "tool_call_update", "tool_call_update", "agent_message_chunk", "usage_update"]);
+    assert.deepEqual(kinds, [
+      "available_commands_update",
+      "session_info_update",
+      "agent_message_chunk",
+      "usage_update",
+      "tool_call",
+      "tool_call_update",
+      "tool_call_update",
+      "agent_message_chunk",
+      "usage_update",
+    ]);
     const usage = (c.updates.get(a) ?? []).find((u) => u.sessionUpdate === "usage_update");
     assert.deepEqual(usage, { sessionUpdate: "usage_update", used: 15, size: 1000 });
   });

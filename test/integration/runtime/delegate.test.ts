@@ -34,7 +34,14 @@ describe("delegate (in-process subagent)", () => {
     h.registry.bus.on((ev) => {
       if (ev.type !== "agent/created") return;
       const a = ev.agent;
-      created.push({ id: a.sessionId, header: a.session.header.id, session: a.session.id, parent: a.session.header.parent, cwd: a.cwd, registered: h.registry.agents.get(a.sessionId) === a });
+      created.push({
+        id: a.sessionId,
+        header: a.session.header.id,
+        session: a.session.id,
+        parent: a.session.header.parent,
+        cwd: a.cwd,
+        registered: h.registry.agents.get(a.sessionId) === a,
+      });
     });
     c.onPermission(() => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
     h.model.fallback = (req) => {
@@ -50,7 +57,14 @@ describe("delegate (in-process subagent)", () => {
     assert.equal(created.length, 1);
     const child = created[0]!;
     assert.notEqual(child.id, parent);
-    assert.deepEqual(child, { id: child.id, header: child.id, session: child.id, parent, cwd: h.registry.get(parent)!.cwd, registered: true });
+    assert.deepEqual(child, {
+      id: child.id,
+      header: child.id,
+      session: child.id,
+      parent,
+      cwd: h.registry.get(parent)!.cwd,
+      registered: true,
+    });
     assert.equal(h.registry.agents.has(child.id), false); // disposed after the task
     // The permission request went to the parent's session, under the announced delegate call.
     assert.equal(c.permissionRequests.length, 1);
@@ -87,7 +101,9 @@ describe("delegate (in-process subagent)", () => {
     };
     assert.deepEqual(await c.prompt(parent, "please delegate"), { stopReason: "end_turn" });
     assert.equal(created.length, 1, "only the child was created");
-    const childAnswer = h.model.requests.find((r) => JSON.stringify(r.messages[0]).includes("child task") && r.messages.at(-1)?.role === "tool");
+    const childAnswer = h.model.requests.find(
+      (r) => JSON.stringify(r.messages[0]).includes("child task") && r.messages.at(-1)?.role === "tool",
+    );
     assert.match(JSON.stringify(childAnswer?.messages.at(-1)), /A subagent cannot delegate further/);
   });
 });

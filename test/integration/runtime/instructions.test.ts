@@ -24,7 +24,11 @@ describe("projectInstructions (AGENTS.md)", () => {
     assert.equal(await projectInstructions(r), "Project instructions from AGENTS.md (follow them):\n<agents_md>\nuse tabs\n\n</agents_md>");
     writeFileSync(join(r, "AGENTS.md"), "y".repeat(MAX_INSTRUCTIONS_BYTES + 10));
     const capped = (await projectInstructions(r)) ?? "";
-    assert.ok(capped.includes(`${"y".repeat(MAX_INSTRUCTIONS_BYTES)}\n[AGENTS.md is longer than ${MAX_INSTRUCTIONS_BYTES} bytes; the rest is not shown.]`));
+    assert.ok(
+      capped.includes(
+        `${"y".repeat(MAX_INSTRUCTIONS_BYTES)}\n[AGENTS.md is longer than ${MAX_INSTRUCTIONS_BYTES} bytes; the rest is not shown.]`,
+      ),
+    );
     assert.ok(!capped.includes("y".repeat(MAX_INSTRUCTIONS_BYTES + 1)));
   });
 

@@ -26,7 +26,13 @@ describe("agent registry", () => {
     ws = mkdtempSync(join(tmpdir(), "manifold-reg-ws-"));
     store = new GatedStore(join(root, "data"), join(root, "tmp"));
     const { configs, clientFor } = createScriptedModels(["m"]);
-    const services = createAgentServices({ models: configs, defaultModelId: "m", createModelClient: clientFor, tools: createFakeTools({}), tasksFor: () => noTasks });
+    const services = createAgentServices({
+      models: configs,
+      defaultModelId: "m",
+      createModelClient: clientFor,
+      tools: createFakeTools({}),
+      tasksFor: () => noTasks,
+    });
     registry = new AgentRegistry(store, services);
     lifecycle.length = 0;
     registry.bus.on((ev) => {
@@ -95,7 +101,10 @@ describe("agent registry", () => {
 
   it("I-21: two same-id creations racing at the core registry: one final entry wins, the loser rolls back", async () => {
     const listeners = registry.bus.listenerCount;
-    const results = await Promise.allSettled([registry.create({ cwd: ws, sessionId: "dup" }), registry.create({ cwd: ws, sessionId: "dup" })]);
+    const results = await Promise.allSettled([
+      registry.create({ cwd: ws, sessionId: "dup" }),
+      registry.create({ cwd: ws, sessionId: "dup" }),
+    ]);
     const won = results.filter((r) => r.status === "fulfilled");
     assert.equal(won.length, 1);
     const lost = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -153,7 +162,11 @@ describe("agent registry", () => {
     registry.bus.on((ev) => {
       if (ev.type !== "agent/created") return;
       const id = ev.agent.sessionId;
-      checks.push(registry.agents.get(id) === ev.agent && registry.sessions.get(id) === ev.agent.session && !ev.agent.session.entries.some((e) => e.type === "turn/start"));
+      checks.push(
+        registry.agents.get(id) === ev.agent &&
+          registry.sessions.get(id) === ev.agent.session &&
+          !ev.agent.session.entries.some((e) => e.type === "turn/start"),
+      );
     });
     await registry.create({ cwd: ws });
     const a = await registry.create({ cwd: ws, sessionId: "x1" });

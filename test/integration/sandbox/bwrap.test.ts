@@ -20,11 +20,22 @@ let outside: string;
 const silent = () => {};
 
 function ctxFor(id: string, root: string, extra: Partial<SandboxContext> = {}): SandboxContext {
-  return { sessionId: id, mode: "workspace-write", approval: "on-request", root, tmpDir: path.join(base, ".tmp", id), network: false, ...extra };
+  return {
+    sessionId: id,
+    mode: "workspace-write",
+    approval: "on-request",
+    root,
+    tmpDir: path.join(base, ".tmp", id),
+    network: false,
+    ...extra,
+  };
 }
 
 before(async () => {
-  sb = await detectSandbox({ ...process.env, OPENAI_API_KEY: KEY, MANIFOLD_TEST_TOKEN: KEY, MY_SECRET: KEY, MANIFOLD_SANDBOX: "" }, { log: silent });
+  sb = await detectSandbox(
+    { ...process.env, OPENAI_API_KEY: KEY, MANIFOLD_TEST_TOKEN: KEY, MY_SECRET: KEY, MANIFOLD_SANDBOX: "" },
+    { log: silent },
+  );
   // Outside the host /tmp on purpose: /tmp is private inside the sandbox, which would hide the fixtures.
   base = fs.realpathSync(fs.mkdtempSync(path.join(fs.existsSync("/var/tmp") ? "/var/tmp" : os.tmpdir(), "mf-bwrap-")));
   rootA = path.join(base, "a");
@@ -76,11 +87,11 @@ describe("bubblewrap backend", { skip: !linux && "Linux only" }, () => {
       runIn(sb, b, `echo b > mine.txt; { echo b > ${rootA}/from-b.txt; } 2>/dev/null || echo B-DENIED`),
     ]);
     assert.deepEqual([ra.out, rb.out], ["A-DENIED\n", "B-DENIED\n"]);
+    assert.deepEqual([fs.existsSync(path.join(rootB, "from-a.txt")), fs.existsSync(path.join(rootA, "from-b.txt"))], [false, false]);
     assert.deepEqual(
-      [fs.existsSync(path.join(rootB, "from-a.txt")), fs.existsSync(path.join(rootA, "from-b.txt"))],
-      [false, false],
+      [fs.readFileSync(path.join(rootA, "mine.txt"), "utf8"), fs.readFileSync(path.join(rootB, "mine.txt"), "utf8")],
+      ["a\n", "b\n"],
     );
-    assert.deepEqual([fs.readFileSync(path.join(rootA, "mine.txt"), "utf8"), fs.readFileSync(path.join(rootB, "mine.txt"), "utf8")], ["a\n", "b\n"]);
   });
 
   it("I-76: /tmp is the session's own area, kept across commands, invisible to another session", async () => {
@@ -90,7 +101,11 @@ describe("bubblewrap backend", { skip: !linux && "Linux only" }, () => {
     const again = await runIn(sb, a, "cat /tmp/secret.txt; echo TMPDIR=$TMPDIR");
     assert.equal(again.out, "secret-of-a\nTMPDIR=/tmp\n");
     assert.equal(fs.readFileSync(path.join(a.tmpDir, "secret.txt"), "utf8"), "secret-of-a\n");
-    const fromB = await runIn(sb, b, `cat /tmp/secret.txt 2>/dev/null || echo NO-SUCH; cat ${a.tmpDir}/secret.txt 2>/dev/null || echo HIDDEN; ls /tmp`);
+    const fromB = await runIn(
+      sb,
+      b,
+      `cat /tmp/secret.txt 2>/dev/null || echo NO-SUCH; cat ${a.tmpDir}/secret.txt 2>/dev/null || echo HIDDEN; ls /tmp`,
+    );
     assert.equal(fromB.out, "NO-SUCH\nHIDDEN\n");
   });
 
@@ -171,7 +186,17 @@ describe("bubblewrap backend", { skip: !linux && "Linux only" }, () => {
   it("the argv is what reference/sandbox.md describes (namespaces, /tmp before the root, clean env)", () => {
     const w = sb.wrap("true", ctxFor("argv", rootA), { cwd: rootA, unconfined: false });
     const a = w.args;
-    for (const flag of ["--new-session", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--clearenv"]) assert.ok(a.includes(flag), flag);
+    for (const flag of [
+      "--new-session",
+      "--die-with-parent",
+      "--unshare-user",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-net",
+      "--clearenv",
+    ])
+      assert.ok(a.includes(flag), flag);
     const tmpAt = a.indexOf("/tmp");
     const rootAt = a.lastIndexOf(rootA);
     assert.ok(tmpAt > 0 && rootAt > tmpAt, "session tmp is bound at /tmp before the root");
@@ -197,10 +222,14 @@ describe("sandbox detection overrides", () => {
     assert.equal(fs.existsSync(path.join(rootA, "should-not-exist")), false);
   });
 
-  it("a bwrap missing from PATH and the system dirs gives `none` when bubblewrap is demanded", { skip: fs.existsSync("/usr/bin/bwrap") && "bwrap is in /usr/bin here" }, async () => {
-    const none = await detectSandbox({ PATH: "/nonexistent", MANIFOLD_SANDBOX: "bubblewrap" }, { log: silent });
-    assert.equal(none.backend, "none");
-  });
+  it(
+    "a bwrap missing from PATH and the system dirs gives `none` when bubblewrap is demanded",
+    { skip: fs.existsSync("/usr/bin/bwrap") && "bwrap is in /usr/bin here" },
+    async () => {
+      const none = await detectSandbox({ PATH: "/nonexistent", MANIFOLD_SANDBOX: "bubblewrap" }, { log: silent });
+      assert.equal(none.backend, "none");
+    },
+  );
 
   it("logs the chosen backend to the given log (stderr by default)", async () => {
     const lines: string[] = [];
@@ -217,7 +246,11 @@ describe("bubblewrap: hidden host directories", { skip: !linux && "Linux only" }
     fs.writeFileSync(path.join(dataDir, "other-session.jsonl"), "transcript of another session\n");
     const hidden = await detectSandbox({ ...process.env, MANIFOLD_SANDBOX: "" }, { log: silent, hide: [dataDir] });
     const ctx = ctxFor("h1", rootA, { tmpDir: path.join(dataDir, ".tmp", "h1") });
-    const r = await runIn(hidden, ctx, `ls -A ${dataDir}; cat ${dataDir}/other-session.jsonl 2>/dev/null || echo HIDDEN; echo own > /tmp/own && cat /tmp/own`);
+    const r = await runIn(
+      hidden,
+      ctx,
+      `ls -A ${dataDir}; cat ${dataDir}/other-session.jsonl 2>/dev/null || echo HIDDEN; echo own > /tmp/own && cat /tmp/own`,
+    );
     assert.equal(r.out, ".tmp\nHIDDEN\nown\n"); // only the mount point of the (masked) temp areas
   });
 });

@@ -42,7 +42,11 @@ describe(`bubblewrap: the data dir stays hidden when a session root contains it 
     const other = path.join(areas, "other");
     fs.mkdirSync(other, { recursive: true });
     fs.writeFileSync(path.join(other, "secret"), "TEMP-OF-ANOTHER-SESSION\n");
-    const r = await runIn(sb, fx.ctxFor("t", home, { tmpDir: path.join(areas, "mine") }), `cat ${other}/secret 2>/dev/null || echo HIDDEN; echo own > /tmp/own && cat /tmp/own`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("t", home, { tmpDir: path.join(areas, "mine") }),
+      `cat ${other}/secret 2>/dev/null || echo HIDDEN; echo own > /tmp/own && cat /tmp/own`,
+    );
     assert.equal(r.out, "HIDDEN\nown\n");
   });
 
@@ -58,7 +62,11 @@ describe(`bubblewrap: the data dir stays hidden when a session root contains it 
     const link = path.join(fx.base, "data-link");
     fs.symlinkSync(data, link);
     const sb = await detect({ hide: [link] });
-    const r = await runIn(sb, fx.ctxFor("sym", home), `cat ${data}/other.jsonl 2>/dev/null || echo HIDDEN; cat ${link}/other.jsonl 2>/dev/null || echo HIDDEN-LINK`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("sym", home),
+      `cat ${data}/other.jsonl 2>/dev/null || echo HIDDEN; cat ${link}/other.jsonl 2>/dev/null || echo HIDDEN-LINK`,
+    );
     assert.equal(r.out, "HIDDEN\nHIDDEN-LINK\n");
   });
 });

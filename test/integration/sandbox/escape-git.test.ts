@@ -22,9 +22,21 @@ before(async () => {
 after(() => fx.cleanup());
 
 /** Host git with an isolated config (no system/global settings leak in or out). */
-const GIT_ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+const GIT_ENV = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+};
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "protocol.file.allow=always", "-c", "safe.directory=*", ...args], { cwd, env: GIT_ENV, stdio: ["ignore", "pipe", "pipe"] }).toString();
+  return execFileSync("git", ["-c", "protocol.file.allow=always", "-c", "safe.directory=*", ...args], {
+    cwd,
+    env: GIT_ENV,
+    stdio: ["ignore", "pipe", "pipe"],
+  }).toString();
 }
 function initRepo(dir: string, ...initArgs: string[]): string {
   fs.mkdirSync(dir, { recursive: true });
@@ -54,7 +66,9 @@ function payloads(): { marker: string; hook: string; configs: string[] } {
 }
 /** Plant a hook into `hooksDir` and set every dangerous key with `git config` (all from bash). */
 function plant(p: ReturnType<typeof payloads>, hooksDir: string, gitArgs = ""): string {
-  const hooks = ["pre-commit", "post-commit", "post-checkout", "fsmonitor-watchman"].map((h) => `{ ${p.hook} > ${hooksDir}/${h} && chmod +x ${hooksDir}/${h}; } 2>/dev/null`).join("; ");
+  const hooks = ["pre-commit", "post-commit", "post-checkout", "fsmonitor-watchman"]
+    .map((h) => `{ ${p.hook} > ${hooksDir}/${h} && chmod +x ${hooksDir}/${h}; } 2>/dev/null`)
+    .join("; ");
   const configs = p.configs.map((c) => `git ${gitArgs} config ${c} 2>/dev/null`).join("; ");
   return `${hooks}; ${configs}; true`;
 }
@@ -65,7 +79,10 @@ function hostUses(dir: string, marker: string, out: string): void {
     spawnSync("git", ["-c", "safe.directory=*", "-c", "core.pager=cat", ...args], { cwd: dir, env: GIT_ENV, stdio: "ignore" });
   }
   assert.equal(fs.existsSync(marker), false, `host git ran something the sandbox planted; sandbox output:\n${out}`);
-  const cfg = spawnSync("git", ["-c", "safe.directory=*", "config", "--list", "--show-origin"], { cwd: dir, env: GIT_ENV }).stdout.toString();
+  const cfg = spawnSync("git", ["-c", "safe.directory=*", "config", "--list", "--show-origin"], {
+    cwd: dir,
+    env: GIT_ENV,
+  }).stdout.toString();
   assert.doesNotMatch(cfg, /hookspath|fsmonitor|sshcommand|pager|alias\.|editor|external/i, `dangerous keys in the host's config:\n${cfg}`);
 }
 
@@ -82,7 +99,11 @@ describe(`bubblewrap: git metadata stays protected (${asWho})`, { skip: !linux &
   it("replacing .git with a new directory in one command (rm -rf, mkdir, git init) plants nothing", async () => {
     const root = initRepo(fx.dir("replace"));
     const p = payloads();
-    const r = await runIn(sb, fx.ctxFor("g", root), `rm -rf .git 2>/dev/null; mv .git gone 2>/dev/null; git init -q . 2>/dev/null; mkdir -p .git/hooks; ${plant(p, ".git/hooks")}`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("g", root),
+      `rm -rf .git 2>/dev/null; mv .git gone 2>/dev/null; git init -q . 2>/dev/null; mkdir -p .git/hooks; ${plant(p, ".git/hooks")}`,
+    );
     hostUses(root, p.marker, r.out);
   });
 
@@ -100,7 +121,7 @@ describe(`bubblewrap: git metadata stays protected (${asWho})`, { skip: !linux &
   it("a `.git` file (gitdir: …) inside the root: its git dir, the pointer and a parent of the git dir are all protected", async () => {
     const root = fx.dir("gitfile");
     fs.mkdirSync(path.join(root, "meta"));
-  initRepo(root, "--separate-git-dir", path.join(root, "meta", "gitdir"));
+    initRepo(root, "--separate-git-dir", path.join(root, "meta", "gitdir"));
     const p = payloads();
     const r = await runIn(
       sb,
@@ -167,13 +188,21 @@ describe(`bubblewrap: git metadata stays protected (${asWho})`, { skip: !linux &
     fs.renameSync(path.join(root, ".git"), path.join(root, ".realgit"));
     fs.symlinkSync(".realgit", path.join(root, ".git"));
     const p = payloads();
-    const r = await runIn(sb, fx.ctxFor("g", root), `${plant(p, ".git/hooks")}; ${plant(p, ".realgit/hooks")}; mv .realgit .r2 2>/dev/null && cp -a .r2 .realgit && ${plant(p, ".realgit/hooks")}; true`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("g", root),
+      `${plant(p, ".git/hooks")}; ${plant(p, ".realgit/hooks")}; mv .realgit .r2 2>/dev/null && cp -a .r2 .realgit && ${plant(p, ".realgit/hooks")}; true`,
+    );
     hostUses(root, p.marker, r.out);
   });
 
   it("ordinary git work still runs inside: add, commit, branch (objects, refs, index stay writable)", async () => {
     const root = initRepo(fx.dir("work"));
-    const r = await runIn(sb, fx.ctxFor("g", root), `export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@a GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@a; echo 2 > f.txt && git add f.txt && git commit -qm two && git branch b2 && git log --format=%s -1`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("g", root),
+      `export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@a GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@a; echo 2 > f.txt && git add f.txt && git commit -qm two && git branch b2 && git log --format=%s -1`,
+    );
     assert.equal(r.out, "two\n");
   });
 });

@@ -45,11 +45,26 @@ const assertNoEscape = (out: string) => {
 describe(`bubblewrap: no capabilities inside (${asWho})`, { skip: !linux && "Linux only" }, () => {
   it("the command and its children have empty capability sets and no_new_privs", async () => {
     const r = await runIn(sb, fx.ctxFor("caps", root), "grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status");
-    assert.equal(r.out, ["CapInh:\t0000000000000000", "CapPrm:\t0000000000000000", "CapEff:\t0000000000000000", "CapBnd:\t0000000000000000", "CapAmb:\t0000000000000000", "NoNewPrivs:\t1", ""].join("\n"));
+    assert.equal(
+      r.out,
+      [
+        "CapInh:\t0000000000000000",
+        "CapPrm:\t0000000000000000",
+        "CapEff:\t0000000000000000",
+        "CapBnd:\t0000000000000000",
+        "CapAmb:\t0000000000000000",
+        "NoNewPrivs:\t1",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("`mount -o remount,bind,rw /` cannot make the host writable", async () => {
-    const r = await runIn(sb, fx.ctxFor("rm", root), `mount -o remount,bind,rw / 2>&1; mount -o remount,rw / 2>&1; echo x > ${outsideFile()} 2>&1; echo done`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("rm", root),
+      `mount -o remount,bind,rw / 2>&1; mount -o remount,rw / 2>&1; echo x > ${outsideFile()} 2>&1; echo done`,
+    );
     assertNoEscape(r.out);
   });
 
@@ -63,7 +78,11 @@ describe(`bubblewrap: no capabilities inside (${asWho})`, { skip: !linux && "Lin
   });
 
   it("`umount` of a mask does not reveal the data dir (another session's log)", async () => {
-    const r = await runIn(sb, fx.ctxFor("mask", root), `umount ${data} 2>&1; umount -l ${data} 2>&1; cat ${data}/other-session.jsonl 2>&1; echo done`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("mask", root),
+      `umount ${data} 2>&1; umount -l ${data} 2>&1; cat ${data}/other-session.jsonl 2>&1; echo done`,
+    );
     assert.doesNotMatch(r.out, /LOG-OF-ANOTHER-SESSION/);
   });
 
@@ -78,35 +97,56 @@ describe(`bubblewrap: no capabilities inside (${asWho})`, { skip: !linux && "Lin
   });
 
   it("a read-only session cannot remount its root writable", async () => {
-    const r = await runIn(sb, fx.ctxFor("ro", root, { mode: "read-only" }), `mount -o remount,bind,rw ${root} 2>&1; mount --bind ${root} ${root} 2>&1; echo x > ro-written 2>&1; echo done`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("ro", root, { mode: "read-only" }),
+      `mount -o remount,bind,rw ${root} 2>&1; mount --bind ${root} ${root} 2>&1; echo x > ro-written 2>&1; echo done`,
+    );
     assert.equal(fs.existsSync(path.join(root, "ro-written")), false, r.out);
   });
 
   it("new namespaces (`unshare -m`, `unshare -Urm`) give no way out, and nested user namespaces are refused", async () => {
     const attack = `mount -o remount,rw / 2>&1; mount -o remount,rw ${outside} 2>&1; umount -l .git/hooks 2>&1; echo x > ${outsideFile()} 2>&1; echo evil > .git/hooks/pre-commit 2>&1`;
-    const r = await runIn(sb, fx.ctxFor("ns", root), `unshare -m sh -c '${attack}' 2>&1; unshare -Urm sh -c '${attack}' 2>&1; unshare -U true 2>/dev/null && echo USERNS-OK || echo USERNS-REFUSED`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("ns", root),
+      `unshare -m sh -c '${attack}' 2>&1; unshare -Urm sh -c '${attack}' 2>&1; unshare -U true 2>/dev/null && echo USERNS-OK || echo USERNS-REFUSED`,
+    );
     assertNoEscape(r.out);
     assert.match(r.out, /USERNS-REFUSED\n$/);
   });
 
   it("`chroot` and `pivot_root` are refused", async () => {
-    const r = await runIn(sb, fx.ctxFor("ch", root), "mkdir -p nr/old; chroot / true 2>/dev/null && echo CHROOT-OK || echo CHROOT-REFUSED; pivot_root nr nr/old 2>/dev/null && echo PIVOT-OK || echo PIVOT-REFUSED");
+    const r = await runIn(
+      sb,
+      fx.ctxFor("ch", root),
+      "mkdir -p nr/old; chroot / true 2>/dev/null && echo CHROOT-OK || echo CHROOT-REFUSED; pivot_root nr nr/old 2>/dev/null && echo PIVOT-OK || echo PIVOT-REFUSED",
+    );
     assert.equal(r.out, "CHROOT-REFUSED\nPIVOT-REFUSED\n");
   });
 
   it("writing through /proc/self/root or /proc/1/root reaches no host file", async () => {
-    const r = await runIn(sb, fx.ctxFor("pr", root), `echo x > /proc/self/root${outsideFile()} 2>&1; echo x > /proc/1/root${outsideFile()} 2>&1; echo evil > /proc/self/root${root}/.git/hooks/pre-commit 2>&1; echo done`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("pr", root),
+      `echo x > /proc/self/root${outsideFile()} 2>&1; echo x > /proc/1/root${outsideFile()} 2>&1; echo evil > /proc/self/root${root}/.git/hooks/pre-commit 2>&1; echo done`,
+    );
     assertNoEscape(r.out);
   });
 
   it("a setuid-root binary (mount) gains nothing", async () => {
-    const r = await runIn(sb, fx.ctxFor("su", root), `/usr/bin/mount -o remount,rw / 2>&1; /usr/bin/mount --bind . ${outside} 2>&1; echo x > ${outsideFile()} 2>&1; echo done`);
+    const r = await runIn(
+      sb,
+      fx.ctxFor("su", root),
+      `/usr/bin/mount -o remount,rw / 2>&1; /usr/bin/mount --bind . ${outside} 2>&1; echo x > ${outsideFile()} 2>&1; echo done`,
+    );
     assertNoEscape(r.out);
   });
 });
 
 describe("bubblewrap probe: refuses a bwrap whose commands would keep privileges", () => {
-  const status = (eff: string, nnp = "1") => `Name:\tcat\nCapInh:\t0000000000000000\nCapPrm:\t${eff}\nCapEff:\t${eff}\nCapBnd:\t${eff}\nCapAmb:\t0000000000000000\nNoNewPrivs:\t${nnp}\n`;
+  const status = (eff: string, nnp = "1") =>
+    `Name:\tcat\nCapInh:\t0000000000000000\nCapPrm:\t${eff}\nCapEff:\t${eff}\nCapBnd:\t${eff}\nCapAmb:\t0000000000000000\nNoNewPrivs:\t${nnp}\n`;
   it("all-zero capability sets with no_new_privs pass; any capability or a missing no_new_privs fails", () => {
     assert.equal(privilegesDropped(status("0000000000000000")), true);
     assert.equal(privilegesDropped(status("000001fffeffffff")), false);

@@ -60,7 +60,11 @@ s.connect(${pyAddr}); s.sendall(b"FROM-PYTHON"); print("py CONNECTED")' 2>/dev/n
 }
 
 describe(`bubblewrap: no unix sockets without network (${asWho})`, { skip: !linux && "Linux only" }, () => {
-  for (const where of ["a socket outside the folder (like /var/tmp, /run)", "a socket inside the session folder created by a host process", "an abstract socket"]) {
+  for (const where of [
+    "a socket outside the folder (like /var/tmp, /run)",
+    "a socket inside the session folder created by a host process",
+    "an abstract socket",
+  ]) {
     it(`${where} cannot be reached by python, node or curl`, async () => {
       const address = where.startsWith("an abstract")
         ? `\0manifold-test-${process.pid}-${Date.now()}`

@@ -26,7 +26,15 @@ export function makeFixture(prefix: string): Fixture {
   fs.chmodSync(base, 0o755);
   return {
     base,
-    ctxFor: (id, root, extra = {}) => ({ sessionId: id, mode: "workspace-write", approval: "on-request", root, tmpDir: path.join(base, ".tmp", id), network: false, ...extra }),
+    ctxFor: (id, root, extra = {}) => ({
+      sessionId: id,
+      mode: "workspace-write",
+      approval: "on-request",
+      root,
+      tmpDir: path.join(base, ".tmp", id),
+      network: false,
+      ...extra,
+    }),
     dir(name) {
       const d = path.join(base, name);
       fs.mkdirSync(d, { recursive: true });

@@ -58,7 +58,11 @@ describe("Landlock backend", { skip: !available && "needs Linux with Landlock an
   });
 
   it("I-74: read-only writes only the session temp area", async () => {
-    const r = await runIn(sb, ctxFor("ro", rootA, { mode: "read-only" }), `{ echo x > ro.txt; } 2>/dev/null || echo DENIED; echo t > "$TMPDIR/t" && echo TMP-OK`);
+    const r = await runIn(
+      sb,
+      ctxFor("ro", rootA, { mode: "read-only" }),
+      `{ echo x > ro.txt; } 2>/dev/null || echo DENIED; echo t > "$TMPDIR/t" && echo TMP-OK`,
+    );
     assert.equal(r.out, "DENIED\nTMP-OK\n");
   });
 

@@ -106,20 +106,35 @@ describe("path guard: component-by-component resolution (reference/sandbox.md §
   });
 
   it("a NUL byte is rejected", () => {
-    assert.throws(() => check("a\0b"), (e: unknown) => e instanceof PathGuardError && e.code === "NUL");
-    assert.throws(() => check("/etc/passwd\0.txt"), (e: unknown) => e instanceof PathGuardError && e.code === "NUL");
+    assert.throws(
+      () => check("a\0b"),
+      (e: unknown) => e instanceof PathGuardError && e.code === "NUL",
+    );
+    assert.throws(
+      () => check("/etc/passwd\0.txt"),
+      (e: unknown) => e instanceof PathGuardError && e.code === "NUL",
+    );
   });
 
   it("a symlink loop ends in ELOOP", () => {
-    assert.throws(() => check("loop-a/x"), (e: unknown) => e instanceof PathGuardError && e.code === "ELOOP");
+    assert.throws(
+      () => check("loop-a/x"),
+      (e: unknown) => e instanceof PathGuardError && e.code === "ELOOP",
+    );
   });
 
   it("a regular file used as a directory is refused", () => {
-    assert.throws(() => check("file.txt/x"), (e: unknown) => e instanceof PathGuardError && e.code === "NOTDIR");
+    assert.throws(
+      () => check("file.txt/x"),
+      (e: unknown) => e instanceof PathGuardError && e.code === "NOTDIR",
+    );
   });
 
   it("an empty path is refused", () => {
-    assert.throws(() => check(""), (e: unknown) => e instanceof PathGuardError && e.code === "EMPTY");
+    assert.throws(
+      () => check(""),
+      (e: unknown) => e instanceof PathGuardError && e.code === "EMPTY",
+    );
   });
 
   it("a pre-existing hard link to an outside file is detected (nlink > 1)", () => {

@@ -28,20 +28,40 @@ describe("process trees", { skip: !linux && "reads /proc" }, () => {
     await pollUntil(() => pidsMatching(marker).length >= 2, "two marker processes");
     const [setsidOne, ...more] = pidsMatching(marker).filter((pid) => pid !== proc.child.pid);
     assert.ok(setsidOne !== undefined && more.length === 0, "one child besides the leader");
-    assert.notEqual(readFileSync(`/proc/${setsidOne}/stat`, "utf8").split(") ")[1]?.split(" ")[3], String(proc.child.pid), "the child left the group");
+    assert.notEqual(
+      readFileSync(`/proc/${setsidOne}/stat`, "utf8").split(") ")[1]?.split(" ")[3],
+      String(proc.child.pid),
+      "the child left the group",
+    );
     await proc.kill(50);
     assert.deepEqual(pidsMatching(marker), [], "a process of the tree outlived kill()");
   });
 
   it("descendantsOf names children and grandchildren with their start time; stillAlive drops the dead", async () => {
     const marker = `mf-desc-${process.pid}-${Date.now()}`;
-    const proc = spawnTree({ file: "bash", args: ["-c", `bash -c 'exec -a ${marker} sleep 300' & exec -a ${marker} sleep 300`], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, cwd: process.cwd() }, () => undefined);
+    const proc = spawnTree(
+      {
+        file: "bash",
+        args: ["-c", `bash -c 'exec -a ${marker} sleep 300' & exec -a ${marker} sleep 300`],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        cwd: process.cwd(),
+      },
+      () => undefined,
+    );
     await pollUntil(() => pidsMatching(marker).length >= 2, "two marker processes");
     assert.ok(proc.child.pid);
     const tree = descendantsOf(process.pid);
     const mine = pidsMatching(marker);
-    for (const pid of mine) assert.ok(tree.some((r) => r.pid === pid && r.start !== ""), `${pid} is not among the descendants`);
-    assert.deepEqual(descendantsOf(proc.child.pid).map((r) => r.pid), mine.filter((pid) => pid !== proc.child.pid), "the leader's one child");
+    for (const pid of mine)
+      assert.ok(
+        tree.some((r) => r.pid === pid && r.start !== ""),
+        `${pid} is not among the descendants`,
+      );
+    assert.deepEqual(
+      descendantsOf(proc.child.pid).map((r) => r.pid),
+      mine.filter((pid) => pid !== proc.child.pid),
+      "the leader's one child",
+    );
     const refs = tree.filter((r) => mine.includes(r.pid));
     await proc.kill(50);
     assert.deepEqual(stillAlive(refs), []);

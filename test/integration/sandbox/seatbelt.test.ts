@@ -88,8 +88,14 @@ describe("sandbox-exec profile (macOS)", () => {
       fs.writeFileSync(path.join(root, ".git"), "gitdir: meta/gd\n");
       const { params, profile } = seatbeltProfile(ctx({ root, tmpDir: path.join(base, "tmp", "s") }), (p) => p, [path.join(base, "data")]);
       const values = (re: RegExp) => params.filter(([k]) => re.test(k)).map(([, v]) => v);
-      assert.deepEqual(values(/_RO_/), [".git/hooks", ".git/config", ".git", "meta/gd/hooks", "meta/gd/config"].map((p) => path.join(root, p)));
-      assert.deepEqual(values(/_PIN_/), [".git", "meta", "meta/gd"].map((p) => path.join(root, p)));
+      assert.deepEqual(
+        values(/_RO_/),
+        [".git/hooks", ".git/config", ".git", "meta/gd/hooks", "meta/gd/config"].map((p) => path.join(root, p)),
+      );
+      assert.deepEqual(
+        values(/_PIN_/),
+        [".git", "meta", "meta/gd"].map((p) => path.join(root, p)),
+      );
       assert.deepEqual(values(/^HIDDEN_/), [path.join(base, "data"), path.join(base, "tmp")]);
       assert.match(profile, /\(deny file-read\* file-write\* \(subpath \(param "HIDDEN_0"\)\) \(subpath \(param "HIDDEN_1"\)\)\)/);
     } finally {

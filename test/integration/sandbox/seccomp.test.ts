@@ -54,7 +54,10 @@ describe("seccomp socket filter (classic BPF, assembled in TypeScript)", () => {
   });
 
   it("socketpair(AF_UNIX): stream and seqpacket pass (with flags), datagram is refused (sendto may name any path)", () => {
-    for (const [nr, arch] of [[53, X86_64], [199, AARCH64]] as const) {
+    for (const [nr, arch] of [
+      [53, X86_64],
+      [199, AARCH64],
+    ] as const) {
       assert.equal(run(unix, nr, arch, [1n, SOCK_STREAM | CLOEXEC_NONBLOCK]), ALLOW);
       assert.equal(run(unix, nr, arch, [1n, SOCK_SEQPACKET]), ALLOW);
       assert.equal(run(unix, nr, arch, [1n, SOCK_DGRAM | CLOEXEC_NONBLOCK]), EACCES);

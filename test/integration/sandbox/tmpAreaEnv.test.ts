@@ -18,7 +18,11 @@ describe("per-session temp areas", () => {
       assert.equal(path.dirname(a), path.join(base, "tmp"), "a hostile id stays a single file name below the base");
       assert.notEqual(a, b);
       assert.equal(store.tmpDirFor("../../etc/x"), a);
-      assert.equal(new FileSessionStore(path.join(base, "data"), path.join(base, "tmp")).tmpDirFor("../../etc/x"), a, "a restarted agent finds the same area");
+      assert.equal(
+        new FileSessionStore(path.join(base, "data"), path.join(base, "tmp")).tmpDirFor("../../etc/x"),
+        a,
+        "a restarted agent finds the same area",
+      );
       assert.equal(fs.existsSync(a), false, "lazy");
       ensureDir(a);
       assert.equal(fs.statSync(a).mode & 0o777, 0o700);
@@ -42,10 +46,34 @@ describe("per-session temp areas", () => {
 describe("child environment allowlist", () => {
   it("I-98: only allowlisted names pass; keys, tokens and secrets never do", () => {
     const env = childEnv(
-      { PATH: "/bin", HOME: "/h", USER: "u", SHELL: "/bin/bash", LANG: "C", LC_ALL: "C", TERM: "xterm", OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k", GITHUB_TOKEN: "t", LC_SECRET: "s", NODE_OPTIONS: "--x", ELECTRON_RUN_AS_NODE: "1", MANIFOLD_DATA_DIR: "/d" },
+      {
+        PATH: "/bin",
+        HOME: "/h",
+        USER: "u",
+        SHELL: "/bin/bash",
+        LANG: "C",
+        LC_ALL: "C",
+        TERM: "xterm",
+        OPENAI_API_KEY: "k",
+        ANTHROPIC_API_KEY: "k",
+        GITHUB_TOKEN: "t",
+        LC_SECRET: "s",
+        NODE_OPTIONS: "--x",
+        ELECTRON_RUN_AS_NODE: "1",
+        MANIFOLD_DATA_DIR: "/d",
+      },
       "/tmp",
     );
-    assert.deepEqual(env, { PATH: "/bin", HOME: "/h", USER: "u", SHELL: "/bin/bash", LANG: "C", LC_ALL: "C", TERM: "xterm", TMPDIR: "/tmp" });
+    assert.deepEqual(env, {
+      PATH: "/bin",
+      HOME: "/h",
+      USER: "u",
+      SHELL: "/bin/bash",
+      LANG: "C",
+      LC_ALL: "C",
+      TERM: "xterm",
+      TMPDIR: "/tmp",
+    });
     assert.equal(isAllowedEnvName("MY_SECRET_THING"), false);
   });
   it("a missing PATH gets a sane default", () => {

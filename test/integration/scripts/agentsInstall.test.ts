@@ -35,7 +35,10 @@ fs.chmodSync(exe, 0o755);
 }
 
 function run(tools: string, npmBin: string, ...ids: string[]) {
-  return spawnSync("bash", [SCRIPT, ...ids], { encoding: "utf8", env: { PATH: `${npmBin}:${process.env.PATH}`, HOME: process.env.HOME, MANIFOLD_AGENTS_TOOLS: tools } });
+  return spawnSync("bash", [SCRIPT, ...ids], {
+    encoding: "utf8",
+    env: { PATH: `${npmBin}:${process.env.PATH}`, HOME: process.env.HOME, MANIFOLD_AGENTS_TOOLS: tools },
+  });
 }
 
 describe("scripts/agents/install.sh", () => {

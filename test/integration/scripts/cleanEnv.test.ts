@@ -19,6 +19,9 @@ describe("clean-env: the environment of nested tool runs", () => {
     assert.equal(seen.NODE_OPTIONS, undefined);
     assert.equal(seen.WANTED, "1");
     assert.ok(seen.PATH?.startsWith("/opt/x/bin:"));
-    assert.throws(() => execFileSync(process.execPath, [CLI, process.execPath, "-e", "process.exit(7)"], { env: underNpm }), (e: { status?: number }) => e.status === 7);
+    assert.throws(
+      () => execFileSync(process.execPath, [CLI, process.execPath, "-e", "process.exit(7)"], { env: underNpm }),
+      (e: { status?: number }) => e.status === 7,
+    );
   });
 });

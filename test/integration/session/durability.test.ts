@@ -121,7 +121,9 @@ describe("I-109: session log durability (in-process)", () => {
       return writeSync(fd, buf, off, Math.min(len, 7));
     };
     let mode: "short-fail" | "short-ok" = "short-fail";
-    const sink = new FileSink(openSync(path, "a"), size, (fd, buf, off, len) => (mode === "short-fail" ? write(fd, buf, off, len) : write2(fd, buf, off, len)));
+    const sink = new FileSink(openSync(path, "a"), size, (fd, buf, off, len) =>
+      mode === "short-fail" ? write(fd, buf, off, len) : write2(fd, buf, off, len),
+    );
     const log = new SessionLog(header("s"), [], sink);
     log.append(text("whole"));
     await log.checkpoint();

@@ -3,7 +3,12 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { CorruptSessionError, SessionExistsError, SessionNotFoundError, UnsupportedVersionError } from "../../../agent-server/session/errors";
+import {
+  CorruptSessionError,
+  SessionExistsError,
+  SessionNotFoundError,
+  UnsupportedVersionError,
+} from "../../../agent-server/session/errors";
 import { LOG_FORMAT_VERSION, type SessionHeader } from "../../../agent-server/session/events";
 import { escapeSessionId, resolveDataDir } from "../../../agent-server/session/fileName";
 import { FileSessionStore } from "../../../agent-server/session/store";
@@ -100,7 +105,14 @@ describe("session store", () => {
     const opened = await store.open("crash");
     const tail = opened.entries.slice(-2).map(({ at: _at, ...e }) => e);
     assert.deepEqual(tail, [
-      { type: "tool/result", toolCallId: "c1", status: "failed", output: "The agent stopped before this tool call finished; its outcome is unknown.", isError: true, seq: 6 },
+      {
+        type: "tool/result",
+        toolCallId: "c1",
+        status: "failed",
+        output: "The agent stopped before this tool call finished; its outcome is unknown.",
+        isError: true,
+        seq: 6,
+      },
       { type: "turn/end", turnId: "t1", reason: "interrupted", seq: 7 },
     ]);
     await opened.close();

@@ -18,7 +18,11 @@ describe("I-109: unsavable input never makes a session unloadable (in-process)",
   beforeEach(() => {
     h = createHarness({
       tools: createFakeTools({
-        deep: () => ({ output: "ok", isError: false, content: [{ type: "content", content: { type: "text", text: "x", _meta: deepObject(20_000) } }] }),
+        deep: () => ({
+          output: "ok",
+          isError: false,
+          content: [{ type: "content", content: { type: "text", text: "x", _meta: deepObject(20_000) } }],
+        }),
       }),
     });
   });
@@ -37,7 +41,10 @@ describe("I-109: unsavable input never makes a session unloadable (in-process)",
     const id = await c.newSession(h.ws[0]!);
     const before = h.registry.get(id)!.session.entries.length;
     const prompt = [{ type: "text" as const, text: "hello", _meta: deepObject(10_000) }];
-    await assert.rejects(c.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt }), (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /nested deeper/.test(e.message));
+    await assert.rejects(
+      c.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt }),
+      (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /nested deeper/.test(e.message),
+    );
     assert.equal(h.registry.get(id)!.session.entries.length, before);
     h.model.enqueue([text("fine"), finish()]);
     assert.deepEqual(await c.prompt(id, "next"), { stopReason: "end_turn" });
@@ -52,7 +59,10 @@ describe("I-109: unsavable input never makes a session unloadable (in-process)",
     const c = await h.connect();
     const id = await c.newSession(h.ws[0]!);
     h.model.enqueue([toolCall("deep", {}), finish("tool-calls")]);
-    await assert.rejects(c.prompt(id, "call deep"), (e: unknown) => e instanceof acp.RequestError && e.code === -32603 && /cannot be saved/.test(e.message));
+    await assert.rejects(
+      c.prompt(id, "call deep"),
+      (e: unknown) => e instanceof acp.RequestError && e.code === -32603 && /cannot be saved/.test(e.message),
+    );
     const seqs = await reloadSeqs(id);
     assert.deepEqual(
       seqs,
@@ -72,7 +82,8 @@ describe("I-109: the disk fills exactly at the turn checkpoint (in-process, simu
     fullAtTurnEnd = false;
     h = createHarness({
       writeFn: (fd, buf, off, len) => {
-        if (fullAtTurnEnd && buf.subarray(off, off + len).includes('"turn/end"')) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+        if (fullAtTurnEnd && buf.subarray(off, off + len).includes('"turn/end"'))
+          throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
         return writeSync(fd, buf, off, len);
       },
     });
@@ -84,7 +95,10 @@ describe("I-109: the disk fills exactly at the turn checkpoint (in-process, simu
     const id = await c.newSession(h.ws[0]!);
     fullAtTurnEnd = true;
     h.model.enqueue([text("the answer"), finish()]);
-    await assert.rejects(c.prompt(id, "one"), (e: unknown) => e instanceof acp.RequestError && e.code === -32603 && /not saved/.test(e.message));
+    await assert.rejects(
+      c.prompt(id, "one"),
+      (e: unknown) => e instanceof acp.RequestError && e.code === -32603 && /not saved/.test(e.message),
+    );
     assert.match(c.textOf(id), /not saved/);
     fullAtTurnEnd = false;
     h.model.enqueue([text("second"), finish()]);

@@ -19,7 +19,10 @@ let root: string;
 let outside: string;
 
 before(async () => {
-  sb = await detectSandbox({ ...process.env, MANIFOLD_TEST_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, GITHUB_TOKEN: KEY, MANIFOLD_SANDBOX: "" }, { log: () => {} });
+  sb = await detectSandbox(
+    { ...process.env, MANIFOLD_TEST_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, GITHUB_TOKEN: KEY, MANIFOLD_SANDBOX: "" },
+    { log: () => {} },
+  );
   registry = createTaskRegistry(sb, { killGraceMs: 50 });
   base = fs.realpathSync(fs.mkdtempSync(path.join("/var/tmp", "mf-bash-")));
   root = path.join(base, "proj");
@@ -32,7 +35,8 @@ after(async () => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-const ctx = (o: Partial<Parameters<typeof makeCtx>[0]> = {}) => makeCtx({ root, tasks: registry, tmpDir: path.join(base, ".tmp", o.sessionId ?? "sess-a"), ...o });
+const ctx = (o: Partial<Parameters<typeof makeCtx>[0]> = {}) =>
+  makeCtx({ root, tasks: registry, tmpDir: path.join(base, ".tmp", o.sessionId ?? "sess-a"), ...o });
 
 describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
   it("runs in the session root, streams output into its card, reports the exit code", async () => {
@@ -41,7 +45,11 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
     // The first two lines are one write (one pipe chunk), so a flush tick cannot fall between them.
     const gate = path.join(root, "go");
     const c = ctx({ onUpdate: () => fs.writeFileSync(gate, "") });
-    const r = await runner.run("bash", { command: "printf '%s\\none\\n' \"$(pwd)\"; while [ ! -e go ]; do sleep 0.02; done; rm go; echo two; exit 3" }, c);
+    const r = await runner.run(
+      "bash",
+      { command: "printf '%s\\none\\n' \"$(pwd)\"; while [ ! -e go ]; do sleep 0.02; done; rm go; echo two; exit 3" },
+      c,
+    );
     const text = `${root}\none\ntwo\nExit code 3.`;
     assert.deepEqual(r, { output: text, isError: true, content: [{ type: "content", content: { type: "text", text } }] });
     assert.ok(c.updates.length >= 2, "streamed at least once before the end");
@@ -60,7 +68,11 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
     assert.ok(c.updates.length >= 1 && c.updates.length <= ticks + 1, `${c.updates.length} updates in ${ticks} ticks for 100 writes`);
     for (const u of c.updates) {
       assert.deepEqual(Object.keys(u), ["content"]);
-      assert.match(JSON.stringify(u.content), /^\[\{"type":"content","content":\{"type":"text","text":"line-1\\n/, "each update is the output from its start");
+      assert.match(
+        JSON.stringify(u.content),
+        /^\[\{"type":"content","content":\{"type":"text","text":"line-1\\n/,
+        "each update is the output from its start",
+      );
     }
   });
 
@@ -74,7 +86,11 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
   it("a timeout kills the whole tree and says so", async () => {
     const runner = createToolRunner({ sandbox: sb });
     const marker = `mf-timeout-${process.pid}-${Date.now()}`;
-    const r = await runner.run("bash", { command: `(setsid bash -c 'exec -a ${marker} sleep 300' &); exec -a ${marker} sleep 300`, timeout_ms: 500 }, ctx());
+    const r = await runner.run(
+      "bash",
+      { command: `(setsid bash -c 'exec -a ${marker} sleep 300' &); exec -a ${marker} sleep 300`, timeout_ms: 500 },
+      ctx(),
+    );
     assert.deepEqual(r.isError, true);
     assert.match(r.output, /Command timed out after 500 ms and was killed\.$/);
     assert.deepEqual(pidsMatching(marker), []);
@@ -85,7 +101,13 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
     const started = deferred();
     const c = ctx({ onUpdate: (u) => JSON.stringify(u).includes("started") && started.resolve() });
     const marker = `mf-cancel-${process.pid}-${Date.now()}`;
-    const p = runner.run("bash", { command: `(setsid bash -c 'exec -a ${marker} sleep 300' &); (nohup bash -c 'exec -a ${marker} sleep 300' >/dev/null 2>&1 &); echo started; exec -a ${marker} sleep 300` }, c);
+    const p = runner.run(
+      "bash",
+      {
+        command: `(setsid bash -c 'exec -a ${marker} sleep 300' &); (nohup bash -c 'exec -a ${marker} sleep 300' >/dev/null 2>&1 &); echo started; exec -a ${marker} sleep 300`,
+      },
+      c,
+    );
     await started.promise;
     // The three sleeps exec asynchronously after "started": the process table has no event.
     await pollUntil(() => pidsMatching(marker).length >= 3, "three marker processes");
@@ -103,7 +125,14 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
     assert.equal(c.asks.length, 0);
     const r = await runner.run("bash", { command: "touch untrusted.txt" }, c);
     assert.equal(r.isError, true);
-    assert.deepEqual(c.asks, [{ title: "Run touch untrusted.txt", reason: "approval policy `untrusted` asks before commands that are not read-only", grantKey: "bash:prefix:touch", allowSession: true }]);
+    assert.deepEqual(c.asks, [
+      {
+        title: "Run touch untrusted.txt",
+        reason: "approval policy `untrusted` asks before commands that are not read-only",
+        grantKey: "bash:prefix:touch",
+        allowSession: true,
+      },
+    ]);
     assert.equal(fs.existsSync(path.join(root, "untrusted.txt")), false);
   });
 
@@ -157,7 +186,14 @@ describe("bash tool without a sandbox backend", () => {
     const c = makeCtx({ root, tasks: reg, answers: ["reject"] });
     const r = await runner.run("bash", { command: "touch no-backend.txt" }, c);
     assert.equal(r.isError, true);
-    assert.deepEqual(c.asks, [{ title: "Run touch no-backend.txt", reason: "no sandbox backend works on this machine: the command would run unconfined", grantKey: "bash:prefix:touch", allowSession: false }]);
+    assert.deepEqual(c.asks, [
+      {
+        title: "Run touch no-backend.txt",
+        reason: "no sandbox backend works on this machine: the command would run unconfined",
+        grantKey: "bash:prefix:touch",
+        allowSession: false,
+      },
+    ]);
     assert.equal(fs.existsSync(path.join(root, "no-backend.txt")), false);
   });
 
@@ -165,7 +201,11 @@ describe("bash tool without a sandbox backend", () => {
     const runner = createToolRunner({ sandbox: none });
     const c = makeCtx({ root, tasks: reg, approval: "never" });
     const r = await runner.run("bash", { command: "touch no-backend.txt" }, c);
-    assert.deepEqual(r, { output: "Command refused: no sandbox backend works on this machine, so commands cannot run confined, and the approval policy is `never`.", isError: true });
+    assert.deepEqual(r, {
+      output:
+        "Command refused: no sandbox backend works on this machine, so commands cannot run confined, and the approval policy is `never`.",
+      isError: true,
+    });
     assert.equal(c.asks.length, 0);
     assert.equal(fs.existsSync(path.join(root, "no-backend.txt")), false);
     const bg = await runner.run("bash", { command: "touch no-backend.txt", background: true }, c);

@@ -31,7 +31,8 @@ after(async () => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-const ctxA = (o: Parameters<typeof makeCtx>[0] extends infer T ? Partial<T> : never = {}) => makeCtx({ root: rootA, tasks: registry, ...o });
+const ctxA = (o: Parameters<typeof makeCtx>[0] extends infer T ? Partial<T> : never = {}) =>
+  makeCtx({ root: rootA, tasks: registry, ...o });
 
 describe("file tools through the runner", () => {
   const runner = createToolRunner({ sandbox });
@@ -44,7 +45,10 @@ describe("file tools through the runner", () => {
       runner.run("write_file", { path: "x.txt", content: "from B" }, b),
     ]);
     assert.deepEqual([ra.isError, rb.isError], [false, false]);
-    assert.deepEqual([fs.readFileSync(path.join(rootA, "x.txt"), "utf8"), fs.readFileSync(path.join(rootB, "x.txt"), "utf8")], ["from A", "from B"]);
+    assert.deepEqual(
+      [fs.readFileSync(path.join(rootA, "x.txt"), "utf8"), fs.readFileSync(path.join(rootB, "x.txt"), "utf8")],
+      ["from A", "from B"],
+    );
     assert.equal(fs.existsSync(path.join(process.cwd(), "x.txt")), false);
   });
 
@@ -93,7 +97,8 @@ describe("file tools through the runner", () => {
     assert.equal(r.isError, true);
     assert.match(r.output, /^Invalid arguments for read_file:\n- path: .+\nFix the arguments and call read_file again\.$/);
     assert.deepEqual(await runner.run("nope", {}, ctxA()), {
-      output: "Unknown tool \"nope\". Available tools: read_file, write_file, edit_file, list_files, grep, bash, bash_output, bash_kill, update_plan.",
+      output:
+        'Unknown tool "nope". Available tools: read_file, write_file, edit_file, list_files, grep, bash, bash_output, bash_kill, update_plan.',
       isError: true,
     });
   });
@@ -101,9 +106,15 @@ describe("file tools through the runner", () => {
   it("edit_file replaces exactly one match, refuses zero or several, and honours replace_all", async () => {
     fs.writeFileSync(path.join(rootA, "e.txt"), "a b a\nc\n");
     const none = await runner.run("edit_file", { path: "e.txt", old_string: "zzz", new_string: "y" }, ctxA());
-    assert.deepEqual(none, { output: "old_string was not found in e.txt. Read the file again and copy the exact text, including whitespace.", isError: true });
+    assert.deepEqual(none, {
+      output: "old_string was not found in e.txt. Read the file again and copy the exact text, including whitespace.",
+      isError: true,
+    });
     const many = await runner.run("edit_file", { path: "e.txt", old_string: "a", new_string: "y" }, ctxA());
-    assert.deepEqual(many, { output: "old_string occurs 2 times in e.txt. Add surrounding lines to make it unique, or set replace_all to true.", isError: true });
+    assert.deepEqual(many, {
+      output: "old_string occurs 2 times in e.txt. Add surrounding lines to make it unique, or set replace_all to true.",
+      isError: true,
+    });
     assert.equal(fs.readFileSync(path.join(rootA, "e.txt"), "utf8"), "a b a\nc\n");
     const one = await runner.run("edit_file", { path: "e.txt", old_string: "c", new_string: "$&d" }, ctxA());
     assert.deepEqual(one.content, [{ type: "diff", path: path.join(rootA, "e.txt"), oldText: "a b a\nc\n", newText: "a b a\n$&d\n" }]);
@@ -154,7 +165,10 @@ describe("file tools: escapes are refused (workspace-write)", () => {
     for (const [input, target] of escapes()) {
       const ctx = ctxA({ approval: "never" });
       const r = await runner.run("write_file", { path: input, content: "pwned" }, ctx);
-      assert.deepEqual({ input, ...r }, { input, output: "Write refused: the target is outside the workspace and the approval policy is `never`.", isError: true });
+      assert.deepEqual(
+        { input, ...r },
+        { input, output: "Write refused: the target is outside the workspace and the approval policy is `never`.", isError: true },
+      );
       assert.equal(ctx.asks.length, 0);
       assert.equal(fs.existsSync(target === path.join(outside, "x2.txt") ? path.join(outside, "x.txt") : target), false, target);
     }
@@ -272,7 +286,12 @@ describe("permissions for file writes", () => {
     assert.equal((await runner.run("write_file", call, a)).isError, false);
     assert.equal((await runner.run("write_file", call, a)).isError, false);
     assert.equal(a.asks.length, 2, "allow once did not cover the second identical call");
-    assert.deepEqual(a.asks[1], { title: "Write granted.txt", reason: "approval policy `untrusted` asks before every write", grantKey: `write_file:${path.join(rootA, "granted.txt")}`, allowSession: true });
+    assert.deepEqual(a.asks[1], {
+      title: "Write granted.txt",
+      reason: "approval policy `untrusted` asks before every write",
+      grantKey: `write_file:${path.join(rootA, "granted.txt")}`,
+      allowSession: true,
+    });
     assert.equal((await runner.run("write_file", call, a)).isError, false);
     assert.equal(a.asks.length, 2, "the session grant covers the same key");
     // Outside the key: another path, another tool.
@@ -302,7 +321,10 @@ describe("permissions for file writes", () => {
     assert.equal(ctx.asks.length, 2);
     assert.equal(fs.existsSync(path.join(rootA, "ro.txt")), false);
     const never = ctxA({ sessionId: "ro", mode: "read-only", approval: "never" });
-    assert.deepEqual(await runner.run("write_file", call, never), { output: "Write refused: the session is read-only and the approval policy is `never`.", isError: true });
+    assert.deepEqual(await runner.run("write_file", call, never), {
+      output: "Write refused: the session is read-only and the approval policy is `never`.",
+      isError: true,
+    });
   });
 
   it("a cancelled permission request is a refusal", async () => {
@@ -315,14 +337,21 @@ describe("permissions for file writes", () => {
 
   it("describe() never throws and gives title, kind and locations", () => {
     const runner = createToolRunner({ sandbox });
-    assert.deepEqual(runner.describe("write_file", { path: "a.txt", content: "" }, rootA), { title: "Write a.txt", kind: "edit", locations: [{ path: path.join(rootA, "a.txt") }] });
+    assert.deepEqual(runner.describe("write_file", { path: "a.txt", content: "" }, rootA), {
+      title: "Write a.txt",
+      kind: "edit",
+      locations: [{ path: path.join(rootA, "a.txt") }],
+    });
     assert.deepEqual(runner.describe("write_file", { nope: 1 }, rootA), { title: "write_file", kind: "edit", locations: [] });
     assert.deepEqual(runner.describe("zzz", null, rootA), { title: "zzz", kind: "other", locations: [] });
   });
 
   it("specs() gives JSON Schema for every tool", () => {
     const specs = createToolRunner({ sandbox }).specs();
-    assert.deepEqual(specs.map((s) => s.name), ["read_file", "write_file", "edit_file", "list_files", "grep", "bash", "bash_output", "bash_kill", "update_plan"]);
+    assert.deepEqual(
+      specs.map((s) => s.name),
+      ["read_file", "write_file", "edit_file", "list_files", "grep", "bash", "bash_output", "bash_kill", "update_plan"],
+    );
     const edit = specs.find((s) => s.name === "edit_file");
     assert.deepEqual(edit?.inputSchema.required, ["path", "old_string", "new_string"]);
     assert.equal(edit?.inputSchema.type, "object");

@@ -86,16 +86,27 @@ describe("I-106 class 4: git metadata asks before every file-tool write, in ever
   });
   it("edit_file of .git/config (the core.fsmonitor attack) asks too; 'allow for session' counts once", async () => {
     const ctx = makeCtx({ root, tasks: registry, answers: ["allow_session"] });
-    const r = await runner.run("edit_file", { path: ".git/config", old_string: "bare = false", new_string: "bare = false\n\tfsmonitor = ./fsmon.sh" }, ctx);
+    const r = await runner.run(
+      "edit_file",
+      { path: ".git/config", old_string: "bare = false", new_string: "bare = false\n\tfsmonitor = ./fsmon.sh" },
+      ctx,
+    );
     assert.equal(r.isError, false, r.output);
     assert.equal(ctx.asks.length, 1);
-    const again = await runner.run("edit_file", { path: ".git/config", old_string: "fsmonitor = ./fsmon.sh", new_string: "fsmonitor = ./x" }, ctx);
+    const again = await runner.run(
+      "edit_file",
+      { path: ".git/config", old_string: "fsmonitor = ./fsmon.sh", new_string: "fsmonitor = ./x" },
+      ctx,
+    );
     assert.equal(again.isError, true, "a second write was not asked again");
     assert.equal(ctx.asks.length, 2);
     fs.writeFileSync(path.join(root, ".git", "config"), "[core]\n\tbare = false\n");
   });
   it("untrusted and read-only ask too; `never` refuses with a clear message", async () => {
-    for (const [mode, approval] of [["workspace-write", "untrusted"], ["read-only", "on-request"]] as const) {
+    for (const [mode, approval] of [
+      ["workspace-write", "untrusted"],
+      ["read-only", "on-request"],
+    ] as const) {
       const ctx = makeCtx({ root, tasks: registry, mode, approval, answers: ["reject"] });
       await runner.run("write_file", { path: ".git/hooks/pre-push", content: "x" }, ctx);
       assert.equal(ctx.asks.length, 1, `${mode}/${approval}`);
@@ -127,7 +138,14 @@ describe("class 4: the data dir and other sessions' temp areas are refused to ev
     fs.writeFileSync(path.join(tmpBase, "B", "b-secret.txt"), "SECRET-TMP-B\n");
     const runner = createToolRunner({ sandbox, hidden: [dataDir] });
     const mk = (mode: "workspace-write" | "danger-full-access" = "workspace-write") =>
-      makeCtx({ sessionId: "A", root: home, tasks: registry, mode, tmpDir: path.join(tmpBase, "A"), answers: ["allow_once", "allow_once"] });
+      makeCtx({
+        sessionId: "A",
+        root: home,
+        tasks: registry,
+        mode,
+        tmpDir: path.join(tmpBase, "A"),
+        answers: ["allow_once", "allow_once"],
+      });
     for (const mode of ["workspace-write", "danger-full-access"] as const) {
       const calls: Array<[string, Record<string, unknown>]> = [
         ["read_file", { path: ".local/share/manifold/sessions/other.jsonl" }],
@@ -145,7 +163,8 @@ describe("class 4: the data dir and other sessions' temp areas are refused to ev
         const r = await runner.run(tool, args, mk(mode));
         const what = `${mode} ${tool} ${JSON.stringify(args)}`;
         assert.doesNotMatch(r.output, /SECRET-/, what);
-        if (args.path !== undefined && args.path !== ".local") assert.match(r.output, /^Access refused: .* belongs to the agent server or to another session\.$/, what);
+        if (args.path !== undefined && args.path !== ".local")
+          assert.match(r.output, /^Access refused: .* belongs to the agent server or to another session\.$/, what);
         else assert.doesNotMatch(r.output, /other\.jsonl|b-secret/, what);
       }
       const listed = await runner.run("list_files", { path: ".", pattern: "**/*.jsonl" }, mk(mode));

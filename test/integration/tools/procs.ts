@@ -20,7 +20,11 @@ export function pidsMatching(marker: string): number[] {
  * event (the process table, a task's buffered output). The deadline is a safety net (fail with a
  * message instead of hanging the run), never a timing assertion.
  */
-export async function pollUntil<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, safetyMs = 20_000): Promise<T> {
+export async function pollUntil<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  safetyMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + safetyMs;
   for (;;) {
     const v = await check();

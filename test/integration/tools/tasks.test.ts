@@ -71,7 +71,10 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     await pollUntil(async () => (await a.output(taskId)).output.includes("secret"), "A's task output");
     const sweep: string[] = [];
     for (let i = 1; i <= 1000; i++) sweep.push(await errorOf(b.output(`bash-${i}`)), await errorOf(b.kill(`bash-${i}`)));
-    assert.equal(sweep.some((e) => e.includes("secret")), false);
+    assert.equal(
+      sweep.some((e) => e.includes("secret")),
+      false,
+    );
     const foreignOut = await errorOf(b.output(taskId));
     const foreignKill = await errorOf(b.kill(taskId));
     const fake = taskId.slice(0, -1) + (taskId.endsWith("A") ? "B" : "A");
@@ -123,7 +126,10 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     const started = await first.run("bash", { command: "echo owned; sleep 300", background: true }, ctxA);
     const id = /bash-[A-Za-z0-9_-]+/.exec(started.output)?.[0] ?? "";
     const second = createToolRunner({ sandbox: none }); // fresh tool objects
-    await pollUntil(async () => (await second.run("bash_output", { task_id: id }, ctxA)).output.startsWith("owned"), "the task's output through a fresh runner");
+    await pollUntil(
+      async () => (await second.run("bash_output", { task_id: id }, ctxA)).output.startsWith("owned"),
+      "the task's output through a fresh runner",
+    );
     const foreign = await second.run("bash_kill", { task_id: id }, ctxB);
     assert.deepEqual(foreign, { output: `No background task ${JSON.stringify(id)} in this session.`, isError: true });
     assert.equal((await reg.forOwner("OA", () => ctxA.sandbox).output(id)).running, true);
@@ -199,7 +205,11 @@ describe("task registry: what a closed session's tasks keep (I-110)", () => {
     forceGc();
     assert.equal(agentRef!.deref(), undefined, "the closed session's agent is still reachable from the task registry");
     // …while its output stays readable by the same session id (I-60).
-    assert.deepEqual(await reg.forOwner("GC", () => sbx("GC", rootA)).output(taskId), { output: "kept-output\n", running: false, exitCode: 128 });
+    assert.deepEqual(await reg.forOwner("GC", () => sbx("GC", rootA)).output(taskId), {
+      output: "kept-output\n",
+      running: false,
+      exitCode: 128,
+    });
     await reg.disposeAll();
   });
 
@@ -228,7 +238,8 @@ describe("task registry: what a closed session's tasks keep (I-110)", () => {
       await pollUntil(async () => (await a.output(ids[i]!)).output.includes("out"), "the task's output");
       await reg.disposeOwner(`C${i}`);
     }
-    const readable = async (owner: string, id: string): Promise<boolean> => (await errorOf(reg.forOwner(owner, () => sbx(owner, rootA)).output(id))) === "no error";
+    const readable = async (owner: string, id: string): Promise<boolean> =>
+      (await errorOf(reg.forOwner(owner, () => sbx(owner, rootA)).output(id))) === "no error";
     assert.deepEqual(await Promise.all(ids.map((id, i) => readable(`C${i}`, id))), [false, false, true, true, true]);
     // A live session: its own finished records beyond the bound go oldest first; running ones never.
     const live = reg.forOwner("LIVE", () => sbx("LIVE", rootA));

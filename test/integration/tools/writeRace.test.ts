@@ -53,7 +53,10 @@ describe("class 6: writes are race-free", () => {
     const target = guardPath("h/hard.txt", root, [root]);
     fs.renameSync(path.join(root, "h"), path.join(root, "h-real"));
     fs.symlinkSync(outside, path.join(root, "h"));
-    await assert.rejects(writeChecked(makeCtx({ root, tasks: registry }), target, "SECRET FULL CONTENT"), /changed while it was being written/);
+    await assert.rejects(
+      writeChecked(makeCtx({ root, tasks: registry }), target, "SECRET FULL CONTENT"),
+      /changed while it was being written/,
+    );
     assert.deepEqual(tree(outside), [], "a temp file with the full content was left outside");
     assert.equal(fs.readFileSync(path.join(base, "linked-src.txt"), "utf8"), "outside content");
     fs.unlinkSync(path.join(root, "h"));
@@ -103,7 +106,9 @@ describe("issue #13: write_file and edit_file are atomic and keep the file mode"
     fs.writeFileSync(f, "old content");
     const target = guardPath("atomic.txt", root, [root]);
     let seen = "";
-    await writeChecked(makeCtx({ root, tasks: registry }), target, "new content", { beforeRename: () => (seen = fs.readFileSync(f, "utf8")) });
+    await writeChecked(makeCtx({ root, tasks: registry }), target, "new content", {
+      beforeRename: () => (seen = fs.readFileSync(f, "utf8")),
+    });
     assert.equal(seen, "old content", "the target was modified in place before the write completed");
     assert.equal(fs.readFileSync(f, "utf8"), "new content");
     await assert.rejects(
@@ -115,16 +120,23 @@ describe("issue #13: write_file and edit_file are atomic and keep the file mode"
       /killed/,
     );
     assert.equal(fs.readFileSync(f, "utf8"), "new content");
-    assert.deepEqual(fs.readdirSync(root).filter((n) => n.includes("manifold-")), []);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((n) => n.includes("manifold-")),
+      [],
+    );
   });
 
   it("a SIGKILL mid-write never leaves a half-written file", async () => {
     const f = path.join(root, "big.txt");
     fs.writeFileSync(f, "A".repeat(1000));
     const mod = path.resolve(__dirname, "../../../sandbox/safeWrite.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", "-e", `require(${JSON.stringify(mod)}).writeFileAtomic(${JSON.stringify(f)}, "B".repeat(200e6), {});`], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "-e", `require(${JSON.stringify(mod)}).writeFileAtomic(${JSON.stringify(f)}, "B".repeat(200e6), {});`],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
     // Kill as soon as the temp file exists (the write is under way).
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {

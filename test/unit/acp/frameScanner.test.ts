@@ -35,10 +35,13 @@ describe("I-108: frame scanner", () => {
   it("refuses a line deeper than the limit and still finds its id, before or after the deep part", () => {
     const deep = "[".repeat(9) + "]".repeat(9);
     eachSplit(`{"id":"r1","method":"m","params":${deep}}\n{"method":"m","params":${deep},"id":42}\n`, (lines) => {
-      assert.deepEqual(lines.map((l) => (l.ok ? "ok" : [l.problem, l.kind, l.id])), [
-        ["too-deep", "request", "r1"],
-        ["too-deep", "request", 42],
-      ]);
+      assert.deepEqual(
+        lines.map((l) => (l.ok ? "ok" : [l.problem, l.kind, l.id])),
+        [
+          ["too-deep", "request", "r1"],
+          ["too-deep", "request", 42],
+        ],
+      );
     });
     // Exactly at the limit is fine; brackets inside strings do not count.
     eachSplit(`{"id":1,"a":${"[".repeat(7)}"[[[[[[[[[["${"]".repeat(7)}}`, (lines) => assert.ok(lines[0]!.ok));
@@ -47,17 +50,25 @@ describe("I-108: frame scanner", () => {
   it("refuses an over-long line without keeping its bytes, and knows what it was", () => {
     const big = `{"jsonrpc":"2.0","method":"session/prompt","params":{"t":"${"x".repeat(500)}"},"id":"late"}\n{"id":7,"result":{"t":"${"y".repeat(500)}"}}\n{"method":"n","params":{"t":"${"z".repeat(500)}"}}`;
     eachSplit(big, (lines) => {
-      assert.deepEqual(lines.map((l) => (l.ok ? "ok" : [l.problem, l.kind, l.id])), [
-        ["too-large", "request", "late"],
-        ["too-large", "response", 7],
-        ["too-large", "notification", null],
-      ]);
+      assert.deepEqual(
+        lines.map((l) => (l.ok ? "ok" : [l.problem, l.kind, l.id])),
+        [
+          ["too-large", "request", "late"],
+          ["too-large", "response", 7],
+          ["too-large", "notification", null],
+        ],
+      );
     });
   });
 
   it("answers with id null when the id is not a small scalar", () => {
     const long = "i".repeat(200);
-    const cases = [`{"id":{"a":1},"method":"m"}`, `{"id":[1],"method":"m"}`, `{"id":true,"method":"m"}`, `{"id":"${long.slice(0, 150)}","method":"m"}`];
+    const cases = [
+      `{"id":{"a":1},"method":"m"}`,
+      `{"id":[1],"method":"m"}`,
+      `{"id":true,"method":"m"}`,
+      `{"id":"${long.slice(0, 150)}","method":"m"}`,
+    ];
     for (const c of cases) {
       const [line] = scan(c, 3, { maxDepth: 8, maxLineBytes: 1000 });
       assert.ok(line && !line.ok && line.problem === "bad-id" && line.id === null, c);
@@ -92,7 +103,11 @@ describe("I-108: frame scanner", () => {
 describe("I-108: envelope checks the SDK's lenient schemas skip", () => {
   it("params must be an object; every _meta must be an object or null", () => {
     assert.equal(paramsProblem(undefined), null);
-    assert.equal(paramsProblem({ sessionId: "s", prompt: [{ type: "text", text: "x", _meta: { a: { _meta: 5 } } }] }), null, "inside _meta is free-form");
+    assert.equal(
+      paramsProblem({ sessionId: "s", prompt: [{ type: "text", text: "x", _meta: { a: { _meta: 5 } } }] }),
+      null,
+      "inside _meta is free-form",
+    );
     assert.equal(paramsProblem({ _meta: null }), null);
     assert.match(paramsProblem([1]) ?? "", /object/);
     assert.match(paramsProblem("s") ?? "", /object/);

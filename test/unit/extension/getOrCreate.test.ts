@@ -11,9 +11,14 @@ test("a listener of a new entry's announcement that asks for the same key gets t
   let created = 0;
   const seen: Array<{ n: number }> = [];
   const session = (key: string): { n: number } =>
-    getOrCreate(map, key, () => ({ n: ++created }), () => {
-      for (const l of listeners) l();
-    });
+    getOrCreate(
+      map,
+      key,
+      () => ({ n: ++created }),
+      () => {
+        for (const l of listeners) l();
+      },
+    );
   // The sessions view: on every change, count over every folder's session (synchronously, as a VS Code
   // emitter without a delivery queue would call it).
   listeners.push(() => seen.push(session("/ws/alpha")));

@@ -58,9 +58,11 @@ test("one throwing disposable does not stop the others; its error is rethrown af
   const log: string[] = [];
   const store = new DisposableStore();
   store.add(counted(log, "a"));
-  store.add(toDisposable(() => {
-    throw new Error("boom");
-  }));
+  store.add(
+    toDisposable(() => {
+      throw new Error("boom");
+    }),
+  );
   store.add(counted(log, "c"));
   assert.throws(() => store.dispose(), /boom/);
   assert.deepEqual(log, ["a", "c"]);
@@ -143,11 +145,14 @@ test("the leak check fails a test that leaks on purpose, naming where the leak w
     setDisposableTracker(undefined);
   }
   assert.equal(tracker.leaks().length, 2);
-  assert.throws(() => assertNoLeaks(tracker), (err: Error) => {
-    assert.match(err.message, /^2 disposable\(s\) leaked by this test/);
-    assert.match(err.message, /DisposableStore/);
-    assert.match(err.message, /lifecycle\.test\.ts/);
-    return true;
-  });
+  assert.throws(
+    () => assertNoLeaks(tracker),
+    (err: Error) => {
+      assert.match(err.message, /^2 disposable\(s\) leaked by this test/);
+      assert.match(err.message, /DisposableStore/);
+      assert.match(err.message, /lifecycle\.test\.ts/);
+      return true;
+    },
+  );
   store.dispose();
 });

@@ -13,7 +13,8 @@ test("I-97: markdown of untrusted text renders <script>, <img onerror>, javascri
     "<div onclick=alert(1)>raw</div>": "<p>&lt;div onclick=alert(1)&gt;raw&lt;/div&gt;</p>\n",
     "![pixel](https://tracker.example/p.png)": '<p><span class="md-image">[pixel: https://tracker.example/p.png]</span></p>\n',
     "```\n<script>x</script>\n```": "<pre><code>&lt;script&gt;x&lt;/script&gt;\n</code></pre>\n",
-    "<iframe src=https://evil.example></iframe>": '<p>&lt;iframe src=<a href="https://evil.example" title="https://evil.example" rel="noopener noreferrer">https://evil.example</a>&gt;&lt;/iframe&gt;</p>\n',
+    "<iframe src=https://evil.example></iframe>":
+      '<p>&lt;iframe src=<a href="https://evil.example" title="https://evil.example" rel="noopener noreferrer">https://evil.example</a>&gt;&lt;/iframe&gt;</p>\n',
   };
   const rendered = Object.fromEntries(Object.keys(cases).map((k) => [k, renderMarkdown(k)]));
   assert.deepEqual(rendered, cases);
@@ -24,7 +25,15 @@ test("I-97: safe links stay links; no rendered output carries script-capable mar
     renderMarkdown("[docs](https://example.com/a?b=1)"),
     '<p><a href="https://example.com/a?b=1" title="https://example.com/a?b=1" rel="noopener noreferrer">docs</a></p>\n',
   );
-  const inputs = ["<svg onload=alert(1)>", "[a](vbscript:x)", "[a](java\tscript:x)", "<style>*{}</style>", "<<script>>", "**<b onmouseover=x>**", "[x](<javascript:alert(1)>)"];
+  const inputs = [
+    "<svg onload=alert(1)>",
+    "[a](vbscript:x)",
+    "[a](java\tscript:x)",
+    "<style>*{}</style>",
+    "<<script>>",
+    "**<b onmouseover=x>**",
+    "[x](<javascript:alert(1)>)",
+  ];
   // Every real tag in the output is a plain formatting tag; no event handlers; only safe hrefs.
   const allowed = new Set(["p", "a", "em", "strong", "code", "pre", "span", "ul", "ol", "li", "blockquote", "br", "hr"]);
   for (const html of inputs.map(renderMarkdown)) {
@@ -34,7 +43,19 @@ test("I-97: safe links stay links; no rendered output carries script-capable mar
     }
   }
   assert.deepEqual(
-    ["https://x", "http://x", "mailto:a@b", "#x", "javascript:x", " javascript:x", "java\nscript:x", "file:///etc/passwd", "data:x", "vscode:x", "command:foo"].map(isSafeHref),
+    [
+      "https://x",
+      "http://x",
+      "mailto:a@b",
+      "#x",
+      "javascript:x",
+      " javascript:x",
+      "java\nscript:x",
+      "file:///etc/passwd",
+      "data:x",
+      "vscode:x",
+      "command:foo",
+    ].map(isSafeHref),
     [true, true, true, true, false, false, false, false, false, false, false],
   );
 });

@@ -3,7 +3,14 @@
 // validated. Runs the webview module outside a webview, where the state lives in memory.
 import * as assert from "node:assert/strict";
 import { beforeEach, describe, it } from "node:test";
-import { forgetQuestion, rememberFolder, savedDraft, saveDraft, savedQuestionValues, saveQuestionValues } from "../../../extension/webview/panelState";
+import {
+  forgetQuestion,
+  rememberFolder,
+  savedDraft,
+  saveDraft,
+  savedQuestionValues,
+  saveQuestionValues,
+} from "../../../extension/webview/panelState";
 import { vscodeState } from "../../../extension/webview/vscodeApi";
 
 describe("chat panel webview state", () => {

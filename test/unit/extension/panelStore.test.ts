@@ -6,7 +6,10 @@ import { emptyTranscript, type TranscriptEvent } from "../../../extension/common
 import { announcementFor, announcementOf } from "../../../extension/webview/announcements";
 import { PanelStore, type FocusTarget } from "../../../extension/webview/panelStore";
 
-const chunk = (text: string): TranscriptEvent => ({ type: "acp", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+const chunk = (text: string): TranscriptEvent => ({
+  type: "acp",
+  update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
+});
 
 function started(): PanelStore {
   const store = new PanelStore();
@@ -53,12 +56,21 @@ test("one batch of messages is one change; a new view object only when something
 test("detach removes one attachment; closing the restore result clears it", () => {
   const store = started();
   store.receive([
-    { type: "composer/attach", attachments: [{ id: "a", label: "a.ts", kind: "file" }, { id: "b", label: "b.ts", kind: "file" }] },
+    {
+      type: "composer/attach",
+      attachments: [
+        { id: "a", label: "a.ts", kind: "file" },
+        { id: "b", label: "b.ts", kind: "file" },
+      ],
+    },
     { type: "restore/done", done: { undoCheckpointId: "ck-1", restored: 1, failures: [] } },
   ]);
   store.detach("a");
   store.closeRestoreDone();
-  assert.deepEqual({ ids: store.getSnapshot().attachments.map((x) => x.id), done: store.getSnapshot().restoreDone }, { ids: ["b"], done: undefined });
+  assert.deepEqual(
+    { ids: store.getSnapshot().attachments.map((x) => x.id), done: store.getSnapshot().restoreDone },
+    { ids: ["b"], done: undefined },
+  );
 });
 
 test("composer/focus is a focus request fired after the batch's view is in place, not view state", () => {
@@ -77,7 +89,10 @@ test("streamed text is not announced; the turn's end is, once per turn, even wit
   assert.equal(store.getSnapshot().announcement, undefined);
   store.receive([{ type: "events", events: [{ type: "turn/ended", stopReason: "end_turn" }] }]);
   const first = store.getSnapshot().announcement;
-  store.receive([{ type: "events", events: [{ type: "turn/started" }] }, { type: "events", events: [{ type: "turn/ended", stopReason: "end_turn" }] }]);
+  store.receive([
+    { type: "events", events: [{ type: "turn/started" }] },
+    { type: "events", events: [{ type: "turn/ended", stopReason: "end_turn" }] },
+  ]);
   const second = store.getSnapshot().announcement;
   assert.equal(first?.text, "Agent finished");
   assert.equal(second?.text, "Agent finished");
@@ -109,7 +124,10 @@ test("announcements: turn ends by reason, errors, and requests arriving", () => 
     ],
   );
   assert.equal(
-    announcementOf([{ type: "turn/ended", stopReason: "cancelled" }, { type: "notice", severity: "error", text: "boom" }]),
+    announcementOf([
+      { type: "turn/ended", stopReason: "cancelled" },
+      { type: "notice", severity: "error", text: "boom" },
+    ]),
     "Turn cancelled. Error: boom",
   );
   assert.equal(announcementOf([chunk("x")]), undefined);

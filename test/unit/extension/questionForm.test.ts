@@ -49,7 +49,14 @@ test("every SDK field shape is rendered: string, number, integer, boolean, enum,
       count: { type: "integer", title: "Count", minimum: 1 },
       ok: { type: "boolean", title: "OK?", default: true },
       env: { type: "string", enum: ["dev", "prod"] },
-      tier: { type: "string", oneOf: [{ const: "s", title: "Small", description: "cheap" }, { const: "l", title: "Large" }], default: "s" },
+      tier: {
+        type: "string",
+        oneOf: [
+          { const: "s", title: "Small", description: "cheap" },
+          { const: "l", title: "Large" },
+        ],
+        default: "s",
+      },
       tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1, maxItems: 2 },
       picks: { type: "array", title: "Picks", items: { anyOf: [{ const: "x", title: "Ex" }] }, default: ["x"] },
     },
@@ -59,13 +66,54 @@ test("every SDK field shape is rendered: string, number, integer, boolean, enum,
     title: "Deploy",
     description: "Details",
     fields: [
-      { name: "name", title: "Name", description: "Your name", required: true, kind: "text", minLength: 2, maxLength: 10, default: "ab", format: "email" },
+      {
+        name: "name",
+        title: "Name",
+        description: "Your name",
+        required: true,
+        kind: "text",
+        minLength: 2,
+        maxLength: 10,
+        default: "ab",
+        format: "email",
+      },
       { name: "ratio", title: "ratio", required: false, kind: "number", integer: false, minimum: 0, maximum: 1, default: 0.5 },
       { name: "count", title: "Count", required: true, kind: "number", integer: true, minimum: 1 },
       { name: "ok", title: "OK?", required: false, kind: "boolean", default: true },
-      { name: "env", title: "env", required: false, kind: "select", options: [{ value: "dev", title: "dev" }, { value: "prod", title: "prod" }] },
-      { name: "tier", title: "tier", required: false, kind: "select", options: [{ value: "s", title: "Small", description: "cheap" }, { value: "l", title: "Large" }], default: "s" },
-      { name: "tags", title: "tags", required: false, kind: "multi", options: [{ value: "a", title: "a" }, { value: "b", title: "b" }, { value: "c", title: "c" }], minItems: 1, maxItems: 2 },
+      {
+        name: "env",
+        title: "env",
+        required: false,
+        kind: "select",
+        options: [
+          { value: "dev", title: "dev" },
+          { value: "prod", title: "prod" },
+        ],
+      },
+      {
+        name: "tier",
+        title: "tier",
+        required: false,
+        kind: "select",
+        options: [
+          { value: "s", title: "Small", description: "cheap" },
+          { value: "l", title: "Large" },
+        ],
+        default: "s",
+      },
+      {
+        name: "tags",
+        title: "tags",
+        required: false,
+        kind: "multi",
+        options: [
+          { value: "a", title: "a" },
+          { value: "b", title: "b" },
+          { value: "c", title: "c" },
+        ],
+        minItems: 1,
+        maxItems: 2,
+      },
       { name: "picks", title: "Picks", required: false, kind: "multi", options: [{ value: "x", title: "Ex" }], default: ["x"] },
     ],
   });
@@ -87,7 +135,10 @@ test("schemas the panel cannot render are refused with a reason (never thrown)",
     ["default outside enum", { type: "object", properties: { a: { type: "string", enum: ["x"], default: "y" } } }],
     ["empty enum", { type: "object", properties: { a: { type: "string", enum: [] } } }],
     ["property not an object", { type: "object", properties: { a: 5 } }],
-    ["too many fields", { type: "object", properties: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}`, { type: "string" }])) }],
+    [
+      "too many fields",
+      { type: "object", properties: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}`, { type: "string" }])) },
+    ],
   ];
   for (const [what, raw] of cases) {
     const r = parseQuestionSchema(raw);
@@ -144,12 +195,20 @@ test("invalid or missing values are refused per field, with the rule that failed
   });
   assert.deepEqual(coerceAnswer(f, { name: "A", env: "staging", count: 9, tags: [] }), {
     ok: false,
-    errors: { name: "Enter at least 2 characters.", env: "Choose one of the options.", count: "Enter a number of at most 5.", tags: "Choose at least 1." },
+    errors: {
+      name: "Enter at least 2 characters.",
+      env: "Choose one of the options.",
+      count: "Enter a number of at most 5.",
+      tags: "Choose at least 1.",
+    },
   });
   // Not a record at all: every required field is missing.
   assert.deepEqual(coerceAnswer(f, ["x"]), { ok: false, errors: { name: "This field is required.", env: "This field is required." } });
   // Inherited keys are not values.
-  assert.deepEqual(coerceAnswer(f, Object.create({ name: "Ada", env: "dev" }) as object), { ok: false, errors: { name: "This field is required.", env: "This field is required." } });
+  assert.deepEqual(coerceAnswer(f, Object.create({ name: "Ada", env: "dev" }) as object), {
+    ok: false,
+    errors: { name: "This field is required.", env: "This field is required." },
+  });
 });
 
 test("the answer summary names option titles, yes/no and field titles", () => {

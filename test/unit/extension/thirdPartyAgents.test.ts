@@ -31,7 +31,16 @@ test("manifold.agent naming no entry: the message says where manifold.agents is 
     ],
   );
   assert.throws(
-    () => resolveAgentSpec({ settings: { agent: "claude", agents: [], agentsOrigin: { remoteName: "wsl", machineValue: false, workspaceValue: false } }, secrets: {}, baseEnv: {}, execPath: "/n", extensionPath: "/e", dataDir: "/d/data", cwd: "/w" }),
+    () =>
+      resolveAgentSpec({
+        settings: { agent: "claude", agents: [], agentsOrigin: { remoteName: "wsl", machineValue: false, workspaceValue: false } },
+        secrets: {},
+        baseEnv: {},
+        execPath: "/n",
+        extensionPath: "/e",
+        dataDir: "/d/data",
+        cwd: "/w",
+      }),
     (e: unknown) => e instanceof AgentSettingsError && e.message.includes("Open Remote Settings"),
   );
 });

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { emptyTranscript, isDemoModel, permissionState, reduceTranscript, type PermissionEntry, type TranscriptEvent, type TranscriptState } from "../../../extension/common/transcript";
+import {
+  emptyTranscript,
+  isDemoModel,
+  permissionState,
+  reduceTranscript,
+  type PermissionEntry,
+  type TranscriptEvent,
+  type TranscriptState,
+} from "../../../extension/common/transcript";
 
 function fold(events: TranscriptEvent[], s: TranscriptState = emptyTranscript("alpha", "agent")): TranscriptState {
   return events.reduce(reduceTranscript, s);
@@ -15,7 +23,15 @@ test("streaming chunks fold into one message per messageId; tools are patched in
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "Hel" } } },
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "lo" } } },
     { type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "edit a.ts", kind: "edit", status: "pending" } },
-    { type: "acp", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }] } },
+    {
+      type: "acp",
+      update: {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t1",
+        status: "completed",
+        content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }],
+      },
+    },
     { type: "acp", update: { sessionUpdate: "agent_message_chunk", messageId: "m2", content: { type: "text", text: "Done." } } },
     { type: "acp", update: { sessionUpdate: "plan", entries: [{ content: "step", priority: "high", status: "completed" }] } },
     { type: "acp", update: { sessionUpdate: "session_info_update", title: "Fixing a.ts" } },
@@ -26,12 +42,26 @@ test("streaming chunks fold into one message per messageId; tools are patched in
     { kind: "user", id: "e1", text: "fix it", attachments: ["a.ts"] },
     { kind: "thought", id: "e2", text: "hmm ok" },
     { kind: "agent", id: "e3", messageId: "m1", text: "Hello" },
-    { kind: "tool", id: "e4", toolCallId: "t1", title: "edit a.ts", toolKind: "edit", status: "completed", content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }], locations: [] },
+    {
+      kind: "tool",
+      id: "e4",
+      toolCallId: "t1",
+      title: "edit a.ts",
+      toolKind: "edit",
+      status: "completed",
+      content: [{ type: "diff", path: "/w/a.ts", newFile: false, linesBefore: 1, linesAfter: 1 }],
+      locations: [],
+    },
     { kind: "agent", id: "e5", messageId: "m2", text: "Done." },
   ]);
   assert.deepEqual(
     { title: s.title, usage: s.usage, plan: s.plan, running: s.running },
-    { title: "Fixing a.ts", usage: { used: 10, size: 100 }, plan: [{ content: "step", priority: "high", status: "completed" }], running: false },
+    {
+      title: "Fixing a.ts",
+      usage: { used: 10, size: 100 },
+      plan: [{ content: "step", priority: "high", status: "completed" }],
+      running: false,
+    },
   );
 });
 
@@ -47,7 +77,15 @@ test("I-90: cancel marks unfinished tool calls cancelled, and a late in-progress
     { type: "turn/ended", stopReason: "cancelled" },
   ]);
   assert.deepEqual(
-    s.entries.map((e) => (e.kind === "tool" ? `${e.toolCallId}:${e.status}` : e.kind === "permission" ? `perm:${permissionState(s, e).state}` : e.kind === "notice" ? e.text : e.kind)),
+    s.entries.map((e) =>
+      e.kind === "tool"
+        ? `${e.toolCallId}:${e.status}`
+        : e.kind === "permission"
+          ? `perm:${permissionState(s, e).state}`
+          : e.kind === "notice"
+            ? e.text
+            : e.kind,
+    ),
     ["t1:cancelled", "t2:completed", "perm:cancelled", "Turn cancelled."],
   );
 });
@@ -69,11 +107,18 @@ test("the demo banner shows when the model option's value is demo or its name sa
     fold([
       {
         type: "config/options",
-        configOptions: [{ id: "model", name: "Model", category: "model", type: "select", currentValue, options: [{ value: currentValue, name }] }],
+        configOptions: [
+          { id: "model", name: "Model", category: "model", type: "select", currentValue, options: [{ value: currentValue, name }] },
+        ],
       },
     ]);
   assert.deepEqual(
-    [isDemoModel(withModel("demo", "Anything")), isDemoModel(withModel("x", "Demo model (offline)")), isDemoModel(withModel("gpt", "GPT")), isDemoModel(emptyTranscript("a", "b"))],
+    [
+      isDemoModel(withModel("demo", "Anything")),
+      isDemoModel(withModel("x", "Demo model (offline)")),
+      isDemoModel(withModel("gpt", "GPT")),
+      isDemoModel(emptyTranscript("a", "b")),
+    ],
     [true, true, false, false],
   );
 });
@@ -81,9 +126,15 @@ test("the demo banner shows when the model option's value is demo or its name sa
 // Manifold's agent sends its turn-end sentence as a marked message chunk (agent-server/acp/updates.ts).
 const marked = (reason: string, text: string): TranscriptEvent => ({
   type: "acp",
-  update: { sessionUpdate: "agent_message_chunk", messageId: "turn-end-t1", content: { type: "text", text }, _meta: { "manifold/turnEnd": { reason } } },
+  update: {
+    sessionUpdate: "agent_message_chunk",
+    messageId: "turn-end-t1",
+    content: { type: "text", text },
+    _meta: { "manifold/turnEnd": { reason } },
+  },
 });
-const shown = (s: TranscriptState) => s.entries.map((e) => (e.kind === "notice" ? `notice:${e.severity}:${e.text}` : e.kind === "agent" ? `agent:${e.text}` : e.kind));
+const shown = (s: TranscriptState) =>
+  s.entries.map((e) => (e.kind === "notice" ? `notice:${e.severity}:${e.text}` : e.kind === "agent" ? `agent:${e.text}` : e.kind));
 
 test("a turn end is said once: the agent's marked text and the stop reason fold into one notice, in either order", () => {
   const start: TranscriptEvent[] = [{ type: "user/prompt", text: "go", attachments: [] }, { type: "turn/started" }];
@@ -94,7 +145,11 @@ test("a turn end is said once: the agent's marked text and the stop reason fold 
     assert.deepEqual(shown(s), ["user", "notice:warning:The turn stopped: too many model requests in one turn."]);
   }
   // An error: the agent's sentence (with the detail) is the notice, not the host's generic one.
-  const failed = fold([...start, marked("error", "\n\n⚠️ The turn stopped with an error: boom"), { type: "turn/ended", stopReason: "error", message: "The turn failed: Internal error" }]);
+  const failed = fold([
+    ...start,
+    marked("error", "\n\n⚠️ The turn stopped with an error: boom"),
+    { type: "turn/ended", stopReason: "error", message: "The turn failed: Internal error" },
+  ]);
   assert.deepEqual(shown(failed), ["user", "notice:error:The turn stopped with an error: boom"]);
 });
 
@@ -128,11 +183,18 @@ test("a permission card is pending exactly while the broker's pushed list holds 
   assert.deepEqual(permissionState(asked, card), { state: "pending" });
   // The transcript's history is cleared (a session reset); the broker still waits, so the list stays.
   assert.deepEqual(fold([{ type: "reset", folderName: "alpha", agentName: "agent" }], asked).pendingPermissions, ["perm-1"]);
-  const answered = fold([
-    { type: "permission/resolved", requestId: "perm-1", outcome: { state: "selected", optionId: "y", optionName: "Allow" } },
-    { type: "permissions/pending", requestIds: [] },
-  ], asked);
-  assert.deepEqual(permissionState(answered, card), { state: "cancelled" }, "the card as it was before the outcome: settled, no outcome → cancelled");
+  const answered = fold(
+    [
+      { type: "permission/resolved", requestId: "perm-1", outcome: { state: "selected", optionId: "y", optionName: "Allow" } },
+      { type: "permissions/pending", requestIds: [] },
+    ],
+    asked,
+  );
+  assert.deepEqual(
+    permissionState(answered, card),
+    { state: "cancelled" },
+    "the card as it was before the outcome: settled, no outcome → cancelled",
+  );
   const settled = answered.entries.find((e): e is PermissionEntry => e.kind === "permission")!;
   assert.deepEqual(permissionState(answered, settled), { state: "selected", optionId: "y", optionName: "Allow" });
 });

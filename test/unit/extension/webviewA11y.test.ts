@@ -37,11 +37,18 @@ test("every icon-only button has an aria-label", () => {
       .map((t) => `${file}: ${t.replace(/\s+/g, " ").slice(0, 120)}`),
   );
   assert.deepEqual(unnamed, []);
-  assert.ok(sources.some(({ text }) => openingTags(text, "button").some((t) => /class="icon"/.test(t))), "the scan found icon buttons at all");
+  assert.ok(
+    sources.some(({ text }) => openingTags(text, "button").some((t) => /class="icon"/.test(t))),
+    "the scan found icon buttons at all",
+  );
 });
 
 test("the transcript log is not a live region; one polite status region announces", () => {
-  const live = sources.flatMap(({ file, text }) => openingTags(text, "div").filter((t) => /aria-live=/.test(t)).map((t) => ({ file, status: /role="status"/.test(t), polite: /aria-live="polite"/.test(t) })));
+  const live = sources.flatMap(({ file, text }) =>
+    openingTags(text, "div")
+      .filter((t) => /aria-live=/.test(t))
+      .map((t) => ({ file, status: /role="status"/.test(t), polite: /aria-live="polite"/.test(t) })),
+  );
   assert.deepEqual(live, [{ file: "App.tsx", status: true, polite: true }]);
   const log = sources.flatMap(({ text }) => openingTags(text, "div").filter((t) => /role="log"/.test(t)));
   assert.equal(log.length, 1);

@@ -5,10 +5,16 @@ import { McpConfigError, parseMcpServers } from "../../../agent-server/mcp/confi
 
 describe("parseMcpServers", () => {
   it("accepts stdio (no type) and http entries", () => {
-    assert.deepEqual(parseMcpServers([{ name: "a", command: "npx", args: ["x"], env: [{ name: "K", value: "v" }] }, { type: "http", name: "b", url: "https://h/mcp", headers: [] }]), [
-      { transport: "stdio", name: "a", command: "npx", args: ["x"], env: [{ name: "K", value: "v" }] },
-      { transport: "http", name: "b", url: "https://h/mcp", headers: [] },
-    ]);
+    assert.deepEqual(
+      parseMcpServers([
+        { name: "a", command: "npx", args: ["x"], env: [{ name: "K", value: "v" }] },
+        { type: "http", name: "b", url: "https://h/mcp", headers: [] },
+      ]),
+      [
+        { transport: "stdio", name: "a", command: "npx", args: ["x"], env: [{ name: "K", value: "v" }] },
+        { transport: "http", name: "b", url: "https://h/mcp", headers: [] },
+      ],
+    );
     assert.deepEqual(parseMcpServers([]), []);
     assert.deepEqual(parseMcpServers(undefined), []);
   });
@@ -20,10 +26,21 @@ describe("parseMcpServers", () => {
       [[{ type: "http", name: "h", url: "ftp://h", headers: [] }], /http:\/\/ or https/],
       [[{ name: "s", command: "", args: [], env: [] }], /command/],
       [[{ name: "s", command: "x", args: "no", env: [] }], /args/],
-      [[{ name: "s", command: "x", args: [], env: [] }, { type: "http", name: "s", url: "http://h", headers: [] }], /used twice/],
+      [
+        [
+          { name: "s", command: "x", args: [], env: [] },
+          { type: "http", name: "s", url: "http://h", headers: [] },
+        ],
+        /used twice/,
+      ],
       [Array.from({ length: 21 }, (_, i) => ({ name: `s${i}`, command: "x", args: [], env: [] })), /at most 20/],
       ["nope", /must be an array/],
     ];
-    for (const [raw, re] of bad) assert.throws(() => parseMcpServers(raw), (e: unknown) => e instanceof McpConfigError && re.test(e.message), JSON.stringify(raw).slice(0, 80));
+    for (const [raw, re] of bad)
+      assert.throws(
+        () => parseMcpServers(raw),
+        (e: unknown) => e instanceof McpConfigError && re.test(e.message),
+        JSON.stringify(raw).slice(0, 80),
+      );
   });
 });

@@ -56,8 +56,26 @@ test("I-102: each folder's session/new carries only that folder's servers; statu
   // The agent reports states: rows show "starting" until then.
   assert.equal(a.state.mcpServers[0]?.state, "starting");
   const changed = Event.toPromise(client.onDidReportMcpStatus);
-  await ctx!.notify("_manifold/mcp_status", { sessionId: a.sessionId, servers: [{ name: "only-alpha", state: "ready", tools: 4 }, { name: "only-beta", state: "failed", error: "x" }] });
+  await ctx!.notify("_manifold/mcp_status", {
+    sessionId: a.sessionId,
+    servers: [
+      { name: "only-alpha", state: "ready", tools: 4 },
+      { name: "only-beta", state: "failed", error: "x" },
+    ],
+  });
   await changed;
-  assert.deepEqual(a.state.mcpServers.map((r) => [r.name, r.state, r.tools]), [["only-alpha", "ready", 4], ["declined-one", "declined", undefined]]);
-  assert.deepEqual(b.state.mcpServers.map((r) => [r.name, r.state]), [["only-beta", "starting"], ["declined-one", "declined"]]);
+  assert.deepEqual(
+    a.state.mcpServers.map((r) => [r.name, r.state, r.tools]),
+    [
+      ["only-alpha", "ready", 4],
+      ["declined-one", "declined", undefined],
+    ],
+  );
+  assert.deepEqual(
+    b.state.mcpServers.map((r) => [r.name, r.state]),
+    [
+      ["only-beta", "starting"],
+      ["declined-one", "declined"],
+    ],
+  );
 });

@@ -8,7 +8,14 @@ import type { ApprovalPolicy, SandboxMode } from "../../../agent-server/policy/t
 
 const key = mcpGrantKey("srv", "tool");
 const run = (sandbox: SandboxMode, approval: ApprovalPolicy, granted = false) =>
-  decide({ call: { tool: "mcp__srv__tool", kind: "mcp" }, sandbox, approval, grants: new Set(granted ? [key] : []), grantKey: key, backendAvailable: true });
+  decide({
+    call: { tool: "mcp__srv__tool", kind: "mcp" },
+    sandbox,
+    approval,
+    grants: new Set(granted ? [key] : []),
+    grantKey: key,
+    backendAvailable: true,
+  });
 
 describe("policy: MCP calls", () => {
   it("I-100: ask under untrusted and on-request in every sandbox mode, with a session grant outside read-only", () => {

@@ -46,7 +46,10 @@ const all = { http: true, sse: false };
 describe("MCP servers of a folder session (I-102)", () => {
   it("parses VS Code's mcp.json; a bad entry is reported by name and loses nothing else", () => {
     const f = parseMcpJson(FOLDER_JSON, "a/.vscode/mcp.json");
-    assert.deepEqual(f.servers.map((s) => s.name), ["local", "remote", "old"]);
+    assert.deepEqual(
+      f.servers.map((s) => s.name),
+      ["local", "remote", "old"],
+    );
     assert.equal(f.problems.length, 1);
     assert.match(f.problems[0]!, /server "broken" was left out: .*command/);
     assert.match(parseMcpJson("{ nope", "x").problems[0]!, /not valid JSON/);
@@ -64,7 +67,12 @@ describe("MCP servers of a folder session (I-102)", () => {
   });
 
   it("parses env files (comments, export, quotes)", () => {
-    assert.deepEqual(parseEnvFile('# c\nexport A=1\nB="two words"\nC=\'x\' \nD=v # note\nbad line'), { A: "1", B: "two words", C: "x", D: "v" });
+    assert.deepEqual(parseEnvFile("# c\nexport A=1\nB=\"two words\"\nC='x' \nD=v # note\nbad line"), {
+      A: "1",
+      B: "two words",
+      C: "x",
+      D: "v",
+    });
   });
 
   it("I-102: in an untrusted workspace no folder server is passed and none is asked about", async () => {
@@ -126,9 +134,15 @@ describe("MCP servers of a folder session (I-102)", () => {
     const src = sources({ answers: [true, true] });
     const own = { type: "http" as const, name: "manifold", url: "http://127.0.0.1:1/mcp/x", headers: [] };
     const r = await collectSessionServers(src, { http: false, sse: false }, own);
-    assert.deepEqual(r.servers.map((s) => s.name), ["local"]);
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ["local"],
+    );
     const notPassed = r.rows.filter((x) => x.state === "not-passed");
-    assert.deepEqual(notPassed.map((x) => x.name), ["manifold", "remote", "old"]);
+    assert.deepEqual(
+      notPassed.map((x) => x.name),
+      ["manifold", "remote", "old"],
+    );
     assert.ok(notPassed.every((x) => /mcpCapabilities\.(http|sse)/.test(x.detail ?? "")));
   });
 
@@ -136,7 +150,13 @@ describe("MCP servers of a folder session (I-102)", () => {
     const user = { servers: { local: { command: "uvx", args: ["tool"] } } };
     const src = sources({ userConfig: () => user, answers: [true, true] });
     const r = await collectSessionServers(src, all);
-    assert.deepEqual(r.servers.map((s) => [s.name, "command" in s ? s.command : s.url]), [["local", "uvx"], ["remote", "https://example.test/mcp"]]);
+    assert.deepEqual(
+      r.servers.map((s) => [s.name, "command" in s ? s.command : s.url]),
+      [
+        ["local", "uvx"],
+        ["remote", "https://example.test/mcp"],
+      ],
+    );
     assert.equal(r.rows.find((x) => x.name === "local" && x.source === "folder")?.state, "not-passed");
     assert.deepEqual(src.asked, ["a/remote: http https://example.test/mcp"]);
   });

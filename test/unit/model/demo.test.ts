@@ -45,7 +45,11 @@ describe("demo model", () => {
     ["read the readme", "read_file", { path: "README.md" }],
     ["run git status", "bash", { command: "git status" }],
     ["run a command", "bash", { command: "ls -la" }],
-    ["write outside the workspace", "write_file", { path: "../manifold-demo-outside.txt", content: "Written by the Manifold demo model.\n" }],
+    [
+      "write outside the workspace",
+      "write_file",
+      { path: "../manifold-demo-outside.txt", content: "Written by the Manifold demo model.\n" },
+    ],
   ];
   for (const [prompt, toolName, input] of cases) {
     it(`'${prompt}' → ${toolName} ${JSON.stringify(input)}`, async () => {
@@ -66,7 +70,10 @@ describe("demo model", () => {
     const history: ChatMessage[] = [
       userSays("list files"),
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "list_files", input: { path: "." } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "demo-call-1", toolName: "list_files", output: "a.txt\nsrc/", isError: false }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "demo-call-1", toolName: "list_files", output: "a.txt\nsrc/", isError: false }],
+      },
     ];
     const events = await collect(demo, history, { tools: TOOLS });
     assert.equal(toolCalls(events).length, 0);
@@ -79,7 +86,12 @@ describe("demo model", () => {
   it("after a failed tool call it says so", async () => {
     const history: ChatMessage[] = [
       userSays("write outside"),
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "x", toolName: "write_file", output: "Permission denied by the user.", isError: true }] },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "x", toolName: "write_file", output: "Permission denied by the user.", isError: true },
+        ],
+      },
     ];
     assert.match(text(await collect(demo, history, { tools: TOOLS })), /`write_file` failed:[\s\S]*Permission denied/);
   });
@@ -92,7 +104,13 @@ describe("demo model", () => {
 
   const ASK_TOOLS = [...TOOLS, tool("ask_user")];
   const QUESTION = { question: "Which file should we look at first?", choices: ["README.md", "package.json", "Neither, surprise me"] };
-  for (const prompt of ["ask me a question", "Ask me something!", "ASK ME", "can you ask me which files to list?", "please ask me about the README.md"]) {
+  for (const prompt of [
+    "ask me a question",
+    "Ask me something!",
+    "ASK ME",
+    "can you ask me which files to list?",
+    "please ask me about the README.md",
+  ]) {
     it(`'${prompt}' → ask_user with a question and choices`, async () => {
       const events = await collect(demo, [userSays(prompt)], { tools: ASK_TOOLS });
       assert.deepEqual(toolCalls(events), [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "ask_user", input: QUESTION }]);
@@ -113,7 +131,10 @@ describe("demo model", () => {
   for (const [prompt, toolName] of others) {
     it(`with ask_user offered, '${prompt}' still → ${toolName}`, async () => {
       const calls = toolCalls(await collect(demo, [userSays(prompt)], { tools: ASK_TOOLS }));
-      assert.deepEqual(calls.map((c) => c.type === "tool-call" && c.toolName), [toolName]);
+      assert.deepEqual(
+        calls.map((c) => c.type === "tool-call" && c.toolName),
+        [toolName],
+      );
     });
   }
 
@@ -136,7 +157,10 @@ describe("demo model", () => {
 
   it("after ask_user is answered in free text it quotes the answer", async () => {
     const events = await collect(demo, afterAsk("the tests\nthen the docs"), { tools: ASK_TOOLS });
-    assert.equal(text(events), "You answered:\n\n> the tests\n> then the docs\n\nA real model would now carry on with your answer. (Demo model, offline.)");
+    assert.equal(
+      text(events),
+      "You answered:\n\n> the tests\n> then the docs\n\nA real model would now carry on with your answer. (Demo model, offline.)",
+    );
   });
 
   it("after ask_user is declined it says plainly the user declined", async () => {
@@ -182,13 +206,18 @@ describe("demo model", () => {
 
   it("'make a plan' → update_plan with a checklist; after it, a short note and stop", async () => {
     const events = await collect(demo, [userSays("make a plan")], { tools: [...TOOLS, tool("update_plan")] });
-    assert.deepEqual(toolCalls(events), [{ type: "tool-call", toolCallId: "demo-call-1", toolName: "update_plan", input: { plan: DEMO_PLAN.map((s) => ({ ...s })) } }]);
+    assert.deepEqual(toolCalls(events), [
+      { type: "tool-call", toolCallId: "demo-call-1", toolName: "update_plan", input: { plan: DEMO_PLAN.map((s) => ({ ...s })) } },
+    ]);
     const after = await collect(
       demo,
       [
         userSays("make a plan"),
         { role: "assistant", content: [{ type: "tool-call", toolCallId: "c", toolName: "update_plan", input: {} }] },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: "c", toolName: "update_plan", output: "Plan updated.", isError: false }] },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "c", toolName: "update_plan", output: "Plan updated.", isError: false }],
+        },
       ],
       { tools: TOOLS },
     );
@@ -196,22 +225,47 @@ describe("demo model", () => {
   });
 
   it("answers the runtime's own /compact and /init requests: a summary of what was asked, a starter AGENTS.md", async () => {
-    const compact = await collect(demo, [userSays("list files"), { role: "assistant", content: [{ type: "text", text: "ok" }] }, userSays(COMPACT_INSTRUCTION)], { tools: [] });
+    const compact = await collect(
+      demo,
+      [userSays("list files"), { role: "assistant", content: [{ type: "text", text: "ok" }] }, userSays(COMPACT_INSTRUCTION)],
+      { tools: [] },
+    );
     assert.equal(text(compact), "Summary (demo model, offline): you sent 1 message so far:\n- list files");
     // After a /compact the summary opens the user message; the demo reads past it (the summary mentions "plan").
-    const afterCompact: ChatMessage = { role: "user", content: [{ type: "text", text: summaryMessage("- make a plan") }, { type: "text", text: initPrompt("") }] };
+    const afterCompact: ChatMessage = {
+      role: "user",
+      content: [
+        { type: "text", text: summaryMessage("- make a plan") },
+        { type: "text", text: initPrompt("") },
+      ],
+    };
     for (const messages of [[userSays(initPrompt(""))], [afterCompact]]) {
       const init = await collect(demo, messages, { tools: [...TOOLS, tool("update_plan")] });
-      assert.deepEqual(toolCalls(init).map((c) => (c.type === "tool-call" ? [c.toolName, (c.input as { path: string }).path] : [])), [["write_file", "AGENTS.md"]]);
+      assert.deepEqual(
+        toolCalls(init).map((c) => (c.type === "tool-call" ? [c.toolName, (c.input as { path: string }).path] : [])),
+        [["write_file", "AGENTS.md"]],
+      );
     }
   });
 
   it("a placeholder for an image it cannot see: it says so and names the image", async () => {
     const entries = [
       { type: "turn/start", turnId: "t", messageId: "m", source: "user", seq: 1, at: "x" },
-      { type: "user/message", messageId: "m", content: [{ type: "text", text: "what is this" }, { type: "image", mimeType: "image/png", data: "AAAA" }], seq: 2, at: "x" },
+      {
+        type: "user/message",
+        messageId: "m",
+        content: [
+          { type: "text", text: "what is this" },
+          { type: "image", mimeType: "image/png", data: "AAAA" },
+        ],
+        seq: 2,
+        at: "x",
+      },
     ] as LogEntry[];
     const events = await collect(demo, buildMessages(entries, { vision: false }), { tools: TOOLS });
-    assert.equal(text(events), "I cannot see images (I am the offline demo model), but you attached one: image/png, 1 KiB. A vision model would describe it.");
+    assert.equal(
+      text(events),
+      "I cannot see images (I am the offline demo model), but you attached one: image/png, 1 KiB. A vision model would describe it.",
+    );
   });
 });

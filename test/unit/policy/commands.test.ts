@@ -3,7 +3,18 @@ import { describe, it } from "node:test";
 import { commandGrantKey, isReadOnlyCommand } from "../../../agent-server/policy/commands";
 
 describe("policy: read-only command list (untrusted)", () => {
-  const readOnly = ["ls", "ls -la src", "cat README.md", "pwd", "git status", "git diff HEAD~1", "git log --oneline -5", "rg foo", "  git   status  ", "cat 'a file.txt'"];
+  const readOnly = [
+    "ls",
+    "ls -la src",
+    "cat README.md",
+    "pwd",
+    "git status",
+    "git diff HEAD~1",
+    "git log --oneline -5",
+    "rg foo",
+    "  git   status  ",
+    "cat 'a file.txt'",
+  ];
   const notReadOnly = [
     "rm -rf x",
     "ls; rm -rf x",

@@ -41,8 +41,20 @@ const TABLE: Record<SandboxMode, Record<CallKind, [string, string, string]>> = {
   },
 };
 
-function outcome(call: PolicyCall, sandbox: SandboxMode, approval: ApprovalPolicy, opts: { grants?: string[]; backend?: boolean; key?: string } = {}): string {
-  const d = decide({ call, sandbox, approval, grants: new Set(opts.grants ?? []), grantKey: opts.key ?? "k", backendAvailable: opts.backend ?? true });
+function outcome(
+  call: PolicyCall,
+  sandbox: SandboxMode,
+  approval: ApprovalPolicy,
+  opts: { grants?: string[]; backend?: boolean; key?: string } = {},
+): string {
+  const d = decide({
+    call,
+    sandbox,
+    approval,
+    grants: new Set(opts.grants ?? []),
+    grantKey: opts.key ?? "k",
+    backendAvailable: opts.backend ?? true,
+  });
   if (d.kind === "allow") return d.unsandboxed ? "allow:unconfined" : "allow";
   if (d.kind === "ask") return d.escalate ? "ask:escalate" : "ask";
   return "deny";
@@ -71,14 +83,34 @@ describe("policy decide: no sandbox backend (I-73)", () => {
     }
   }
   it("I-73: no backend asks are never grantable for the session, and a stored grant does not skip them", () => {
-    const d = decide({ call: CALLS["cmd-other"], sandbox: "workspace-write", approval: "on-request", grants: new Set(["k"]), grantKey: "k", backendAvailable: false });
-    assert.deepEqual(d, { kind: "ask", reason: "no sandbox backend works on this machine: the command would run unconfined", escalate: true, sessionGrantable: false, approved: { unsandboxed: true, writes: [] } });
+    const d = decide({
+      call: CALLS["cmd-other"],
+      sandbox: "workspace-write",
+      approval: "on-request",
+      grants: new Set(["k"]),
+      grantKey: "k",
+      backendAvailable: false,
+    });
+    assert.deepEqual(d, {
+      kind: "ask",
+      reason: "no sandbox backend works on this machine: the command would run unconfined",
+      escalate: true,
+      sessionGrantable: false,
+      approved: { unsandboxed: true, writes: [] },
+    });
   });
   it("danger-full-access does not need a backend", () => {
     assert.equal(outcome(CALLS["cmd-other"], "danger-full-access", "on-request", { backend: false }), "allow:unconfined");
   });
   it("the deny message under never says why, for the model", () => {
-    const d = decide({ call: CALLS["cmd-other"], sandbox: "workspace-write", approval: "never", grants: new Set(), grantKey: "k", backendAvailable: false });
+    const d = decide({
+      call: CALLS["cmd-other"],
+      sandbox: "workspace-write",
+      approval: "never",
+      grants: new Set(),
+      grantKey: "k",
+      backendAvailable: false,
+    });
     assert.equal(d.kind, "deny");
     assert.match(d.kind === "deny" ? d.reason : "", /no sandbox backend.*never/);
   });
@@ -105,17 +137,49 @@ describe("policy decide: session grants (I-47, I-74)", () => {
     });
   }
   it("I-74: escalations out of read-only are marked not grantable for the session", () => {
-    const d = decide({ call: CALLS["write-in"], sandbox: "read-only", approval: "on-request", grants: new Set(), grantKey: "k", backendAvailable: true });
-    assert.deepEqual(d, { kind: "ask", reason: "the session is read-only", escalate: true, sessionGrantable: false, approved: { unsandboxed: false, writes: ["/w/proj/a.txt"] } });
+    const d = decide({
+      call: CALLS["write-in"],
+      sandbox: "read-only",
+      approval: "on-request",
+      grants: new Set(),
+      grantKey: "k",
+      backendAvailable: true,
+    });
+    assert.deepEqual(d, {
+      kind: "ask",
+      reason: "the session is read-only",
+      escalate: true,
+      sessionGrantable: false,
+      approved: { unsandboxed: false, writes: ["/w/proj/a.txt"] },
+    });
   });
   it("outside-root writes in workspace-write are grantable for the session", () => {
-    const d = decide({ call: CALLS["write-out"], sandbox: "workspace-write", approval: "on-request", grants: new Set(), grantKey: "k", backendAvailable: true });
-    assert.deepEqual(d, { kind: "ask", reason: "the target is outside the workspace", escalate: true, sessionGrantable: true, approved: { unsandboxed: false, writes: ["/w/other/a.txt"] } });
+    const d = decide({
+      call: CALLS["write-out"],
+      sandbox: "workspace-write",
+      approval: "on-request",
+      grants: new Set(),
+      grantKey: "k",
+      backendAvailable: true,
+    });
+    assert.deepEqual(d, {
+      kind: "ask",
+      reason: "the target is outside the workspace",
+      escalate: true,
+      sessionGrantable: true,
+      approved: { unsandboxed: false, writes: ["/w/other/a.txt"] },
+    });
   });
 });
 
 describe("policy decide: protected targets (git metadata, issue #12 class 4)", () => {
-  const call: PolicyCall = { tool: "edit_file", kind: "write", paths: ["/w/proj/.git/config"], insideRoot: true, protected: "git metadata (a `.git` entry)" };
+  const call: PolicyCall = {
+    tool: "edit_file",
+    kind: "write",
+    paths: ["/w/proj/.git/config"],
+    insideRoot: true,
+    protected: "git metadata (a `.git` entry)",
+  };
   it("every mode short of danger-full-access asks (never session-grantable, grants ignored); `never` refuses; full access is unchanged", () => {
     for (const sandbox of ["read-only", "workspace-write"] as const) {
       for (const approval of ["untrusted", "on-request"] as const) {
@@ -125,7 +189,10 @@ describe("policy decide: protected targets (git metadata, issue #12 class 4)", (
       }
       assert.equal(outcome(call, sandbox, "never"), "deny");
     }
-    assert.deepEqual(APPROVAL_POLICIES.map((a) => outcome(call, "danger-full-access", a)), ["ask", "allow:unconfined", "allow:unconfined"]);
+    assert.deepEqual(
+      APPROVAL_POLICIES.map((a) => outcome(call, "danger-full-access", a)),
+      ["ask", "allow:unconfined", "allow:unconfined"],
+    );
   });
 });
 
@@ -142,17 +209,32 @@ describe("policy decide: the decision carries its consequences", () => {
     assert.deepEqual(plain.kind === "ask" && plain.approved, { unsandboxed: false, writes: [] });
     // …and under full access the approved command runs unsandboxed like every other command there.
     const full = run(CALLS["cmd-other"], "danger-full-access", "untrusted");
-    assert.deepEqual(full.kind === "ask" && { escalate: full.escalate, approved: full.approved }, { escalate: false, approved: { unsandboxed: true, writes: [] } });
+    assert.deepEqual(full.kind === "ask" && { escalate: full.escalate, approved: full.approved }, {
+      escalate: false,
+      approved: { unsandboxed: true, writes: [] },
+    });
     const noBackend = run(CALLS["cmd-ro"], "read-only", "on-request", false);
     assert.deepEqual(noBackend.kind === "ask" && noBackend.approved, { unsandboxed: true, writes: [] });
   });
   it("a write may land exactly on its checked targets, in the roots or approved outside them; nothing else writes", () => {
-    assert.deepEqual(run(CALLS["write-in"], "workspace-write", "on-request"), { kind: "allow", unsandboxed: false, writes: ["/w/proj/a.txt"] });
-    assert.deepEqual(run(CALLS["write-out"], "danger-full-access", "never"), { kind: "allow", unsandboxed: true, writes: ["/w/other/a.txt"] });
+    assert.deepEqual(run(CALLS["write-in"], "workspace-write", "on-request"), {
+      kind: "allow",
+      unsandboxed: false,
+      writes: ["/w/proj/a.txt"],
+    });
+    assert.deepEqual(run(CALLS["write-out"], "danger-full-access", "never"), {
+      kind: "allow",
+      unsandboxed: true,
+      writes: ["/w/other/a.txt"],
+    });
     const out = run(CALLS["write-out"], "workspace-write", "on-request");
     assert.deepEqual(out.kind === "ask" && out.approved, { unsandboxed: false, writes: ["/w/other/a.txt"] });
     // File tools never run under the command sandbox: a read has nothing to bypass, even under full access.
     assert.deepEqual(run(CALLS.read, "danger-full-access", "never"), { kind: "allow", unsandboxed: false, writes: [] });
-    assert.deepEqual(run({ tool: "bash_output", kind: "none" }, "read-only", "untrusted"), { kind: "allow", unsandboxed: false, writes: [] });
+    assert.deepEqual(run({ tool: "bash_output", kind: "none" }, "read-only", "untrusted"), {
+      kind: "allow",
+      unsandboxed: false,
+      writes: [],
+    });
   });
 });

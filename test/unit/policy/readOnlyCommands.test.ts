@@ -112,7 +112,7 @@ describe("class 8: forms of listed commands that write or execute ask", () => {
     "cat x\\ y",
     "git br'anch' x",
     "git 'branch' x",
-    "git \"branch\" -D x",
+    'git "branch" -D x',
     "ls\u000b-la",
     "ls\u00a0-la",
     "sort -'o' out in",

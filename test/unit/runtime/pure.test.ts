@@ -87,7 +87,12 @@ describe("runtime pure pieces", () => {
 
   it("a 10,000-event history replays into updates", () => {
     const events: SessionEvent[] = [];
-    for (let i = 0; i < 10_000; i++) events.push(i % 100 === 0 ? { type: "user/message", messageId: `u${i}`, content: [{ type: "text", text: "q" }] } : { type: "assistant/text", messageId: `a${Math.floor(i / 100)}`, text: "x" });
+    for (let i = 0; i < 10_000; i++)
+      events.push(
+        i % 100 === 0
+          ? { type: "user/message", messageId: `u${i}`, content: [{ type: "text", text: "q" }] }
+          : { type: "assistant/text", messageId: `a${Math.floor(i / 100)}`, text: "x" },
+      );
     const updates = replayUpdates(log(events));
     assert.equal(updates.length, 200);
   });

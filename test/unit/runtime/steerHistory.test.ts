@@ -40,10 +40,17 @@ describe("history: steers", () => {
   });
 
   it("a steer taken in before any reply joins the turn's user message; one recorded unapplied stays history", () => {
-    const joined = buildMessages(log([...turn("t1", "go"), { type: "user/steer", messageId: "s1", content: [text("faster")], applied: true }, ...reply("t1", "ok")]));
+    const joined = buildMessages(
+      log([...turn("t1", "go"), { type: "user/steer", messageId: "s1", content: [text("faster")], applied: true }, ...reply("t1", "ok")]),
+    );
     assert.deepEqual(joined[0], { role: "user", content: [text("go"), text("faster")] });
     const cancelled = buildMessages(
-      log([...turn("t1", "go"), { type: "user/steer", messageId: "s1", content: [text("mind the docs")], applied: false }, { type: "turn/end", turnId: "t1", reason: "aborted" }, ...turn("t2", "again")]),
+      log([
+        ...turn("t1", "go"),
+        { type: "user/steer", messageId: "s1", content: [text("mind the docs")], applied: false },
+        { type: "turn/end", turnId: "t1", reason: "aborted" },
+        ...turn("t2", "again"),
+      ]),
     );
     assert.deepEqual(cancelled[0], { role: "user", content: [text("go"), text("mind the docs")] });
     assert.match(JSON.stringify(cancelled[1]), /not answered/);
@@ -64,14 +71,39 @@ describe("history: commands", () => {
         ...turn("t3", "next"),
       ]),
     );
-    assert.deepEqual(msgs, [{ role: "user", content: [text("[Summary of the earlier conversation, written by you when the user ran /compact]\nSUM"), text("next")] }]);
+    assert.deepEqual(msgs, [
+      {
+        role: "user",
+        content: [text("[Summary of the earlier conversation, written by you when the user ran /compact]\nSUM"), text("next")],
+      },
+    ]);
   });
 
   it("/clear: nothing before it; a failed /compact (no reset) sends neither the command nor a reset", () => {
-    const cleared = buildMessages(log([...turn("t1", "one"), ...reply("t1", "first"), ...turn("t2", "/clear"), { type: "context/reset", command: "clear" }, { type: "turn/end", turnId: "t2", reason: "end_turn" }, ...turn("t3", "next")]));
+    const cleared = buildMessages(
+      log([
+        ...turn("t1", "one"),
+        ...reply("t1", "first"),
+        ...turn("t2", "/clear"),
+        { type: "context/reset", command: "clear" },
+        { type: "turn/end", turnId: "t2", reason: "end_turn" },
+        ...turn("t3", "next"),
+      ]),
+    );
     assert.deepEqual(cleared, [{ role: "user", content: [text("next")] }]);
-    const failed = buildMessages(log([...turn("t1", "one"), ...reply("t1", "first"), ...turn("t2", "/compact"), { type: "turn/end", turnId: "t2", reason: "error" }, ...turn("t3", "next")]));
-    assert.deepEqual(failed.map((m) => m.role), ["user", "assistant", "user"]);
+    const failed = buildMessages(
+      log([
+        ...turn("t1", "one"),
+        ...reply("t1", "first"),
+        ...turn("t2", "/compact"),
+        { type: "turn/end", turnId: "t2", reason: "error" },
+        ...turn("t3", "next"),
+      ]),
+    );
+    assert.deepEqual(
+      failed.map((m) => m.role),
+      ["user", "assistant", "user"],
+    );
     assert.deepEqual(failed[2], { role: "user", content: [text("next")] });
   });
 
@@ -95,7 +127,11 @@ describe("history: images", () => {
     {
       type: "user/message",
       messageId: "u1",
-      content: [text("see"), { type: "image", mimeType: "image/png", data: png }, { type: "resource", resource: { uri: "file:///w/a.webp", mimeType: "image/webp", blob: png } }],
+      content: [
+        text("see"),
+        { type: "image", mimeType: "image/png", data: png },
+        { type: "resource", resource: { uri: "file:///w/a.webp", mimeType: "image/webp", blob: png } },
+      ],
     },
   ]);
 
@@ -106,7 +142,11 @@ describe("history: images", () => {
     });
     assert.deepEqual(buildMessages(events, { vision: false })[0], {
       role: "user",
-      content: [text("see"), text("[image: image/png, 1 KiB — not shown: this model cannot see images]"), text("[image file:///w/a.webp: image/webp, 1 KiB — not shown: this model cannot see images]")],
+      content: [
+        text("see"),
+        text("[image: image/png, 1 KiB — not shown: this model cannot see images]"),
+        text("[image file:///w/a.webp: image/webp, 1 KiB — not shown: this model cannot see images]"),
+      ],
     });
     assert.equal(imagesAfter(events, 0), 2);
     assert.equal(imagesAfter(events, 2), 0);

@@ -8,7 +8,9 @@ import { underNpm } from "../../support/npmEnv";
 describe("clean-env: the environment of nested tool runs", () => {
   it("drops npm's config and lifecycle variables, Node's runtime hooks and an enclosing editor's", () => {
     const env = cleanEnv(underNpm);
-    const leaked = Object.keys(env).filter((k) => /^npm_|^NODE(_|$)|^INIT_CWD$|^COREPACK_|^VSCODE_|^ELECTRON_/i.test(k) && k !== "NODE_EXTRA_CA_CERTS");
+    const leaked = Object.keys(env).filter(
+      (k) => /^npm_|^NODE(_|$)|^INIT_CWD$|^COREPACK_|^VSCODE_|^ELECTRON_/i.test(k) && k !== "NODE_EXTRA_CA_CERTS",
+    );
     assert.deepEqual(leaked, []);
   });
 

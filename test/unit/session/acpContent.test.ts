@@ -26,7 +26,16 @@ const oldLines = [
   header,
   JSON.stringify({ type: "turn/start", turnId: "t", messageId: "m", source: "user", seq: 1, at }),
   JSON.stringify({ type: "user/message", messageId: "m", content: prompt, seq: 2, at }),
-  JSON.stringify({ type: "tool/call", toolCallId: "c", name: "write_file", input: { path: "a.ts" }, title: "Write a.ts", kind: "edit", seq: 3, at }),
+  JSON.stringify({
+    type: "tool/call",
+    toolCallId: "c",
+    name: "write_file",
+    input: { path: "a.ts" },
+    title: "Write a.ts",
+    kind: "edit",
+    seq: 3,
+    at,
+  }),
   JSON.stringify({ type: "tool/result", toolCallId: "c", status: "completed", output: "ok", isError: false, content: card, seq: 4, at }),
   JSON.stringify({ type: "turn/end", turnId: "t", reason: "end_turn", seq: 5, at }),
 ];
@@ -50,7 +59,14 @@ describe("session log: ACP content", () => {
       { type: "user/message", messageId: "m", content: [{ type: "text" }] },
       { type: "user/message", messageId: "m", content: [{ type: "image", data: "x" }] },
       { type: "tool/result", toolCallId: "c", status: "completed", output: "", isError: false, content: [{ type: "diff", path: "/w/a" }] },
-      { type: "tool/result", toolCallId: "c", status: "completed", output: "", isError: false, content: [{ type: "content", content: { type: "nope" } }] },
+      {
+        type: "tool/result",
+        toolCallId: "c",
+        status: "completed",
+        output: "",
+        isError: false,
+        content: [{ type: "content", content: { type: "nope" } }],
+      },
     ];
     for (const event of bad) {
       const lines = [header, JSON.stringify({ ...event, seq: 1, at }), JSON.stringify({ type: "session/title", title: "t", seq: 2, at })];

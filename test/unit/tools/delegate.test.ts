@@ -10,7 +10,11 @@ import type { CallPermit, TaskAccess, ToolCallPatch, ToolContext, ToolResult } f
 const permit: CallPermit = { unconfined: false, writes: new Map(), fence: OPEN_FENCE };
 
 /** Runs `delegate` against a scripted subagent that streams `chunks`, then ends with `outcome`. */
-async function delegate(task: string, chunks: string[], outcome: SubagentOutcome): Promise<{ result: ToolResult; tasks: string[]; cards: ToolCallPatch[] }> {
+async function delegate(
+  task: string,
+  chunks: string[],
+  outcome: SubagentOutcome,
+): Promise<{ result: ToolResult; tasks: string[]; cards: ToolCallPatch[] }> {
   const tasks: string[] = [];
   const cards: ToolCallPatch[] = [];
   const runSubagent: RunSubagent = async (t, onText) => {
@@ -44,15 +48,24 @@ describe("delegate tool", () => {
   });
 
   it("an empty answer, a stopped subagent and a refusal each read clearly to the model", async () => {
-    assert.deepEqual((await delegate("t", [], { kind: "ended", reason: "end_turn", text: "" })).result, { output: "(the subagent finished without a message)", isError: false });
+    assert.deepEqual((await delegate("t", [], { kind: "ended", reason: "end_turn", text: "" })).result, {
+      output: "(the subagent finished without a message)",
+      isError: false,
+    });
     assert.deepEqual((await delegate("t", [], { kind: "ended", reason: "error", error: "boom", text: "half" })).result, {
       output: "The subagent stopped (error: boom).\nPartial answer:\nhalf",
       isError: true,
     });
-    assert.deepEqual((await delegate("t", [], { kind: "ended", reason: "aborted", text: "" })).result, { output: "The subagent stopped (aborted).", isError: true });
-    assert.deepEqual((await delegate("t", [], { kind: "refused", why: "A subagent cannot delegate further; do the task yourself." })).result, {
-      output: "A subagent cannot delegate further; do the task yourself.",
+    assert.deepEqual((await delegate("t", [], { kind: "ended", reason: "aborted", text: "" })).result, {
+      output: "The subagent stopped (aborted).",
       isError: true,
     });
+    assert.deepEqual(
+      (await delegate("t", [], { kind: "refused", why: "A subagent cannot delegate further; do the task yourself." })).result,
+      {
+        output: "A subagent cannot delegate further; do the task yourself.",
+        isError: true,
+      },
+    );
   });
 });

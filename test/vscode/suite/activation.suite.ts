@@ -23,7 +23,9 @@ describe("Manifold activation", () => {
 
   it("declares exactly the commands of extension/api.ts in its manifest", () => {
     const manifest: unknown = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON;
-    const declared = ((manifest as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command);
+    const declared = ((manifest as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map(
+      (c) => c.command,
+    );
     assert.deepEqual([...declared].sort(), Object.values(COMMANDS).sort());
   });
 });

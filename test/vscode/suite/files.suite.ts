@@ -88,7 +88,10 @@ describe("fs/write_text_file through the VS Code editor side", () => {
     const files = filesOf(folder);
     assert.deepEqual(await files.readTextFile({ sessionId: "s", path: file }), { content: "unsaved on disk\n" });
     await files.writeTextFile({ sessionId: "s", path: file, content: "after\n" });
-    assert.deepEqual({ disk: readFileSync(file, "utf8"), editor: doc.getText(), dirty: doc.isDirty }, { disk: "after\n", editor: "after\n", dirty: false });
+    assert.deepEqual(
+      { disk: readFileSync(file, "utf8"), editor: doc.getText(), dirty: doc.isDirty },
+      { disk: "after\n", editor: "after\n", dirty: false },
+    );
     await vscode.commands.executeCommand("undo");
     assert.equal(doc.getText(), "unsaved on disk\n");
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");

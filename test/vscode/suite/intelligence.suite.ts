@@ -12,12 +12,16 @@ import { fixtureFolders } from "./helpers";
 const TYPE_ERROR = 'export const n: number = "x";\n';
 
 function tabsShowing(path: string): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === path);
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === path);
 }
 
 async function typeErrorsOf(path: string): Promise<string[]> {
   const list = await vscodeIntelligence.diagnostics(path);
-  return list.filter((d) => d.severity === "error" && d.code === "2322").map((d) => `${d.range.start.line}:${d.range.start.character} ${d.message}`);
+  return list
+    .filter((d) => d.severity === "error" && d.code === "2322")
+    .map((d) => `${d.range.start.line}:${d.range.start.character} ${d.message}`);
 }
 
 describe("diagnostics(path) of the VS Code adapter", () => {

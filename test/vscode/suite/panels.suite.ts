@@ -18,13 +18,14 @@ describe("Manifold chat panels", () => {
     const a = panelOf(api, alpha);
     const b = panelOf(api, beta);
     assert.ok(a && b, JSON.stringify(api.panels()));
-    assert.deepEqual(
-      [a.title, b.title, a.agentStatus, b.agentStatus],
-      ["Manifold: alpha", "Manifold: beta", "ready", "ready"],
-    );
+    assert.deepEqual([a.title, b.title, a.agentStatus, b.agentStatus], ["Manifold: alpha", "Manifold: beta", "ready", "ready"]);
     assert.ok(a.sessionId && b.sessionId && a.sessionId !== b.sessionId);
     assert.deepEqual(
-      api.bindings().filter((x) => x.folder === alpha.uri.fsPath || x.folder === beta.uri.fsPath).map((x) => x.sessionId).sort(),
+      api
+        .bindings()
+        .filter((x) => x.folder === alpha.uri.fsPath || x.folder === beta.uri.fsPath)
+        .map((x) => x.sessionId)
+        .sort(),
       [a.sessionId, b.sessionId].sort(),
     );
   });

@@ -11,7 +11,10 @@ describe("Manifold sessions in a two-folder workspace", () => {
     await api.whenReady();
     const binding = api.bindings().find((b) => b.folder === alpha.uri.fsPath);
     assert.ok(binding, `no binding for ${alpha.uri.fsPath}: ${JSON.stringify(api.bindings())}`);
-    assert.deepEqual({ ...binding, sessionId: typeof binding.sessionId }, { folder: alpha.uri.fsPath, cwd: alpha.uri.fsPath, sessionId: "string" });
+    assert.deepEqual(
+      { ...binding, sessionId: typeof binding.sessionId },
+      { folder: alpha.uri.fsPath, cwd: alpha.uri.fsPath, sessionId: "string" },
+    );
     assert.notEqual(binding.sessionId, "");
   });
 
@@ -34,8 +37,14 @@ describe("Manifold sessions in a two-folder workspace", () => {
     const b = byFolder(beta);
     assert.ok(a && b, `expected bindings for both folders: ${JSON.stringify(bindings)}`);
     assert.deepEqual(
-      [{ folder: a.folder, cwd: a.cwd }, { folder: b.folder, cwd: b.cwd }],
-      [{ folder: alpha.uri.fsPath, cwd: alpha.uri.fsPath }, { folder: beta.uri.fsPath, cwd: beta.uri.fsPath }],
+      [
+        { folder: a.folder, cwd: a.cwd },
+        { folder: b.folder, cwd: b.cwd },
+      ],
+      [
+        { folder: alpha.uri.fsPath, cwd: alpha.uri.fsPath },
+        { folder: beta.uri.fsPath, cwd: beta.uri.fsPath },
+      ],
     );
     assert.notEqual(a.sessionId, b.sessionId);
     assert.equal(bindings.length, 2, `one binding per folder: ${JSON.stringify(bindings)}`);

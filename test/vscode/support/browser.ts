@@ -51,7 +51,11 @@ function formatLog(args: unknown[]): string {
   return text;
 }
 
-export async function openWorkbench(browser: Browser, serverUrl: string, options: WorkbenchOptions): Promise<{ context: BrowserContext; page: Page }> {
+export async function openWorkbench(
+  browser: Browser,
+  serverUrl: string,
+  options: WorkbenchOptions,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: options.colorScheme ?? "light" });
   // The workbench asks the gallery and telemetry endpoints; fail those at once (the machine is offline anyway).
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());

@@ -260,7 +260,11 @@ export function extensionHostErrors(userDataDir: string): string[] {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (/^(remote)?exthost\.log$/.test(e.name)) {
-        errors.push(...readFileSync(p, "utf8").split("\n").filter((line) => line.includes("[error]")));
+        errors.push(
+          ...readFileSync(p, "utf8")
+            .split("\n")
+            .filter((line) => line.includes("[error]")),
+        );
       }
     }
   };

@@ -21,7 +21,7 @@ export function createTwoFolderWorkspace(prefix = "manifold-ws-", settings: Reco
   mkdirSync(join(alpha, "src"), { recursive: true });
   mkdirSync(beta, { recursive: true });
   writeFileSync(join(alpha, "README.md"), "# alpha\n\nThe first folder of the test workspace.\n");
-  writeFileSync(join(alpha, "src/greet.ts"), 'export const greet = (name: string) => `hello ${name}`;\n');
+  writeFileSync(join(alpha, "src/greet.ts"), "export const greet = (name: string) => `hello ${name}`;\n");
   writeFileSync(join(beta, "notes.txt"), "beta: the second folder of the test workspace.\n");
   const workspaceFile = join(root, "two-folders.code-workspace");
   writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: "alpha" }, { path: "beta" }], settings }, null, 2));

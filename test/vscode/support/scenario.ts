@@ -6,7 +6,17 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, ConsoleMessage, FrameLocator, Page, Request } from "playwright-core";
 import { TEST_IDS } from "../../../extension/webview/testIds";
 import { startFakeModelServer, type FakeModelServer, type FakeRequest } from "../../support/fakeModelServer";
-import { editorTab, launchBrowser, openWorkbench, runCommand, runCommandAndPick, screenshot, waitForManifold, waitForWorkbench, webviewFrame } from "./browser";
+import {
+  editorTab,
+  launchBrowser,
+  openWorkbench,
+  runCommand,
+  runCommandAndPick,
+  screenshot,
+  waitForManifold,
+  waitForWorkbench,
+  webviewFrame,
+} from "./browser";
 import { ensureBuilt, vsixPath } from "./build";
 import { startCodeServer, type CodeServer } from "./codeServer";
 import { createTwoFolderWorkspace, type TwoFolderWorkspace } from "./fixtures";
@@ -88,7 +98,14 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
   options.prepare?.(workspace);
   const model = await startFakeModelServer();
   const stateDir = join(workspace.root, ".code-server");
-  const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv(model), settings: { ...THEME_SETTINGS, ...options.settings }, workspaceTrust: options.untrusted ?? false });
+  const server = await startCodeServer({
+    tools,
+    stateDir,
+    vsix: vsixPath,
+    env: fakeModelEnv(model),
+    settings: { ...THEME_SETTINGS, ...options.settings },
+    workspaceTrust: options.untrusted ?? false,
+  });
   const browser = await launchBrowser(tools.chromium);
   const requests: Scenario["requests"] = [];
   const consoleErrors: string[] = [];
@@ -96,23 +113,28 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
     open: workspace.workspaceFile,
     colorScheme: options.colorScheme ?? "light",
     onContext: (c) =>
-      c.on("console", (m: ConsoleMessage) => {
-        // The workbench prints the extension host's uncaught errors; Manifold's name them (built-in
-        // extensions have their own start-up chatter, e.g. "already registered").
-        if (m.type() === "error" && /manifold/i.test(m.text())) consoleErrors.push(m.text().slice(0, 500));
-      }).on("request", (r: Request) => {
-        let fromWebview = false;
-        try {
-          fromWebview = /\/webview\/browser\/pre\//.test(r.frame().url());
-        } catch {
-          fromWebview = true; // a service worker's request: only the webviews have one
-        }
-        requests.push({ url: r.url(), fromWebview });
-      }),
+      c
+        .on("console", (m: ConsoleMessage) => {
+          // The workbench prints the extension host's uncaught errors; Manifold's name them (built-in
+          // extensions have their own start-up chatter, e.g. "already registered").
+          if (m.type() === "error" && /manifold/i.test(m.text())) consoleErrors.push(m.text().slice(0, 500));
+        })
+        .on("request", (r: Request) => {
+          let fromWebview = false;
+          try {
+            fromWebview = /\/webview\/browser\/pre\//.test(r.frame().url());
+          } catch {
+            fromWebview = true; // a service worker's request: only the webviews have one
+          }
+          requests.push({ url: r.url(), fromWebview });
+        }),
   });
   await waitForWorkbench(page);
   for (const folder of ["alpha", "beta"]) {
-    await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${folder}"]`).first().waitFor({ state: "visible", timeout: 60_000 });
+    await page
+      .locator(`.explorer-folders-view .monaco-list-row[aria-label^="${folder}"]`)
+      .first()
+      .waitFor({ state: "visible", timeout: 60_000 });
   }
   await waitForManifold(page);
 
@@ -194,9 +216,14 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
  */
 export async function hidePanelBehindFile(page: Page, folder: Folder, file: string): Promise<void> {
   await editorTab(page, `Manifold: ${folder}`).click();
-  await page.locator(`.editor-group-container.active .tabs-container .tab.active`, { hasText: `Manifold: ${folder}` }).waitFor({ state: "visible", timeout: 30_000 });
+  await page
+    .locator(`.editor-group-container.active .tabs-container .tab.active`, { hasText: `Manifold: ${folder}` })
+    .waitFor({ state: "visible", timeout: 30_000 });
   await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${file}"]`).first().click();
-  await page.locator(".editor-group-container.active .tabs-container .tab.active", { hasText: file }).first().waitFor({ state: "visible", timeout: 30_000 });
+  await page
+    .locator(".editor-group-container.active .tabs-container .tab.active", { hasText: file })
+    .first()
+    .waitFor({ state: "visible", timeout: 30_000 });
   await page.waitForFunction(
     `(() => {
       for (const outer of document.querySelectorAll("iframe.webview.ready")) {
@@ -228,7 +255,10 @@ export async function dismissToasts(page: Page): Promise<void> {
   const deadline = Date.now() + 60_000;
   while ((await visible.count()) > 0) {
     if (Date.now() > deadline) throw new Error(`${await visible.count()} notification toast(s) would not close`);
-    const toast = await visible.first().elementHandle({ timeout: 5_000 }).catch(() => null);
+    const toast = await visible
+      .first()
+      .elementHandle({ timeout: 5_000 })
+      .catch(() => null);
     if (!toast) continue;
     try {
       await toast.hover({ timeout: 5_000 });
@@ -251,7 +281,10 @@ export async function dismissToasts(page: Page): Promise<void> {
 export async function hidePanelUntilSeen(page: Page, folder: Folder, file: string): Promise<void> {
   await hidePanelBehindFile(page, folder, file);
   await runCommand(page, "Manifold: Show Pending Approvals");
-  await page.locator(".notifications-toasts .notification-toast", { hasText: "no approvals are pending" }).first().waitFor({ state: "visible", timeout: 60_000 });
+  await page
+    .locator(".notifications-toasts .notification-toast", { hasText: "no approvals are pending" })
+    .first()
+    .waitFor({ state: "visible", timeout: 60_000 });
   await dismissToasts(page);
 }
 

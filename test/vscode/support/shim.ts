@@ -20,7 +20,14 @@ interface ShimArgs {
 }
 
 /** Flags of the VS Code CLI that take a separate value (`--flag value`), so it is not taken for the folder. */
-const VALUE_FLAGS = new Set(["--extensionTestsPath", "--extensionDevelopmentPath", "--user-data-dir", "--extensions-dir", "--locale", "--log"]);
+const VALUE_FLAGS = new Set([
+  "--extensionTestsPath",
+  "--extensionDevelopmentPath",
+  "--user-data-dir",
+  "--extensions-dir",
+  "--locale",
+  "--log",
+]);
 
 export function parseShimArgs(argv: string[]): ShimArgs {
   const out: ShimArgs = { extensionDevelopmentPaths: [] };
@@ -72,8 +79,7 @@ export async function runShim(argv: string[]): Promise<number> {
     if (process.env.MANIFOLD_SHIM_KEEP === "1") {
       if (server) cpSync(join(server.userDataDir, "logs"), join(stateDir, "logs"), { recursive: true });
       console.error(`vscode-shim: kept ${stateDir} (with the server's logs)`);
-    }
-    else rmSync(stateDir, { recursive: true, force: true });
+    } else rmSync(stateDir, { recursive: true, force: true });
   };
   const onSignal = (): void => {
     void cleanup().finally(() => process.exit(130));

@@ -60,7 +60,10 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
 
         for (const folder of ["alpha", "beta"] as const) {
           const f = await s.panel(folder);
-          await f.locator(byTestId(TEST_IDS.notice), { hasText: /restarted/i }).first().waitFor({ state: "visible", timeout: 60_000 });
+          await f
+            .locator(byTestId(TEST_IDS.notice), { hasText: /restarted/i })
+            .first()
+            .waitFor({ state: "visible", timeout: 60_000 });
           const now = await transcript(f);
           const was = before[folder];
           assert.ok(was);
@@ -70,14 +73,19 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
           assert.ok(!now.user.some((t) => t.includes(`[${other(folder)}-`)), `${folder}'s panel shows ${other(folder)}'s turns`);
         }
         const alpha = await s.panel("alpha");
-        await alpha.locator(byTestId(TEST_IDS.notice), { hasText: /interrupted/i }).first().waitFor({ state: "visible", timeout: 30_000 });
+        await alpha
+          .locator(byTestId(TEST_IDS.notice), { hasText: /interrupted/i })
+          .first()
+          .waitFor({ state: "visible", timeout: 30_000 });
         await screenshot(s.page, "agent-restarted");
 
         // Same sessions: the next turn in each panel reaches the model with that folder's own history.
         for (const folder of ["alpha", "beta"] as const) {
           s.model.route(`[${folder}-3]`, { text: `${folder} after restart` });
           const f = await s.send(folder, `[${folder}-3] still there?`);
-          await f.locator(byTestId(TEST_IDS.agentMessage), { hasText: `${folder} after restart` }).waitFor({ state: "visible", timeout: 60_000 });
+          await f
+            .locator(byTestId(TEST_IDS.agentMessage), { hasText: `${folder} after restart` })
+            .waitFor({ state: "visible", timeout: 60_000 });
           const req = s.model.requests.find((r) => r.lastUserText.includes(`[${folder}-3]`));
           assert.ok(req);
           assert.ok(sentText(req).includes(FIRST[folder]), `${folder}'s session lost its completed turn`);
@@ -87,12 +95,20 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
 
     it("I-96: closing the window ends the whole agent tree, background tasks included", () =>
       s.step("shutdown", async () => {
-        s.model.route("[bg]", { toolCalls: [{ name: "bash", args: { command: "sleep 300", background: true } }] }, { text: "started in the background" });
+        s.model.route(
+          "[bg]",
+          { toolCalls: [{ name: "bash", args: { command: "sleep 300", background: true } }] },
+          { text: "started in the background" },
+        );
         const beta = await s.send("beta", "[bg] start a long task");
         const done = beta.locator(byTestId(TEST_IDS.agentMessage), { hasText: "started in the background" });
         const ask = beta.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`);
         await done.or(ask).first().waitFor({ state: "visible", timeout: 60_000 });
-        if (await ask.count()) await ask.locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once/i }).first().click();
+        if (await ask.count())
+          await ask
+            .locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once/i })
+            .first()
+            .click();
         await done.waitFor({ state: "visible", timeout: 60_000 });
 
         const [agent] = s.agents();
@@ -107,7 +123,10 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
         };
         await eventually(() => descendantsOf(agent.pid).find((r) => isSleeper(r.pid)), "the background task's process");
         const tree = [processRef(agent.pid), ...descendantsOf(agent.pid)].filter((r): r is ProcessRef => r !== undefined);
-        assert.ok(tree.some((r) => isSleeper(r.pid)), "the background task is not in the agent's tree");
+        assert.ok(
+          tree.some((r) => isSleeper(r.pid)),
+          "the background task is not in the agent's tree",
+        );
         const hosts = processesInGroup(s.server.pgid)
           .filter((p) => /extensionHost/.test(p.command))
           .flatMap((p) => processRef(p.pid) ?? []);
@@ -118,7 +137,9 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
         await eventually(() => (stillAlive(hosts).length === 0 ? true : undefined), "the extension host to exit", 120_000);
         // The agent ends its tasks, then exits; the kernel reaps a sandbox's PID namespace just after its
         // leader, and /proc has no event for that. A survivor (an orphaned `sleep 300`) fails the bound.
-        const survivors = await eventually(() => (stillAlive(tree).length === 0 ? [] : undefined), "the agent tree to end", 15_000).catch(() => stillAlive(tree));
+        const survivors = await eventually(() => (stillAlive(tree).length === 0 ? [] : undefined), "the agent tree to end", 15_000).catch(
+          () => stillAlive(tree),
+        );
         assert.deepEqual(survivors, [], "processes of the agent tree outlived the window");
       }));
   });

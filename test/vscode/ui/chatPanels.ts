@@ -49,7 +49,9 @@ export function chatPanelTests(scenario: () => Scenario): void {
           for (const folder of ["alpha", "beta"] as const) {
             const frame = await webviewFrame(s.page, `Manifold: ${folder}`);
             await frame.locator(`body.vscode-${scheme}`).waitFor({ timeout: 30_000 });
-            await frame.locator(byTestId(TEST_IDS.agentMessage), { hasText: REPLIES[folder] }).waitFor({ state: "visible", timeout: 30_000 });
+            await frame
+              .locator(byTestId(TEST_IDS.agentMessage), { hasText: REPLIES[folder] })
+              .waitFor({ state: "visible", timeout: 30_000 });
           }
           await screenshot(s.page, `chat-panels-${scheme}`);
         }

@@ -28,11 +28,13 @@ export function checkpointTests(scenario: () => Scenario): void {
     let dir: string;
     const file = (name: string): string => join(dir, name);
     const read = (name: string): string | undefined => (existsSync(file(name)) ? readFileSync(file(name), "utf8") : undefined);
-    const state = (): Record<string, string | undefined> => Object.fromEntries(["one.txt", "two.txt", "three.txt", "four.txt"].map((n) => [n, read(n)]));
+    const state = (): Record<string, string | undefined> =>
+      Object.fromEntries(["one.txt", "two.txt", "three.txt", "four.txt"].map((n) => [n, read(n)]));
     let alpha: FrameLocator;
     const userMessage = (marker: string) => alpha.locator(byTestId(TEST_IDS.userMessage), { hasText: marker }).first();
     const changed = () => alpha.locator(byTestId(TEST_IDS.changesFile));
-    const changedPaths = async (): Promise<string[]> => (await changed().evaluateAll((els) => els.map((e) => e.getAttribute("data-path") ?? ""))).sort();
+    const changedPaths = async (): Promise<string[]> =>
+      (await changed().evaluateAll((els) => els.map((e) => e.getAttribute("data-path") ?? ""))).sort();
 
     before(async () => {
       s = scenario();
@@ -57,8 +59,14 @@ export function checkpointTests(scenario: () => Scenario): void {
           { text: "three files changed" },
         );
         await s.send("alpha", "[ck-edit] change three files");
-        await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "three files changed" }).waitFor({ state: "visible", timeout: 60_000 });
-        assert.deepEqual(state(), { "one.txt": ONE_AGENT, "two.txt": TWO_AGENT, "three.txt": THREE, "four.txt": undefined }, "the agent's turn did not change the files");
+        await alpha
+          .locator(byTestId(TEST_IDS.agentMessage), { hasText: "three files changed" })
+          .waitFor({ state: "visible", timeout: 60_000 });
+        assert.deepEqual(
+          state(),
+          { "one.txt": ONE_AGENT, "two.txt": TWO_AGENT, "three.txt": THREE, "four.txt": undefined },
+          "the agent's turn did not change the files",
+        );
 
         await eventually(async () => ((await changedPaths()).length === 3 ? true : undefined), "three files in the changes list");
         assert.deepEqual(await changedPaths(), ["ck/one.txt", "ck/three.txt", "ck/two.txt"]);
@@ -99,11 +107,19 @@ export function checkpointTests(scenario: () => Scenario): void {
         await diff.waitFor({ state: "visible", timeout: 60_000 });
         // The diff editor's hunk toolbar (a gutter item per hunk, shown on hover) has its own "Revert Block".
         const gutterItems = diff.locator(".gutterItem");
-        await eventually(async () => ((await gutterItems.count()) >= 2 ? true : undefined), "two hunks in the diff editor's gutter", 30_000);
+        await eventually(
+          async () => ((await gutterItems.count()) >= 2 ? true : undefined),
+          "two hunks in the diff editor's gutter",
+          30_000,
+        );
         await gutterItems.first().hover();
         await gutterItems.first().locator('.action-label[aria-label^="Revert Block"]').click();
         await runCommand(s.page, "File: Save");
-        await eventually(() => (read("one.txt") === ONE.replace("one line 11\n", "one line 11 (agent)\n") ? true : undefined), "one.txt saved with only its first hunk reverted", 30_000);
+        await eventually(
+          () => (read("one.txt") === ONE.replace("one line 11\n", "one line 11 (agent)\n") ? true : undefined),
+          "one.txt saved with only its first hunk reverted",
+          30_000,
+        );
         // The diff's tab is not closed by its close button while the modified side keeps focus: close it by command.
         await runCommand(s.page, "View: Close Editor");
         await s.page.locator('.tabs-container .tab[data-resource-name="one.txt"]').waitFor({ state: "detached", timeout: 30_000 });
@@ -111,7 +127,11 @@ export function checkpointTests(scenario: () => Scenario): void {
 
     it("restoring an older checkpoint lists the files first, the user's edit marked; Undo restore brings back the exact state", () =>
       s.step("ckpt-restore", async () => {
-        s.model.route("[ck-four]", { toolCalls: [{ name: "write_file", args: { path: file("four.txt"), content: "four\n" } }] }, { text: ABANDONED_REPLY });
+        s.model.route(
+          "[ck-four]",
+          { toolCalls: [{ name: "write_file", args: { path: file("four.txt"), content: "four\n" } }] },
+          { text: ABANDONED_REPLY },
+        );
         alpha = await s.reveal("alpha");
         await s.send("alpha", "[ck-four] write a fourth file");
         await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: ABANDONED_REPLY }).waitFor({ state: "visible", timeout: 60_000 });
@@ -125,7 +145,9 @@ export function checkpointTests(scenario: () => Scenario): void {
         const confirm = alpha.locator(byTestId(TEST_IDS.restoreConfirm));
         await confirm.waitFor({ state: "visible", timeout: 60_000 });
         const items = confirm.locator(byTestId(TEST_IDS.restoreItem));
-        const planned = await items.evaluateAll((els) => els.map((e) => [e.getAttribute("data-path") ?? "", e.getAttribute("data-user-edit") ?? ""] as const));
+        const planned = await items.evaluateAll((els) =>
+          els.map((e) => [e.getAttribute("data-path") ?? "", e.getAttribute("data-user-edit") ?? ""] as const),
+        );
         const plan = Object.fromEntries(planned);
         assert.deepEqual(Object.keys(plan).sort(), ["ck/four.txt", "ck/one.txt", "ck/three.txt", "ck/two.txt"]);
         assert.equal(plan["ck/two.txt"], "true", "the user's edit of two.txt is not marked");
@@ -135,13 +157,21 @@ export function checkpointTests(scenario: () => Scenario): void {
 
         await confirm.locator(byTestId(TEST_IDS.restoreApply)).click();
         await alpha.locator(byTestId(TEST_IDS.restoreDone)).waitFor({ state: "visible", timeout: 60_000 });
-        assert.deepEqual(state(), { "one.txt": ONE, "two.txt": TWO, "three.txt": undefined, "four.txt": undefined }, "the restore did not bring back the checkpoint");
+        assert.deepEqual(
+          state(),
+          { "one.txt": ONE, "two.txt": TWO, "three.txt": undefined, "four.txt": undefined },
+          "the restore did not bring back the checkpoint",
+        );
 
         // Undo restore: its own confirmation, then exactly the state before the restore.
         await alpha.locator(byTestId(TEST_IDS.restoreUndo)).click();
         await confirm.waitFor({ state: "visible", timeout: 60_000 });
         await confirm.locator(byTestId(TEST_IDS.restoreApply)).click();
-        await eventually(() => (JSON.stringify(state()) === JSON.stringify(before) ? true : undefined), "the state before the restore", 60_000);
+        await eventually(
+          () => (JSON.stringify(state()) === JSON.stringify(before) ? true : undefined),
+          "the state before the restore",
+          60_000,
+        );
         assert.deepEqual(state(), before);
       }));
 
@@ -158,7 +188,9 @@ export function checkpointTests(scenario: () => Scenario): void {
         const confirm = alpha.locator(byTestId(TEST_IDS.restoreConfirm));
         await confirm.waitFor({ state: "visible", timeout: 60_000 });
         await confirm.locator(byTestId(TEST_IDS.restoreApply)).click();
-        await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "resent and answered" }).waitFor({ state: "visible", timeout: 60_000 });
+        await alpha
+          .locator(byTestId(TEST_IDS.agentMessage), { hasText: "resent and answered" })
+          .waitFor({ state: "visible", timeout: 60_000 });
 
         const reqs = s.model.requests.filter((r) => r.lastUserText.includes("[ck-resend]"));
         assert.equal(reqs.length, 1);

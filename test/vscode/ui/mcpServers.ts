@@ -38,7 +38,16 @@ export const MCP_WINDOW_SETTINGS: Record<string, unknown> = {
 export function prepareMcpFixture(ws: TwoFolderWorkspace): void {
   const entry = mcpStdioEntry({ name: SERVER, tools: [{ name: "echo", behaviour: "echo" }], log: markerOf(ws.root) });
   if (!("command" in entry)) throw new Error("expected a stdio entry");
-  const config = { servers: { [SERVER]: { type: "stdio", command: entry.command, args: entry.args, env: Object.fromEntries(entry.env.map((e) => [e.name, e.value])) } } };
+  const config = {
+    servers: {
+      [SERVER]: {
+        type: "stdio",
+        command: entry.command,
+        args: entry.args,
+        env: Object.fromEntries(entry.env.map((e) => [e.name, e.value])),
+      },
+    },
+  };
   mkdirSync(join(ws.alpha, ".vscode"), { recursive: true });
   // JSONC, as users write it: a comment and a trailing comma.
   writeFileSync(join(ws.alpha, ".vscode/mcp.json"), `// alpha's servers\n${JSON.stringify(config, null, 2).replace(/\n}$/, ",\n}")}\n`);
@@ -112,7 +121,9 @@ export function mcpServerTests(scenario: () => Scenario): void {
           const marker = `[mcp-${folder}]`;
           s.model.route(marker, { text: `${folder}: tools listed` });
           const frame = await s.send(folder, `${marker} which tools do you have?`);
-          await frame.locator(byTestId(TEST_IDS.agentMessage), { hasText: `${folder}: tools listed` }).waitFor({ state: "visible", timeout: 60_000 });
+          await frame
+            .locator(byTestId(TEST_IDS.agentMessage), { hasText: `${folder}: tools listed` })
+            .waitFor({ state: "visible", timeout: 60_000 });
           const reqs = s.model.requests.filter((r) => r.lastUserText.includes(marker));
           assert.equal(reqs.length, 1);
           return reqs[0]!.toolNames;
@@ -121,7 +132,11 @@ export function mcpServerTests(scenario: () => Scenario): void {
         assert.ok(alphaTools.includes(TOOL), `alpha's request lacks ${TOOL}: ${alphaTools.join(", ")}`);
         assert.ok(alphaTools.includes("mcp__manifold__diagnostics"), "alpha's request lacks Manifold's own tools");
         const betaTools = await asked("beta");
-        assert.deepEqual(betaTools.filter((t) => t.startsWith(`mcp__${SERVER}__`)), [], "beta's request lists alpha's folder server");
+        assert.deepEqual(
+          betaTools.filter((t) => t.startsWith(`mcp__${SERVER}__`)),
+          [],
+          "beta's request lists alpha's folder server",
+        );
         assert.ok(betaTools.includes("mcp__manifold__diagnostics"), "beta's request lacks Manifold's own tools");
         assert.equal(starts(s).length, 1, "the server started again (for beta?)");
       });
@@ -141,11 +156,20 @@ export function mcpServerTests(scenario: () => Scenario): void {
         const done = alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "I see the type error." });
         // MCP calls ask (I-100), a write may too: allow each card as the user would, until the turn ends.
         const pending = alpha.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`);
-        await eventually(async () => {
-          if (await done.isVisible()) return true;
-          if (await pending.count()) await pending.first().locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once/i }).first().click();
-          return undefined;
-        }, "the [diag] turn to end", 120_000);
+        await eventually(
+          async () => {
+            if (await done.isVisible()) return true;
+            if (await pending.count())
+              await pending
+                .first()
+                .locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once/i })
+                .first()
+                .click();
+            return undefined;
+          },
+          "the [diag] turn to end",
+          120_000,
+        );
         const after = s.model.requests.filter((r) => r.lastUserText.includes("[diag]") && r.afterToolResult);
         assert.equal(after.length, 2);
         const result = lastToolResult(after[1]!);

@@ -28,13 +28,23 @@ export function permissionTests(scenario: () => Scenario): void {
         // (I-94); so the allowed write is inside beta, asked for because beta's approval policy is `untrusted`.
         const allowed = join(s.workspace.beta, "allowed.txt");
         const rejected = join(outside, "rejected.txt");
-        s.model.route("[b-allow]", { toolCalls: [{ name: "write_file", args: { path: allowed, content: "yes" } }] }, { text: "beta wrote it" });
-        s.model.route("[b-reject]", { toolCalls: [{ name: "write_file", args: { path: rejected, content: "no" } }] }, { text: "beta was refused" });
+        s.model.route(
+          "[b-allow]",
+          { toolCalls: [{ name: "write_file", args: { path: allowed, content: "yes" } }] },
+          { text: "beta wrote it" },
+        );
+        s.model.route(
+          "[b-reject]",
+          { toolCalls: [{ name: "write_file", args: { path: rejected, content: "no" } }] },
+          { text: "beta was refused" },
+        );
 
         const betaPanel = await s.panel("beta");
         const approval = betaPanel.locator(`select[data-config-id="approval"]`);
         await approval.selectOption("untrusted");
-        await betaPanel.locator(`select[data-config-id="approval"] option[value="untrusted"]:checked`).waitFor({ state: "attached", timeout: 30_000 });
+        await betaPanel
+          .locator(`select[data-config-id="approval"] option[value="untrusted"]:checked`)
+          .waitFor({ state: "attached", timeout: 30_000 });
         const beta = await s.send("beta", "[b-allow] write a file please");
         const card = beta.locator(byTestId(TEST_IDS.permissionCard)).last();
         await card.waitFor({ state: "visible", timeout: 60_000 });
@@ -54,7 +64,10 @@ export function permissionTests(scenario: () => Scenario): void {
         assert.equal(existsSync(allowed), false, "the tool ran before anyone answered");
 
         // Allow once → the write happens and the turn goes on.
-        await beta.locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once/i }).first().click();
+        await beta
+          .locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once/i })
+          .first()
+          .click();
         await beta.locator(byTestId(TEST_IDS.agentMessage), { hasText: "beta wrote it" }).waitFor({ state: "visible", timeout: 60_000 });
         assert.equal(existsSync(allowed), true, "Allow once did not run the write");
 
@@ -63,7 +76,10 @@ export function permissionTests(scenario: () => Scenario): void {
         const card2 = beta.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`);
         await card2.waitFor({ state: "visible", timeout: 60_000 });
         assert.equal(await alpha.locator(byTestId(TEST_IDS.permissionCard)).count(), 0);
-        await card2.locator(byTestId(TEST_IDS.permissionOption), { hasText: /reject/i }).first().click();
+        await card2
+          .locator(byTestId(TEST_IDS.permissionOption), { hasText: /reject/i })
+          .first()
+          .click();
         await beta.locator(byTestId(TEST_IDS.agentMessage), { hasText: "beta was refused" }).waitFor({ state: "visible", timeout: 60_000 });
         assert.equal(existsSync(rejected), false, "Reject still wrote the file");
         const after = s.model.requests.filter((r) => r.lastUserText.includes("[b-reject]") && r.afterToolResult);
@@ -80,8 +96,16 @@ export function permissionTests(scenario: () => Scenario): void {
         const page = s.page;
         const t1 = join(outside, "hidden-1.txt");
         const t2 = join(outside, "hidden-2.txt");
-        s.model.route("[b-hidden-1]", { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t1, content: "x" } }] } }, { text: "first answered" });
-        s.model.route("[b-hidden-2]", { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t2, content: "x" } }] } }, { text: "second answered" });
+        s.model.route(
+          "[b-hidden-1]",
+          { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t1, content: "x" } }] } },
+          { text: "first answered" },
+        );
+        s.model.route(
+          "[b-hidden-2]",
+          { hang: true, then: { toolCalls: [{ name: "write_file", args: { path: t2, content: "x" } }] } },
+          { text: "second answered" },
+        );
         const hideBeta = (): Promise<void> => hidePanelUntilSeen(page, "beta", "notes.txt");
         /** The "waiting for your approval" notification: a toast, or (if the toast already timed out) in the center. */
         const approvalNotification = async () => {
@@ -90,13 +114,21 @@ export function permissionTests(scenario: () => Scenario): void {
             return toast.first();
           } catch {
             await runCommand(page, "Notifications: Show Notifications");
-            const item = page.locator(".notifications-center .notification-list-item", { hasText: "Manifold (beta) is waiting for your approval" }).first();
+            const item = page
+              .locator(".notifications-center .notification-list-item", { hasText: "Manifold (beta) is waiting for your approval" })
+              .first();
             await item.waitFor({ state: "visible", timeout: 30_000 });
             return item;
           }
         };
-        const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "Manifold (beta) is waiting for your approval" });
-        const badge = page.locator('.activitybar .action-item:has([aria-label^="Manifold"]) .badge-content, .activitybar .action-item[aria-label^="Manifold"] .badge-content').first();
+        const toast = page.locator(".notifications-toasts .notification-toast", {
+          hasText: "Manifold (beta) is waiting for your approval",
+        });
+        const badge = page
+          .locator(
+            '.activitybar .action-item:has([aria-label^="Manifold"]) .badge-content, .activitybar .action-item[aria-label^="Manifold"] .badge-content',
+          )
+          .first();
 
         // Round 1: request arrives while hidden; "Show" opens the panel; dismissing the card rejects.
         const hangsBefore = s.model.requests.length;

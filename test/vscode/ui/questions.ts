@@ -14,14 +14,18 @@ function afterToolResult(s: Scenario, marker: string): FakeRequest[] {
   return s.model.requests.filter((r) => r.lastUserText.includes(marker) && r.afterToolResult);
 }
 
-const QUESTION = "Which colour should the <b>button</b> be? <img src=x onerror=\"window.__pwned=46\">";
+const QUESTION = 'Which colour should the <b>button</b> be? <img src=x onerror="window.__pwned=46">';
 
 export function questionTests(scenario: () => Scenario): void {
   describe("agent questions (I-46)", () => {
     it("I-46: alpha's ask_user question is shown only in alpha's panel; the submitted answer is the tool result", () => {
       const s = scenario();
       return s.step("question-answer", async () => {
-        s.model.route("[ask]", { toolCalls: [{ name: "ask_user", args: { question: QUESTION, choices: ["blue", "green", "red"] } }] }, { text: "Green it is." });
+        s.model.route(
+          "[ask]",
+          { toolCalls: [{ name: "ask_user", args: { question: QUESTION, choices: ["blue", "green", "red"] } }] },
+          { text: "Green it is." },
+        );
         await s.reveal("alpha");
         const alpha = await s.send("alpha", "[ask] pick a colour for the button");
         const card = alpha.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`);
@@ -29,7 +33,11 @@ export function questionTests(scenario: () => Scenario): void {
         // Untrusted text is text: the markup is shown literally, no element is made from it.
         assert.equal((await card.locator(".question-message").innerText()).trim(), QUESTION);
         assert.equal(await card.locator("b, img").count(), 0, "the question's markup became elements");
-        assert.deepEqual(await card.locator('input[type="radio"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)), ["blue", "green", "red"]);
+        assert.deepEqual(await card.locator('input[type="radio"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)), [
+          "blue",
+          "green",
+          "red",
+        ]);
 
         // beta's panel (beside alpha's) shows no question.
         const beta = await webviewFrame(s.page, "Manifold: beta");
@@ -59,13 +67,19 @@ export function questionTests(scenario: () => Scenario): void {
     it("I-46: Decline answers `decline` (the model is told); cancelling the turn marks a pending card cancelled", () => {
       const s = scenario();
       return s.step("question-decline-cancel", async () => {
-        s.model.route("[ask-decline]", { toolCalls: [{ name: "ask_user", args: { question: "Shall I go on?" } }] }, { text: "Understood, not going on." });
+        s.model.route(
+          "[ask-decline]",
+          { toolCalls: [{ name: "ask_user", args: { question: "Shall I go on?" } }] },
+          { text: "Understood, not going on." },
+        );
         s.model.route("[ask-cancel]", { toolCalls: [{ name: "ask_user", args: { question: "Wait for me?" } }] }, { text: "never shown" });
         const alpha = await s.send("alpha", "[ask-decline] ask me something");
         const card = alpha.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`);
         await card.waitFor({ state: "visible", timeout: 60_000 });
         await card.locator(byTestId(TEST_IDS.questionDecline)).click();
-        await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "Understood, not going on." }).waitFor({ state: "visible", timeout: 60_000 });
+        await alpha
+          .locator(byTestId(TEST_IDS.agentMessage), { hasText: "Understood, not going on." })
+          .waitFor({ state: "visible", timeout: 60_000 });
         const declined = afterToolResult(s, "[ask-decline]");
         assert.equal(declined.length, 1);
         assert.match(lastToolResult(declined[0]!), /declined/i);
@@ -85,13 +99,22 @@ export function questionTests(scenario: () => Scenario): void {
       const s = scenario();
       return s.step("question-hidden", async () => {
         const page = s.page;
-        s.model.route("[ask-hidden]", { hang: true, then: { toolCalls: [{ name: "ask_user", args: { question: "Which file first?", choices: ["README.md", "src/greet.ts"] } }] } }, { text: "Reading src/greet.ts." });
+        s.model.route(
+          "[ask-hidden]",
+          {
+            hang: true,
+            then: { toolCalls: [{ name: "ask_user", args: { question: "Which file first?", choices: ["README.md", "src/greet.ts"] } }] },
+          },
+          { text: "Reading src/greet.ts." },
+        );
         const n = s.model.requests.length;
         await s.send("alpha", "[ask-hidden] ask me while I look elsewhere");
         await s.model.waitForRequests(n + 1);
         await hidePanelUntilSeen(page, "alpha", "README.md");
         s.model.release();
-        const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "Manifold (alpha) has a question for you: Which file first?" }).first();
+        const toast = page
+          .locator(".notifications-toasts .notification-toast", { hasText: "Manifold (alpha) has a question for you: Which file first?" })
+          .first();
         await toast.waitFor({ state: "visible", timeout: 60_000 });
         const badge = page.locator('.activitybar .action-item:has([aria-label^="Manifold"]) .badge-content').first();
         await badge.waitFor({ state: "visible", timeout: 30_000 });
@@ -109,9 +132,15 @@ export function questionTests(scenario: () => Scenario): void {
         const shown = await s.reveal("alpha");
         const same = shown.locator(`${byTestId(TEST_IDS.questionCard)}[data-state="pending"]`);
         await same.waitFor({ state: "visible", timeout: 60_000 });
-        assert.equal(await same.locator('input[type="radio"][value="src/greet.ts"]').isChecked(), true, "the choice was lost when the panel was hidden");
+        assert.equal(
+          await same.locator('input[type="radio"][value="src/greet.ts"]').isChecked(),
+          true,
+          "the choice was lost when the panel was hidden",
+        );
         await same.locator(byTestId(TEST_IDS.questionSubmit)).click();
-        await shown.locator(byTestId(TEST_IDS.agentMessage), { hasText: "Reading src/greet.ts." }).waitFor({ state: "visible", timeout: 60_000 });
+        await shown
+          .locator(byTestId(TEST_IDS.agentMessage), { hasText: "Reading src/greet.ts." })
+          .waitFor({ state: "visible", timeout: 60_000 });
         assert.equal(lastToolResult(afterToolResult(s, "[ask-hidden]")[0]!), "src/greet.ts");
         await badge.waitFor({ state: "hidden", timeout: 30_000 });
         // Leave the window as the section found it: the file opened to hide the panel is closed again.

@@ -24,8 +24,15 @@ export function restrictedModeTests(scenario: () => Scenario, hooks: TrustHooks 
         for (const folder of ["alpha", "beta"] as const) {
           await runCommandAndPick(s.page, OPEN_CHAT, folder);
           const frame = await webviewFrame(s.page, `Manifold: ${folder}`);
-          await frame.locator(byTestId(TEST_IDS.status), { hasText: /restricted mode/i }).first().waitFor({ state: "visible", timeout: 60_000 });
-          assert.equal(await frame.locator(byTestId(TEST_IDS.send)).isDisabled(), true, `${folder}'s panel can send prompts in Restricted Mode`);
+          await frame
+            .locator(byTestId(TEST_IDS.status), { hasText: /restricted mode/i })
+            .first()
+            .waitFor({ state: "visible", timeout: 60_000 });
+          assert.equal(
+            await frame.locator(byTestId(TEST_IDS.send)).isDisabled(),
+            true,
+            `${folder}'s panel can send prompts in Restricted Mode`,
+          );
         }
         for (const folder of ["alpha", "beta"] as const) await editorTab(s.page, `Manifold: ${folder}`).waitFor({ state: "visible" });
         await screenshot(s.page, "untrusted-workspace");
@@ -39,7 +46,10 @@ export function restrictedModeTests(scenario: () => Scenario, hooks: TrustHooks 
       const s = scenario();
       return s.step("trust", async () => {
         await runCommand(s.page, "Workspaces: Manage Workspace Trust");
-        await s.page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ }).first().click({ timeout: 60_000 });
+        await s.page
+          .locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ })
+          .first()
+          .click({ timeout: 60_000 });
         await hooks.trusting?.(s);
         const agent = await eventually(() => s.agents()[0], "the agent after trusting the workspace");
         assert.ok(agent.pid > 0);
@@ -52,7 +62,11 @@ export function restrictedModeTests(scenario: () => Scenario, hooks: TrustHooks 
         for (const folder of ["alpha", "beta"] as const) {
           const frame = await s.panel(folder);
           await frame.locator(`${byTestId(TEST_IDS.send)}:enabled`).waitFor({ state: "visible", timeout: 60_000 });
-          assert.equal(await frame.locator(byTestId(TEST_IDS.status), { hasText: /restricted mode/i }).count(), 0, `${folder}'s panel still says Restricted Mode`);
+          assert.equal(
+            await frame.locator(byTestId(TEST_IDS.status), { hasText: /restricted mode/i }).count(),
+            0,
+            `${folder}'s panel still says Restricted Mode`,
+          );
         }
       });
     });

@@ -10,13 +10,13 @@ import { byTestId, type Scenario } from "../support/scenario";
 import { TEST_IDS } from "../../../extension/webview/testIds";
 
 const REPLY = [
-  "Here is <script>window.__pwned=1</script> and <img src=x onerror=\"window.__pwned=2\">.",
+  'Here is <script>window.__pwned=1</script> and <img src=x onerror="window.__pwned=2">.',
   "",
   "A [link](javascript:window.__pwned=3) and a [spaced one](java\tscript:window.__pwned=33).",
   "",
-  "<div onmouseover=\"window.__pwned=9\"><b>raw html block</b><iframe src=\"http://example.com/frame\"></iframe></div>",
+  '<div onmouseover="window.__pwned=9"><b>raw html block</b><iframe src="http://example.com/frame"></iframe></div>',
   "",
-  "Inline <svg onload=\"window.__pwned=10\"></svg> and a remote image ![pic](http://example.com/x.png).",
+  'Inline <svg onload="window.__pwned=10"></svg> and a remote image ![pic](http://example.com/x.png).',
   "",
   "<style>body{background:url(http://example.com/bg.png)}</style>",
 ].join("\n");
@@ -38,7 +38,9 @@ interface Found {
 }
 
 /** Runs in the webview: what in the transcript could execute or load. A string, so the test runner's transform adds no helpers the page lacks. */
-const probe = new Function("root", `
+const probe = new Function(
+  "root",
+  `
   const count = (sel) => root.querySelectorAll(sel).length;
   const onAttrs = [...root.querySelectorAll("*")].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => el.tagName + "[" + a.name + "]"));
   return {
@@ -49,7 +51,8 @@ const probe = new Function("root", `
     jsLinks: [...root.querySelectorAll("a[href]")].filter((a) => !/^(https?:|mailto:|#)/i.test(a.getAttribute("href") || "")).length,
     onAttrs,
     text: root.innerText,
-  };`) as (root: Element) => Found;
+  };`,
+) as (root: Element) => Found;
 
 export function webviewSafetyTests(scenario: () => Scenario): void {
   describe("untrusted text in the chat panel (I-97)", () => {
@@ -79,7 +82,15 @@ export function webviewSafetyTests(scenario: () => Scenario): void {
         const found = await frame.locator(byTestId(TEST_IDS.transcript)).evaluate(probe);
         const topPwned: unknown = await s.page.evaluate("window.__pwned");
         assert.deepEqual(
-          { pwned: found.pwned, topPwned, scripts: found.scripts, imgs: found.imgs, iframes: found.iframes, jsLinks: found.jsLinks, onAttrs: found.onAttrs },
+          {
+            pwned: found.pwned,
+            topPwned,
+            scripts: found.scripts,
+            imgs: found.imgs,
+            iframes: found.iframes,
+            jsLinks: found.jsLinks,
+            onAttrs: found.onAttrs,
+          },
           { pwned: undefined, topPwned: undefined, scripts: 0, imgs: 0, iframes: 0, jsLinks: 0, onAttrs: [] },
         );
         // Shown as text, literally.
@@ -96,9 +107,16 @@ export function webviewSafetyTests(scenario: () => Scenario): void {
         ]) {
           assert.ok(found.text.includes(literal), `the transcript does not show ${JSON.stringify(literal)} as text:\n${found.text}`);
         }
-        assert.ok(s.requests.some((r) => r.fromWebview), "the recorder saw none of the webview's own requests");
+        assert.ok(
+          s.requests.some((r) => r.fromWebview),
+          "the recorder saw none of the webview's own requests",
+        );
         const remote = s.requests.filter((r) => !LOCAL.test(r.url));
-        assert.deepEqual(remote.filter((r) => r.fromWebview || /example\.com/.test(r.url)), [], "a request left the machine from the chat panel");
+        assert.deepEqual(
+          remote.filter((r) => r.fromWebview || /example\.com/.test(r.url)),
+          [],
+          "a request left the machine from the chat panel",
+        );
       });
     });
   });
