@@ -19,8 +19,9 @@ import { sandbox } from "./sandbox";
 import { peers } from "./peers";
 import { churn } from "./churn";
 import { checkpoint } from "./checkpoint";
+import { panel } from "./panel";
 
-const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn, checkpoint];
+const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn, checkpoint, panel];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Set<string> | null } {
   const quick = argv.includes("--quick");

@@ -114,7 +114,7 @@ export async function runCommand(page: Page, title: string, timeout = 60_000): P
 }
 
 /** The quick-pick row whose label is exactly `label`. */
-function quickItem(page: Page, label: string) {
+export function quickItem(page: Page, label: string) {
   const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`);
   return page
     .locator(".quick-input-widget .monaco-list-row")

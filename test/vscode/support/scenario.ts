@@ -69,7 +69,7 @@ export interface Scenario {
 const SHUTDOWN_NOISE = /Channel has been closed|: Canceled$/;
 
 /** The model settings of the built-in agent: the fake model server, nothing from the real environment. */
-export function fakeModelEnv(model: FakeModelServer): Record<string, string | undefined> {
+export function fakeModelEnv(model: Pick<FakeModelServer, "url">): Record<string, string | undefined> {
   return {
     MANIFOLD_MODEL_PROVIDER: "openai-compatible",
     MANIFOLD_MODEL_BASE_URL: model.url,

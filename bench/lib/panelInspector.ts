@@ -1,0 +1,146 @@
+// The extension host seen from outside, through its own Node inspector: SIGUSR1 makes a Node process
+// open its inspector (no product hook, no restart), /proc tells which port it listens on, and CDP's
+// Runtime.evaluate installs perf_hooks.monitorEventLoopDelay in it. What it costs the host: one idle
+// inspector socket and a 10 ms-resolution timer, both present in the "empty" baseline as well.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import { repoRoot } from "./paths";
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+  samples: number;
+}
+
+export interface HostProbe {
+  /** Clears the event-loop delay histogram (the next read covers the time since). */
+  resetLoopDelay(): Promise<void>;
+  readLoopDelay(): Promise<LoopDelay>;
+  /** JS heap after a full GC, and the process's RSS, in MiB. */
+  heap(): Promise<{ heapMiB: number; rssMiB: number }>;
+  close(): void;
+}
+
+/** TCP ports `pid` listens on (its socket fds matched against /proc/<pid>/net/tcp). */
+export function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(join(`/proc/${pid}/fd`, fd)));
+      if (m?.[1]) inodes.add(m[1]);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports: number[] = [];
+  for (const file of ["tcp", "tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(`/proc/${pid}/net/${file}`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address "IP:PORT" (hex), f[3] state (0A = LISTEN), f[9] inode
+      if (f[3] === "0A" && f[9] && inodes.has(f[9])) ports.push(parseInt(f[1]?.split(":")[1] ?? "0", 16));
+    }
+  }
+  return ports;
+}
+
+async function until<T>(probe: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function debuggerUrl(port: number): Promise<string> {
+  const list: unknown = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const first: unknown = Array.isArray(list) ? list[0] : undefined;
+  const url = typeof first === "object" && first !== null ? (first as { webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl : undefined;
+  if (typeof url !== "string") throw new Error(`port ${port} is not a Node inspector`);
+  return url;
+}
+
+type Call = (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+function cdpOver(child: ChildProcessByStdio<Writable, Readable, null>): { opened: Promise<void>; call: Call } {
+  const waiting = new Map<number, { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  let onOpen: () => void = () => undefined;
+  const opened = new Promise<void>((resolve, reject) => {
+    onOpen = resolve;
+    child.once("exit", (code) => reject(new Error(`inspector relay exited (${code})`)));
+  });
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (line === "OPEN") return onOpen();
+    const msg = JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: { message?: string } };
+    const w = msg.id === undefined ? undefined : waiting.get(msg.id);
+    if (!w || msg.id === undefined) return; // an event
+    waiting.delete(msg.id);
+    if (msg.error) w.reject(new Error(msg.error.message ?? "CDP error"));
+    else w.resolve(msg.result ?? {});
+  });
+  const call: Call = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, { resolve, reject });
+      child.stdin.write(JSON.stringify({ id, method, params }) + "\n");
+    });
+  return { opened, call };
+}
+
+async function evaluate(call: Call, expression: string): Promise<unknown> {
+  const r = await call("Runtime.evaluate", { expression, returnByValue: true });
+  if (r.exceptionDetails) throw new Error(`evaluate failed: ${JSON.stringify(r.exceptionDetails).slice(0, 200)}`);
+  return (r.result as { value?: unknown } | undefined)?.value;
+}
+
+const INSTALL = `(() => {
+  const { monitorEventLoopDelay } = process.getBuiltinModule("node:perf_hooks");
+  globalThis.__panelBenchDelay ??= monitorEventLoopDelay({ resolution: 10 });
+  globalThis.__panelBenchDelay.enable();
+  globalThis.__panelBenchDelay.reset();
+  return true;
+})()`;
+
+const READ = `(() => {
+  const h = globalThis.__panelBenchDelay;
+  const ms = (ns) => ns / 1e6;
+  return JSON.stringify({ p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max), mean: ms(h.mean), samples: h.count });
+})()`;
+
+/** Opens the inspector of Node process `pid` and installs the loop-delay monitor there. */
+export async function attachHostProbe(pid: number): Promise<HostProbe> {
+  const before = new Set(listeningPorts(pid));
+  process.kill(pid, "SIGUSR1");
+  const port = await until(() => listeningPorts(pid).find((p) => !before.has(p)), `the inspector of pid ${pid} (is port 9229 taken?)`, 15_000);
+  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", "--import", "tsx", join(repoRoot, "bench/lib/panelInspectorMain.ts"), await debuggerUrl(port)], {
+    cwd: repoRoot,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const { opened, call } = cdpOver(child);
+  await opened;
+  await evaluate(call, INSTALL);
+  return {
+    resetLoopDelay: async () => void (await evaluate(call, "globalThis.__panelBenchDelay.reset()")),
+    readLoopDelay: async () => JSON.parse(String(await evaluate(call, READ))) as LoopDelay,
+    async heap() {
+      await call("HeapProfiler.collectGarbage");
+      const usage = await call("Runtime.getHeapUsage");
+      const rss = Number(await evaluate(call, "process.memoryUsage().rss"));
+      return { heapMiB: Number(usage.usedSize) / 2 ** 20, rssMiB: rss / 2 ** 20 };
+    },
+    close: () => void child.stdin.end(),
+  };
+}

@@ -1,0 +1,179 @@
+// The three scenarios of the panel benchmark (issue #19 part 2), each a function of the running rig.
+// They return raw numbers; bench/panel.ts orders them and turns them into tables.
+import type { Frame } from "playwright-core";
+import { sleep } from "./bench";
+import { byTestId, eventually, TEST_IDS } from "../../test/vscode/support/scenario";
+import type { HostProbe, LoopDelay } from "./panelInspector";
+import { frameHeapMiB, frameStats, mergeTasks, rendererHeapMiB, rssMiB, summarizeTasks, type FrameStats, type TaskSummary } from "./panelMeasure";
+import { contentFrame, probeState, scriptedScroll, tasksIn } from "./panelProbe";
+import { closePanel, openPanel, switchToSeeded, timedOpen, type PanelRig } from "./panelRig";
+import type { SseFake } from "./sseFake";
+
+export interface PanelPlan {
+  events: number;
+  /** Events of the "empty" session: one short turn, so the same marker can be watched. */
+  emptyEvents: number;
+  reps: number;
+  idleSeconds: number;
+  streamSeconds: number;
+  /** Chunks per second per panel: one delta each, like a model sending ~100 tokens/s. */
+  rate: number;
+  streamPanels: number;
+  memoryPanels: number;
+}
+
+export interface Stage {
+  rig: PanelRig;
+  host: HostProbe;
+  fake: SseFake;
+  log(msg: string): void;
+}
+
+export interface Memory {
+  rendererHeapMiB: number;
+  hostHeapMiB: number;
+  hostRssMiB: number;
+  agentRssMiB: number;
+}
+
+export async function memory(s: Stage): Promise<Memory> {
+  const host = await s.host.heap();
+  const agentRssMiB = s.rig.agentPids().reduce((sum, pid) => sum + rssMiB(pid), 0);
+  return { rendererHeapMiB: await rendererHeapMiB(s.rig.page), hostHeapMiB: host.heapMiB, hostRssMiB: host.rssMiB, agentRssMiB };
+}
+
+/** The workbench page's own long tasks in [from, to] (its renderer may also run the webviews). */
+async function workbenchTasks(s: Stage, from: number, to: number): Promise<TaskSummary> {
+  return summarizeTasks(tasksIn((await probeState(s.rig.page.mainFrame())).longTasks, from, to, false));
+}
+
+async function webviewTasks(frame: Frame, from: number, to: number): Promise<TaskSummary> {
+  return summarizeTasks(tasksIn((await probeState(frame)).longTasks, from, to, true));
+}
+
+export interface IdleResult {
+  seconds: number;
+  loop: LoopDelay;
+  memory: Memory;
+}
+
+export async function idle(s: Stage, seconds: number): Promise<IdleResult> {
+  await s.host.resetLoopDelay();
+  await sleep(seconds * 1000); // a window of time is what is measured here: nothing to wait for
+  return { seconds, loop: await s.host.readLoopDelay(), memory: await memory(s) };
+}
+
+export interface OpenRun {
+  folder: string;
+  events: number;
+  inDom: number;
+  painted: number;
+  composer: number;
+  ready: number;
+  loop: LoopDelay;
+  webview: TaskSummary;
+  workbench: TaskSummary;
+}
+
+export interface OpenResult {
+  runs: OpenRun[];
+  scroll: FrameStats & { height: number; webview: TaskSummary; workbench: TaskSummary };
+  /** Heap of the panel's own renderer if it has one (null: it shares the workbench's). */
+  ownHeapMiB: number | null;
+}
+
+/**
+ * Scenario 1 for one folder: bind its panel to the seeded session, then `reps` times close the panel
+ * and open it again (which resumes the session), timed; then the scripted scroll. The panel stays open.
+ */
+export async function openScenario(s: Stage, folder: string, events: number, reps: number): Promise<OpenResult> {
+  const first = await openPanel(s.rig, folder);
+  await switchToSeeded(s.rig, folder, first);
+  const runs: OpenRun[] = [];
+  let frame: Frame | undefined;
+  for (let i = 0; i < reps; i++) {
+    await closePanel(s.rig, folder);
+    await s.host.resetLoopDelay();
+    const t = await timedOpen(s.rig, folder);
+    const loop = await s.host.readLoopDelay();
+    frame = await contentFrame(t.frame);
+    const end = t.at + t.ready;
+    runs.push({ folder, events, inDom: t.inDom, painted: t.painted, composer: t.composer, ready: t.ready, loop, webview: await webviewTasks(frame, t.at, end), workbench: await workbenchTasks(s, t.at, end) });
+    s.log(`panel: ${folder} (${events} events) ready in ${Math.round(t.ready)} ms`);
+  }
+  if (!frame) throw new Error("no open run");
+  const sc = await scriptedScroll(frame);
+  return {
+    runs,
+    scroll: { ...frameStats(sc.intervals), height: sc.height, webview: await webviewTasks(frame, sc.start, sc.end), workbench: await workbenchTasks(s, sc.start, sc.end) },
+    ownHeapMiB: await frameHeapMiB(s.rig.page, frame),
+  };
+}
+
+export interface StreamResult {
+  panels: number;
+  seconds: number;
+  chunksPerPanel: number;
+  loop: LoopDelay;
+  /** Each panel's own long tasks, summed; and the worst panel's count. */
+  webview: TaskSummary;
+  worstPanelCount: number;
+  workbench: TaskSummary;
+  before: Memory;
+  after: Memory;
+}
+
+/** Scenario 2: fresh sessions in `folders`, all panels visible, each streaming `rate` chunks/s. */
+export async function streamScenario(s: Stage, folders: readonly string[], rate: number, seconds: number): Promise<StreamResult> {
+  const frames: Frame[] = [];
+  for (const f of folders) frames.push(await contentFrame(await openPanel(s.rig, f)));
+  const before = await memory(s);
+  const chunks = rate * seconds;
+  const target = s.fake.stats.chunks + chunks * folders.length;
+  await s.host.resetLoopDelay();
+  const from = Date.now();
+  for (const frame of frames) {
+    const input = frame.locator(byTestId(TEST_IDS.composerInput));
+    await input.fill(`Stream please: chunks=${chunks} rate=${rate}`);
+    await input.press("Enter");
+  }
+  await eventually(() => (s.fake.stats.chunks >= target ? true : undefined), "the four streams to end", (seconds * 3 + 120) * 1000);
+  const to = Date.now();
+  const loop = await s.host.readLoopDelay();
+  const perPanel = await Promise.all(frames.map((f) => webviewTasks(f, from, to)));
+  const result: StreamResult = {
+    panels: folders.length,
+    seconds: (to - from) / 1000,
+    chunksPerPanel: chunks,
+    loop,
+    webview: mergeTasks(perPanel),
+    worstPanelCount: Math.max(...perPanel.map((p) => p.count)),
+    workbench: await workbenchTasks(s, from, to),
+    before,
+    after: await memory(s),
+  };
+  for (const f of folders) await closePanel(s.rig, f);
+  return result;
+}
+
+/**
+ * Scenario 3: opens and binds one more panel per folder in `folders` (each to its seeded long
+ * history), measuring memory after each, so the growth per panel can be read off the rows.
+ */
+export async function memoryScenario(s: Stage, folders: readonly string[], alreadyOpen: number): Promise<Array<{ panels: number } & Memory>> {
+  const rows: Array<{ panels: number } & Memory> = [{ panels: alreadyOpen, ...(await memory(s)) }];
+  for (const [i, f] of folders.entries()) {
+    await switchToSeeded(s.rig, f, await openPanel(s.rig, f));
+    rows.push({ panels: alreadyOpen + i + 1, ...(await memory(s)) });
+    s.log(`panel: ${alreadyOpen + i + 1} long panels open`);
+  }
+  return rows;
+}
+
+export interface PanelData {
+  baseline: IdleResult;
+  streaming: StreamResult;
+  empty: OpenResult;
+  full: OpenResult;
+  memory: Array<{ panels: number } & Memory>;
+}

@@ -1,0 +1,151 @@
+// The panel benchmark's stage, built from the VS Code tier's harness (test/vscode/support): the
+// packaged .vsix in code-server, a workspace of N folders, headless Chromium with the probe in every
+// frame, the bench SSE fake as the model. Panels are driven like a user would: palette commands by
+// title, quick picks by label, editor tabs by the panel title "Manifold: <folder>".
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
+import { launchBrowser, openWorkbench, quickItem, runCommand, runCommandAndPick, waitForManifold, waitForWorkbench, webviewFrame } from "../../test/vscode/support/browser";
+import { ensureBuilt, vsixPath } from "../../test/vscode/support/build";
+import { startCodeServer, type CodeServer } from "../../test/vscode/support/codeServer";
+import { processesMentioning } from "../../test/vscode/support/processes";
+import { byTestId, closeEditor, eventually, fakeModelEnv, OPEN_CHAT, TEST_IDS } from "../../test/vscode/support/scenario";
+import { ensureTools } from "../../test/vscode/support/tools";
+import { historyTitle, lastMessageMarker } from "./panelHistory";
+import { contentFrame, probeScript, probeState } from "./panelProbe";
+import { tempDir } from "./paths";
+
+const SWITCH_SESSION = "Manifold: Switch Session…";
+export const panelTitle = (folder: string): string => `Manifold: ${folder}`;
+const composer = byTestId(TEST_IDS.composerInput);
+
+export interface PanelRig {
+  page: Page;
+  context: BrowserContext;
+  server: CodeServer;
+  /** Folder name → absolute path. */
+  folders: Map<string, string>;
+  /** Where the built-in agent keeps its session logs (its `--data-dir`). */
+  dataDir: string;
+  /** The remote extension host's pid (the one Manifold runs in). */
+  hostPid(): number;
+  agentPids(): number[];
+  close(): Promise<void>;
+}
+
+function createWorkspace(root: string, names: readonly string[]): { file: string; folders: Map<string, string> } {
+  const folders = new Map<string, string>();
+  for (const name of names) {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "README.md"), `# ${name}\n`);
+    folders.set(name, dir);
+  }
+  const file = join(root, "panel.code-workspace");
+  writeFileSync(file, JSON.stringify({ folders: names.map((path) => ({ path })) }, null, 2));
+  return { file, folders };
+}
+
+/**
+ * Starts everything; `seed(dataDir, folders)` runs before code-server does, so the agent finds the
+ * session logs it writes as if an earlier window had left them.
+ */
+export async function startRig(names: readonly string[], modelUrl: string, seed: (dataDir: string, folders: Map<string, string>) => void): Promise<PanelRig> {
+  const tools = ensureTools();
+  ensureBuilt({ vsix: true });
+  const root = tempDir("panel");
+  const { file, folders } = createWorkspace(root, names);
+  const stateDir = join(root, ".code-server");
+  // The extension's globalStorageUri under code-server's user data (publisher.name, lower case).
+  const dataDir = join(stateDir, "user-data/User/globalStorage/manifold-dev.manifold/sessions");
+  seed(dataDir, folders);
+  const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv({ url: modelUrl }), settings: { "workbench.editor.enablePreview": false } });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser(tools.chromium);
+    const { context, page } = await openWorkbench(browser, server.url, { open: file, onContext: (c) => void c.addInitScript({ content: probeScript(composer) }) });
+    await waitForWorkbench(page, 180_000);
+    await waitForManifold(page, 180_000);
+    const opened = browser;
+    return {
+      page,
+      context,
+      server,
+      folders,
+      dataDir,
+      hostPid() {
+        const host = server.processes().find((p) => p.command.includes("--type=extensionHost"));
+        if (!host) throw new Error("no extension host process in code-server's group");
+        return host.pid;
+      },
+      agentPids: () => processesMentioning(stateDir).filter((p) => p.command.includes("agent-server.js")).map((p) => p.pid),
+      async close() {
+        await opened.close().catch(() => undefined);
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+    throw error;
+  }
+}
+
+/** "Open Chat for Folder…" + the folder; resolves when the composer shows. */
+export async function openPanel(rig: PanelRig, folder: string): Promise<FrameLocator> {
+  await runCommandAndPick(rig.page, OPEN_CHAT, folder);
+  const frame = await webviewFrame(rig.page, panelTitle(folder), 120_000);
+  await frame.locator(composer).waitFor({ state: "visible", timeout: 120_000 });
+  return frame;
+}
+
+/** Binds the open panel of `folder` to its seeded session (Switch Session… → folder → title). */
+export async function switchToSeeded(rig: PanelRig, folder: string, frame: FrameLocator): Promise<void> {
+  await runCommandAndPick(rig.page, SWITCH_SESSION, folder);
+  await quickItem(rig.page, historyTitle(folder)).click({ timeout: 60_000 });
+  const inner = await contentFrame(frame);
+  const marker = lastMessageMarker(folder);
+  await eventually(async () => (await probeState(inner)).painted[marker], `${folder}'s history in its panel`, 300_000);
+}
+
+export interface OpenTiming {
+  /** Epoch ms of the click (the zero of the other numbers). */
+  at: number;
+  /** ms from the click on the folder's row to the last message in the DOM, painted, composer enabled. */
+  inDom: number;
+  painted: number;
+  composer: number;
+  /** max(painted, composer): the panel shows the latest message and takes input. */
+  ready: number;
+  frame: FrameLocator;
+}
+
+/**
+ * Opens `folder`'s panel (closed, bound to a seeded session, so opening resumes it) and times it
+ * from the click that picks the folder to what the probe saw inside the new webview.
+ */
+export async function timedOpen(rig: PanelRig, folder: string): Promise<OpenTiming> {
+  await runCommand(rig.page, OPEN_CHAT);
+  const row = quickItem(rig.page, folder);
+  await row.waitFor({ state: "visible", timeout: 30_000 });
+  const t0 = Date.now();
+  await row.click();
+  const frame = await webviewFrame(rig.page, panelTitle(folder), 300_000);
+  const inner = await contentFrame(frame);
+  const marker = lastMessageMarker(folder);
+  const state = await eventually(
+    async () => {
+      const s = await probeState(inner);
+      return s.painted[marker] !== undefined && s.composer !== null ? s : undefined;
+    },
+    `${folder}'s panel to show its last message`,
+    300_000,
+  );
+  const painted = (state.painted[marker] ?? Number.NaN) - t0;
+  const composerAt = (state.composer ?? Number.NaN) - t0;
+  return { at: t0, inDom: (state.seen[marker] ?? Number.NaN) - t0, painted, composer: composerAt, ready: Math.max(painted, composerAt), frame };
+}
+
+export async function closePanel(rig: PanelRig, folder: string): Promise<void> {
+  await closeEditor(rig.page, panelTitle(folder));
+}
