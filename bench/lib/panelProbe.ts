@@ -22,44 +22,74 @@ export interface ProbeState {
 }
 
 /**
- * Every frame gets a long-task observer; only webview frames (served from …/webview/browser/pre/) also
- * watch for last-message markers and the composer, so the workbench's own DOM work is not slowed by
- * the probe. The marker watch stops after the first marker, leaving nothing running in the panel.
+ * Every frame gets a long-task observer. A webview's content frame cannot be watched from its own
+ * init script: it runs only on the frame's initial about:blank (whose window the real document then
+ * reuses, timers and observers gone), so the outer webview frame (…/webview/browser/pre/index.html,
+ * same origin) watches its `iframe#active-frame` on a 16 ms timer: for each new document it installs
+ * a long-task observer and a marker watch there, and records when the composer is first usable, all
+ * into the content window's `__pb`. The timer stops once the composer is found; the marker watch
+ * stops at the first marker, so nothing of the probe runs in a panel afterwards but the observers.
  */
 export function probeScript(composerSelector: string): string {
   return `(() => {
-  if (window.__pb) return;
-  const pb = { longTasks: [], seen: {}, painted: {}, composer: null };
-  window.__pb = pb;
   const now = () => performance.timeOrigin + performance.now();
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) pb.longTasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration, name: e.name });
-    }).observe({ type: "longtask", buffered: true });
-  } catch {}
-  if (!location.pathname.includes("/webview/browser/pre/")) return;
+  const state = (win) => {
+    if (!win.__pb) win.__pb = { longTasks: [], seen: {}, painted: {}, composer: null };
+    return win.__pb;
+  };
+  const observeTasks = (win) => {
+    const pb = state(win);
+    try {
+      new win.PerformanceObserver((list) => {
+        for (const e of list.getEntries()) pb.longTasks.push({ start: win.performance.timeOrigin + e.startTime, duration: e.duration, name: e.name });
+      }).observe({ type: "longtask", buffered: true });
+    } catch {}
+  };
+  if (!window.__pbTasks) { window.__pbTasks = true; observeTasks(window); }
+  if (window.__pbWatch || !location.pathname.includes("/webview/browser/pre/index.html")) return;
+  window.__pbWatch = true;
   const marker = /PBLAST[A-Za-z0-9]*?END/g;
-  const check = (text) => {
-    for (const m of text.matchAll(marker)) {
-      if (m[0] in pb.seen) continue;
-      pb.seen[m[0]] = now();
-      requestAnimationFrame(() => setTimeout(() => { pb.painted[m[0]] = now(); }, 0));
-      observer.disconnect();
-    }
+  const watch = (win) => {
+    const pb = state(win);
+    const check = (text) => {
+      for (const m of text.matchAll(marker)) {
+        if (m[0] in pb.seen) continue;
+        pb.seen[m[0]] = now();
+        win.requestAnimationFrame(() => win.setTimeout(() => { pb.painted[m[0]] = now(); }, 0));
+        observer.disconnect();
+      }
+    };
+    const observer = new win.MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === "characterData") check(r.target.data || "");
+        else for (const n of r.addedNodes) if (n.textContent && n.textContent.includes("PBLAST")) check(n.textContent);
+      }
+    });
+    const root = win.document.documentElement;
+    if (root && root.textContent.includes("PBLAST")) check(root.textContent);
+    if (Object.keys(pb.seen).length === 0) observer.observe(win.document, { childList: true, subtree: true, characterData: true });
   };
-  const observer = new MutationObserver((records) => {
-    for (const r of records) {
-      if (r.type === "characterData") check(r.target.data || "");
-      else for (const n of r.addedNodes) if (n.textContent && n.textContent.includes("PBLAST")) check(n.textContent);
+  let doc = null;
+  let root = null;
+  const timer = setInterval(() => {
+    const frame = document.querySelector("iframe#active-frame");
+    const win = frame && frame.contentWindow;
+    if (!win || !win.document || !win.document.documentElement) return;
+    if (win.document !== doc) {
+      doc = win.document;
+      observeTasks(win);
     }
-  });
-  observer.observe(document, { childList: true, subtree: true, characterData: true });
-  const composer = () => {
-    const el = document.querySelector(${JSON.stringify(composerSelector)});
-    if (el && !el.disabled && !el.readOnly) pb.composer = now();
-    else requestAnimationFrame(composer);
-  };
-  requestAnimationFrame(composer);
+    if (doc.documentElement !== root) {
+      root = doc.documentElement;
+      watch(win);
+    }
+    const el = win.document.querySelector(${JSON.stringify(composerSelector)});
+    const pb = state(win);
+    if (el && !el.disabled && !el.readOnly) {
+      if (pb.composer === null) pb.composer = now();
+      clearInterval(timer);
+    }
+  }, 16);
 })()`;
 }
 
@@ -114,7 +144,16 @@ export async function scriptedScroll(frame: Frame): Promise<ScrollResult> {
   return JSON.parse(String(raw)) as ScrollResult;
 }
 
-/** Long tasks that started in [from, to]; `own`: only those the frame's own script ran. */
+/**
+ * Long tasks that started in [from, to]; `own`: only those the frame's own script ran. A frame may
+ * have two observers (its about:blank's and the probe's), so entries are deduplicated.
+ */
 export function tasksIn(tasks: readonly LongTask[], from: number, to: number, own: boolean): LongTask[] {
-  return tasks.filter((t) => t.start >= from && t.start <= to && (!own || t.name === "self"));
+  const seen = new Set<string>();
+  return tasks.filter((t) => {
+    const key = `${t.start.toFixed(1)}:${t.duration}`;
+    if (seen.has(key) || t.start < from || t.start > to || (own && t.name !== "self")) return false;
+    seen.add(key);
+    return true;
+  });
 }
