@@ -1,8 +1,8 @@
 // Session logs for the panel benchmark: what a long real session looks like to the chat panel —
 // thoughts, a read with a long output, an edit with a diff, markdown answers with code — in the
 // log format of agent-server/session/events.ts, every event checked by its schema. The session's
-// title names it in Switch Session…, and its very last message carries a marker the benchmark
-// watches for in the webview's DOM ("latest message painted").
+// title names it in Switch Session…; its first and very last messages carry markers the benchmark
+// watches for in the webview's DOM (history arriving, latest message painted).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { LOG_FORMAT_VERSION, SessionEvent, SessionHeader, type LogEntry } from "../../agent-server/session/events";
@@ -11,6 +11,10 @@ import { sessionLogPath } from "./store";
 /** Alphanumeric only, so markdown cannot split or style it. */
 export function lastMessageMarker(tag: string): string {
   return `PBLAST${tag}END`;
+}
+
+export function firstMessageMarker(tag: string): string {
+  return `PBFIRST${tag}END`;
 }
 
 export function historyTitle(tag: string): string {
@@ -35,7 +39,7 @@ const ANSWER = [
 ].join("\n");
 
 /** One turn's events, 12 of them. */
-function turnEvents(turn: number, last: string | undefined): SessionEvent[] {
+function turnEvents(turn: number, last: string | undefined, first: string | undefined): SessionEvent[] {
   const turnId = `turn-${turn}`;
   const user = `u-${turn}`;
   const agent = `a-${turn}`;
@@ -44,7 +48,7 @@ function turnEvents(turn: number, last: string | undefined): SessionEvent[] {
   const path = `src/module${turn % 50}.ts`;
   return [
     { type: "turn/start", turnId, messageId: user, source: "user" },
-    { type: "user/message", messageId: user, content: [{ type: "text", text: `Question ${turn}: why does step ${turn % 30} return the wrong value? Fix it.` }] },
+    { type: "user/message", messageId: user, content: [{ type: "text", text: `Question ${turn}: why does step ${turn % 30} return the wrong value? Fix it.${first ? ` ${first}` : ""}` }] },
     { type: "assistant/thought", messageId: agent, text: `I should read ${path} first, then look at how step ${turn % 30} combines its input. `.repeat(4) },
     { type: "tool/call", toolCallId: read, name: "read_file", input: { path }, title: `Read ${path}`, kind: "read", locations: [{ path }] },
     { type: "tool/result", toolCallId: read, status: "completed", output: LONG_OUTPUT, isError: false, content: [{ type: "content", content: { type: "text", text: LONG_OUTPUT } }] },
@@ -72,7 +76,7 @@ export function panelHistoryLines(id: string, cwd: string, events: number, tag: 
   const turns = Math.max(1, Math.floor((events - 1) / 12));
   // Titles (no turn around them) pad the count before the turns, so the marker stays last.
   while (seq < events - 1 - turns * 12) push({ type: "session/title", title: historyTitle(tag) });
-  for (let t = 1; t <= turns; t++) for (const e of turnEvents(t, t === turns ? lastMessageMarker(tag) : undefined)) push(e);
+  for (let t = 1; t <= turns; t++) for (const e of turnEvents(t, t === turns ? lastMessageMarker(tag) : undefined, t === 1 ? firstMessageMarker(tag) : undefined)) push(e);
   return lines;
 }
 

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import type { Frame, Page } from "playwright-core";
 import type { LongTask } from "./panelProbe";
+import { cpuMs } from "./proc";
 import { percentile } from "./stats";
 
 const MiB = 2 ** 20;
@@ -74,4 +75,31 @@ export interface FrameStats {
 export function frameStats(intervals: readonly number[]): FrameStats {
   const s = [...intervals].sort((a, b) => a - b);
   return { frames: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1] ?? Number.NaN, over50: s.filter((i) => i > 50).length };
+}
+
+export interface Cpu {
+  agentMs: number;
+  hostMs: number;
+  /** Every Chromium renderer (the workbench's holds the webviews too). */
+  rendererMs: number;
+}
+
+/** CPU time used so far: the agent and the extension host from /proc, the renderers from CDP. */
+export async function cpuNow(page: Page, hostPid: number, agentPids: readonly number[]): Promise<Cpu> {
+  const browser = page.context().browser();
+  let rendererMs = Number.NaN;
+  if (browser) {
+    const cdp = await browser.newBrowserCDPSession();
+    try {
+      const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: Array<{ type: string; cpuTime: number }> };
+      rendererMs = processInfo.filter((p) => p.type === "renderer").reduce((sum, p) => sum + p.cpuTime * 1000, 0);
+    } finally {
+      await cdp.detach().catch(() => undefined);
+    }
+  }
+  return { agentMs: agentPids.reduce((sum, pid) => sum + cpuMs(pid), 0), hostMs: cpuMs(hostPid), rendererMs };
+}
+
+export function cpuSince(a: Cpu, b: Cpu): Cpu {
+  return { agentMs: b.agentMs - a.agentMs, hostMs: b.hostMs - a.hostMs, rendererMs: b.rendererMs - a.rendererMs };
 }

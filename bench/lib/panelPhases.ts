@@ -4,7 +4,7 @@ import type { Frame } from "playwright-core";
 import { sleep } from "./bench";
 import { byTestId, eventually, TEST_IDS } from "../../test/vscode/support/scenario";
 import type { HostProbe, LoopDelay } from "./panelInspector";
-import { frameHeapMiB, frameStats, mergeTasks, rendererHeapMiB, rssMiB, summarizeTasks, type FrameStats, type TaskSummary } from "./panelMeasure";
+import { cpuNow, cpuSince, frameHeapMiB, frameStats, mergeTasks, rendererHeapMiB, rssMiB, summarizeTasks, type Cpu, type FrameStats, type TaskSummary } from "./panelMeasure";
 import { contentFrame, probeState, scriptedScroll, tasksIn } from "./panelProbe";
 import { closePanel, openPanel, switchToSeeded, timedOpen, type PanelRig } from "./panelRig";
 import type { SseFake } from "./sseFake";
@@ -66,6 +66,8 @@ export async function idle(s: Stage, seconds: number): Promise<IdleResult> {
 export interface OpenRun {
   folder: string;
   events: number;
+  /** ms from the click: the session's first message in the DOM (the history has started to arrive). */
+  firstInDom: number;
   inDom: number;
   painted: number;
   composer: number;
@@ -73,6 +75,8 @@ export interface OpenRun {
   loop: LoopDelay;
   webview: TaskSummary;
   workbench: TaskSummary;
+  /** CPU used from the click to ready, per process. */
+  cpu: Cpu;
 }
 
 export interface OpenResult {
@@ -94,11 +98,13 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
   for (let i = 0; i < reps; i++) {
     await closePanel(s.rig, folder);
     await s.host.resetLoopDelay();
+    const cpu0 = await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids());
     const t = await timedOpen(s.rig, folder);
     const loop = await s.host.readLoopDelay();
+    const cpu = cpuSince(cpu0, await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids()));
     frame = await contentFrame(t.frame);
     const end = t.at + t.ready;
-    runs.push({ folder, events, inDom: t.inDom, painted: t.painted, composer: t.composer, ready: t.ready, loop, webview: await webviewTasks(frame, t.at, end), workbench: await workbenchTasks(s, t.at, end) });
+    runs.push({ folder, events, cpu, firstInDom: t.firstInDom, inDom: t.inDom, painted: t.painted, composer: t.composer, ready: t.ready, loop, webview: await webviewTasks(frame, t.at, end), workbench: await workbenchTasks(s, t.at, end) });
     s.log(`panel: ${folder} (${events} events) ready in ${Math.round(t.ready)} ms`);
   }
   if (!frame) throw new Error("no open run");

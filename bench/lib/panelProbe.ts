@@ -26,9 +26,9 @@ export interface ProbeState {
  * init script: it runs only on the frame's initial about:blank (whose window the real document then
  * reuses, timers and observers gone), so the outer webview frame (…/webview/browser/pre/index.html,
  * same origin) watches its `iframe#active-frame` on a 16 ms timer: for each new document it installs
- * a long-task observer and a marker watch there, and records when the composer is first usable, all
+ * a long-task observer and a watch for the history's first and last markers there, and records when the composer is first usable, all
  * into the content window's `__pb`. The timer stops once the composer is found; the marker watch
- * stops at the first marker, so nothing of the probe runs in a panel afterwards but the observers.
+ * stops at the last-message marker, so nothing of the probe runs in a panel afterwards but the observers.
  */
 export function probeScript(composerSelector: string): string {
   return `(() => {
@@ -48,7 +48,8 @@ export function probeScript(composerSelector: string): string {
   if (!window.__pbTasks) { window.__pbTasks = true; observeTasks(window); }
   if (window.__pbWatch || !location.pathname.includes("/webview/browser/pre/index.html")) return;
   window.__pbWatch = true;
-  const marker = /PBLAST[A-Za-z0-9]*?END/g;
+  const marker = /PB(?:FIRST|LAST)[A-Za-z0-9]*?END/g;
+  const has = (text) => text.includes("PBFIRST") || text.includes("PBLAST");
   const watch = (win) => {
     const pb = state(win);
     const check = (text) => {
@@ -56,18 +57,18 @@ export function probeScript(composerSelector: string): string {
         if (m[0] in pb.seen) continue;
         pb.seen[m[0]] = now();
         win.requestAnimationFrame(() => win.setTimeout(() => { pb.painted[m[0]] = now(); }, 0));
-        observer.disconnect();
+        if (m[0].startsWith("PBLAST")) observer.disconnect();
       }
     };
     const observer = new win.MutationObserver((records) => {
       for (const r of records) {
         if (r.type === "characterData") check(r.target.data || "");
-        else for (const n of r.addedNodes) if (n.textContent && n.textContent.includes("PBLAST")) check(n.textContent);
+        else for (const n of r.addedNodes) if (n.textContent && has(n.textContent)) check(n.textContent);
       }
     });
     const root = win.document.documentElement;
-    if (root && root.textContent.includes("PBLAST")) check(root.textContent);
-    if (Object.keys(pb.seen).length === 0) observer.observe(win.document, { childList: true, subtree: true, characterData: true });
+    if (root && has(root.textContent)) check(root.textContent);
+    if (!Object.keys(pb.seen).some((k) => k.startsWith("PBLAST"))) observer.observe(win.document, { childList: true, subtree: true, characterData: true });
   };
   let doc = null;
   let root = null;

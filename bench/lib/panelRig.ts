@@ -11,7 +11,7 @@ import { startCodeServer, type CodeServer } from "../../test/vscode/support/code
 import { processesMentioning } from "../../test/vscode/support/processes";
 import { byTestId, closeEditor, eventually, fakeModelEnv, OPEN_CHAT, TEST_IDS } from "../../test/vscode/support/scenario";
 import { ensureTools } from "../../test/vscode/support/tools";
-import { historyTitle, lastMessageMarker } from "./panelHistory";
+import { firstMessageMarker, historyTitle, lastMessageMarker } from "./panelHistory";
 import { contentFrame, probeScript, probeState } from "./panelProbe";
 import { tempDir } from "./paths";
 
@@ -112,6 +112,7 @@ export interface OpenTiming {
   /** Epoch ms of the click (the zero of the other numbers). */
   at: number;
   /** ms from the click on the folder's row to the last message in the DOM, painted, composer enabled. */
+  firstInDom: number;
   inDom: number;
   painted: number;
   composer: number;
@@ -133,6 +134,7 @@ export async function timedOpen(rig: PanelRig, folder: string): Promise<OpenTimi
   const frame = await webviewFrame(rig.page, panelTitle(folder), 300_000);
   const inner = await contentFrame(frame);
   const marker = lastMessageMarker(folder);
+  const first = firstMessageMarker(folder);
   const state = await eventually(
     async () => {
       const s = await probeState(inner);
@@ -143,7 +145,7 @@ export async function timedOpen(rig: PanelRig, folder: string): Promise<OpenTimi
   );
   const painted = (state.painted[marker] ?? Number.NaN) - t0;
   const composerAt = (state.composer ?? Number.NaN) - t0;
-  return { at: t0, inDom: (state.seen[marker] ?? Number.NaN) - t0, painted, composer: composerAt, ready: Math.max(painted, composerAt), frame };
+  return { at: t0, firstInDom: (state.seen[first] ?? Number.NaN) - t0, inDom: (state.seen[marker] ?? Number.NaN) - t0, painted, composer: composerAt, ready: Math.max(painted, composerAt), frame };
 }
 
 export async function closePanel(rig: PanelRig, folder: string): Promise<void> {
