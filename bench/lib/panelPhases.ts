@@ -118,6 +118,8 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
 
 export interface StreamResult {
   panels: number;
+  /** Of those, how many were on screen while streaming (each in its own editor column). */
+  visible: number;
   seconds: number;
   chunksPerPanel: number;
   loop: LoopDelay;
@@ -129,11 +131,27 @@ export interface StreamResult {
   after: Memory;
 }
 
+/** How many of these folders' panels have a webview on screen (the workbench hides a background tab's). */
+async function visiblePanels(s: Stage, folders: readonly string[]): Promise<number> {
+  const titles = JSON.stringify(folders.map((f) => `Manifold: ${f}`));
+  const n: unknown = await s.rig.page.evaluate(`(() => {
+    let n = 0;
+    for (const outer of document.querySelectorAll("iframe.webview.ready")) {
+      const inner = outer.contentDocument && outer.contentDocument.querySelector("iframe#active-frame");
+      const r = outer.getBoundingClientRect();
+      if (inner && ${titles}.includes(inner.getAttribute("title")) && r.width > 0 && r.height > 0 && getComputedStyle(outer).visibility !== "hidden") n++;
+    }
+    return n;
+  })()`);
+  return Number(n);
+}
+
 /** Scenario 2: fresh sessions in `folders`, all panels visible, each streaming `rate` chunks/s. */
 export async function streamScenario(s: Stage, folders: readonly string[], rate: number, seconds: number): Promise<StreamResult> {
   const frames: Frame[] = [];
   for (const f of folders) frames.push(await contentFrame(await openPanel(s.rig, f)));
   const before = await memory(s);
+  const visible = await visiblePanels(s, folders);
   const chunks = rate * seconds;
   const target = s.fake.stats.chunks + chunks * folders.length;
   await s.host.resetLoopDelay();
@@ -149,6 +167,7 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
   const perPanel = await Promise.all(frames.map((f) => webviewTasks(f, from, to)));
   const result: StreamResult = {
     panels: folders.length,
+    visible,
     seconds: (to - from) / 1000,
     chunksPerPanel: chunks,
     loop,

@@ -39,7 +39,7 @@ function streamTable(plan: PanelPlan, data: PanelData): Table {
       [`${s.panels} panels, before`, null, null, null, null, null, null, null, null, s.before.rendererHeapMiB, s.before.hostHeapMiB],
       [`${s.panels} panels streaming`, s.seconds, s.loop.p50, s.loop.p99, s.loop.max, s.webview.count, s.worstPanelCount, s.webview.maxMs, s.workbench.count, s.after.rendererHeapMiB, s.after.hostHeapMiB],
     ],
-    notes: [`${s.chunksPerPanel} chunks per panel; heaps after a forced GC; "after" is once every stream has ended`],
+    notes: [`${s.chunksPerPanel} chunks per panel; ${s.visible} of ${s.panels} panels on screen; heaps after a forced GC; "after" is once every stream has ended`],
   };
 }
 
