@@ -2,7 +2,8 @@
 // They return raw numbers; bench/panel.ts orders them and turns them into tables.
 import type { Frame } from "playwright-core";
 import { sleep } from "./bench";
-import { byTestId, eventually, TEST_IDS } from "../../test/vscode/support/scenario";
+import { byTestId, eventually } from "../../test/vscode/support/scenario";
+import { TEST_IDS } from "../../extension/webview/testIds";
 import type { HostProbe, LoopDelay } from "./panelInspector";
 import { cpuNow, cpuSince, frameHeapMiB, frameStats, mergeTasks, rendererHeapMiB, rssMiB, summarizeTasks, type Cpu, type FrameStats, type TaskSummary } from "./panelMeasure";
 import { contentFrame, probeState, scriptedScroll, tasksIn } from "./panelProbe";

@@ -9,7 +9,8 @@ import { launchBrowser, openWorkbench, quickItem, runCommand, runCommandAndPick,
 import { ensureBuilt, vsixPath } from "../../test/vscode/support/build";
 import { startCodeServer, type CodeServer } from "../../test/vscode/support/codeServer";
 import { processesMentioning } from "../../test/vscode/support/processes";
-import { byTestId, closeEditor, eventually, fakeModelEnv, OPEN_CHAT, TEST_IDS } from "../../test/vscode/support/scenario";
+import { byTestId, closeEditor, eventually, fakeModelEnv, OPEN_CHAT } from "../../test/vscode/support/scenario";
+import { TEST_IDS } from "../../extension/webview/testIds";
 import { ensureTools } from "../../test/vscode/support/tools";
 import { firstMessageMarker, historyTitle, lastMessageMarker } from "./panelHistory";
 import { contentFrame, probeScript, probeState } from "./panelProbe";
