@@ -7,15 +7,20 @@ import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { z } from "zod";
 import { repoRoot } from "./paths";
 
-export interface LoopDelay {
-  p50: number;
-  p99: number;
-  max: number;
-  mean: number;
-  samples: number;
-}
+const LoopDelay = z.object({ p50: z.number(), p99: z.number(), max: z.number(), mean: z.number(), samples: z.number() });
+export type LoopDelay = z.infer<typeof LoopDelay>;
+
+/** A CDP message: a reply (id, result or error) or an event (method, no id). */
+const CdpMessage = z.object({
+  id: z.number().optional(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.object({ message: z.string().optional() }).optional(),
+});
+const EvalResult = z.object({ value: z.unknown() });
+const TargetList = z.array(z.object({ webSocketDebuggerUrl: z.string() })).min(1);
 
 export interface HostProbe {
   /** Clears the event-loop delay histogram (the next read covers the time since). */
@@ -65,11 +70,9 @@ async function until<T>(probe: () => T | undefined, what: string, timeoutMs: num
 }
 
 async function debuggerUrl(port: number): Promise<string> {
-  const list: unknown = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-  const first: unknown = Array.isArray(list) ? list[0] : undefined;
-  const url = typeof first === "object" && first !== null ? (first as { webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl : undefined;
-  if (typeof url !== "string") throw new Error(`port ${port} is not a Node inspector`);
-  return url;
+  const list = TargetList.safeParse(await (await fetch(`http://127.0.0.1:${port}/json/list`)).json());
+  if (!list.success) throw new Error(`port ${port} is not a Node inspector`);
+  return list.data[0]?.webSocketDebuggerUrl ?? "";
 }
 
 type Call = (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -84,7 +87,7 @@ function cdpOver(child: ChildProcessByStdio<Writable, Readable, null>): { opened
   });
   createInterface({ input: child.stdout }).on("line", (line) => {
     if (line === "OPEN") return onOpen();
-    const msg = JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: { message?: string } };
+    const msg = CdpMessage.parse(JSON.parse(line));
     const w = msg.id === undefined ? undefined : waiting.get(msg.id);
     if (!w || msg.id === undefined) return; // an event
     waiting.delete(msg.id);
@@ -103,7 +106,7 @@ function cdpOver(child: ChildProcessByStdio<Writable, Readable, null>): { opened
 async function evaluate(call: Call, expression: string): Promise<unknown> {
   const r = await call("Runtime.evaluate", { expression, returnByValue: true });
   if (r.exceptionDetails) throw new Error(`evaluate failed: ${JSON.stringify(r.exceptionDetails).slice(0, 200)}`);
-  return (r.result as { value?: unknown } | undefined)?.value;
+  return EvalResult.parse(r.result).value;
 }
 
 const INSTALL = `(() => {
@@ -135,7 +138,7 @@ export async function attachHostProbe(pid: number): Promise<HostProbe> {
   await evaluate(call, INSTALL);
   return {
     resetLoopDelay: async () => void (await evaluate(call, "globalThis.__panelBenchDelay.reset()")),
-    readLoopDelay: async () => JSON.parse(String(await evaluate(call, READ))) as LoopDelay,
+    readLoopDelay: async () => LoopDelay.parse(JSON.parse(String(await evaluate(call, READ)))),
     async heap() {
       await call("HeapProfiler.collectGarbage");
       const usage = await call("Runtime.getHeapUsage");

@@ -91,7 +91,7 @@ export async function cpuNow(page: Page, hostPid: number, agentPids: readonly nu
   if (browser) {
     const cdp = await browser.newBrowserCDPSession();
     try {
-      const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: Array<{ type: string; cpuTime: number }> };
+      const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
       rendererMs = processInfo.filter((p) => p.type === "renderer").reduce((sum, p) => sum + p.cpuTime * 1000, 0);
     } finally {
       await cdp.detach().catch(() => undefined);

@@ -3,23 +3,26 @@
 // what it recorded. Times are epoch milliseconds (performance.timeOrigin + now), comparable with the
 // benchmark's own Date.now() on the same machine.
 import type { Frame, FrameLocator } from "playwright-core";
+import { z } from "zod";
 
-export interface LongTask {
+const LongTask = z.object({
   /** Epoch ms. */
-  start: number;
-  duration: number;
+  start: z.number(),
+  duration: z.number(),
   /** Long-task attribution: "self" when this frame's own script ran it, else e.g. "same-origin-ancestor". */
-  name: string;
-}
+  name: z.string(),
+});
+export type LongTask = z.infer<typeof LongTask>;
 
-export interface ProbeState {
-  longTasks: LongTask[];
+const ProbeState = z.object({
+  longTasks: z.array(LongTask),
   /** Marker → when it first reached the DOM, and the frame after (≈ painted). */
-  seen: Record<string, number>;
-  painted: Record<string, number>;
+  seen: z.record(z.string(), z.number()),
+  painted: z.record(z.string(), z.number()),
   /** When the composer first existed, enabled and writable. */
-  composer: number | null;
-}
+  composer: z.number().nullable(),
+});
+export type ProbeState = z.infer<typeof ProbeState>;
 
 /**
  * Every frame gets a long-task observer. A webview's content frame cannot be watched from its own
@@ -105,18 +108,19 @@ export async function contentFrame(locator: FrameLocator): Promise<Frame> {
 export async function probeState(frame: Frame): Promise<ProbeState> {
   const raw: unknown = await frame.evaluate("window.__pb ? JSON.stringify(window.__pb) : null");
   if (typeof raw !== "string") throw new Error(`no probe in frame ${frame.url()}: the init script did not run there`);
-  return JSON.parse(raw) as ProbeState;
+  return ProbeState.parse(JSON.parse(raw));
 }
 
-export interface ScrollResult {
+const ScrollResult = z.object({
   /** Scrollable height in px (0: nothing to scroll). */
-  height: number;
-  frames: number;
+  height: z.number(),
+  frames: z.number(),
   /** Frame intervals while scrolling, ms. */
-  intervals: number[];
-  start: number;
-  end: number;
-}
+  intervals: z.array(z.number()),
+  start: z.number(),
+  end: z.number(),
+});
+export type ScrollResult = z.infer<typeof ScrollResult>;
 
 /**
  * Scrolls the panel's tallest scroll container to the top and back to the bottom, one step per
@@ -142,7 +146,7 @@ export async function scriptedScroll(frame: Frame): Promise<ScrollResult> {
     await frame();
     return JSON.stringify({ height: best, frames: intervals.length, intervals, start, end: now() });
   })()`);
-  return JSON.parse(String(raw)) as ScrollResult;
+  return ScrollResult.parse(JSON.parse(String(raw)));
 }
 
 /**
