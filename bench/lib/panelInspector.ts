@@ -19,7 +19,7 @@ const CdpMessage = z.object({
   result: z.record(z.string(), z.unknown()).optional(),
   error: z.object({ message: z.string().optional() }).optional(),
 });
-const EvalResult = z.object({ value: z.unknown() });
+const EvalResult = z.object({ value: z.unknown().optional() });
 const TargetList = z.array(z.object({ webSocketDebuggerUrl: z.string() })).min(1);
 
 export interface HostProbe {
