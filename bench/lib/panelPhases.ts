@@ -7,7 +7,8 @@ import { TEST_IDS } from "../../extension/webview/testIds";
 import type { HostProbe, LoopDelay } from "./panelInspector";
 import { cpuNow, cpuSince, frameHeapMiB, frameStats, mergeTasks, rendererHeapMiB, rssMiB, summarizeTasks, type Cpu, type FrameStats, type TaskSummary } from "./panelMeasure";
 import { contentFrame, probeState, scriptedScroll, tasksIn } from "./panelProbe";
-import { closePanel, openPanel, switchToSeeded, timedOpen, type PanelRig } from "./panelRig";
+import { closePanel, openPanel, panelTitle, switchToSeeded, timedOpen, type PanelRig } from "./panelRig";
+import { webviewFrame } from "../../test/vscode/support/browser";
 import type { SseFake } from "./sseFake";
 
 export interface PanelPlan {
@@ -149,23 +150,26 @@ async function visiblePanels(s: Stage, folders: readonly string[]): Promise<numb
 
 /** Scenario 2: fresh sessions in `folders`, all panels visible, each streaming `rate` chunks/s. */
 export async function streamScenario(s: Stage, folders: readonly string[], rate: number, seconds: number): Promise<StreamResult> {
-  const frames: Frame[] = [];
-  for (const f of folders) frames.push(await contentFrame(await openPanel(s.rig, f)));
+  for (const f of folders) await openPanel(s.rig, f);
+  // Opening a panel beside the others can make the workbench rebuild their webview frames: look each
+  // one up again now, and again after the streams (a frame rebuilt meanwhile loses its long tasks).
+  const frameOf = async (f: string): Promise<Frame> => contentFrame(await webviewFrame(s.rig.page, panelTitle(f)));
   const before = await memory(s);
   const visible = await visiblePanels(s, folders);
   const chunks = rate * seconds;
   const target = s.fake.stats.chunks + chunks * folders.length;
   await s.host.resetLoopDelay();
   const from = Date.now();
-  for (const frame of frames) {
-    const input = frame.locator(byTestId(TEST_IDS.composerInput));
+  for (const f of folders) {
+    const input = (await webviewFrame(s.rig.page, panelTitle(f))).locator(byTestId(TEST_IDS.composerInput));
     await input.fill(`Stream please: chunks=${chunks} rate=${rate}`);
     await input.press("Enter");
   }
   await eventually(() => (s.fake.stats.chunks >= target ? true : undefined), "the four streams to end", (seconds * 3 + 120) * 1000);
   const to = Date.now();
   const loop = await s.host.readLoopDelay();
-  const perPanel = await Promise.all(frames.map((f) => webviewTasks(f, from, to)));
+  const perPanel: TaskSummary[] = [];
+  for (const f of folders) perPanel.push(await webviewTasks(await frameOf(f), from, to));
   const result: StreamResult = {
     panels: folders.length,
     visible,
