@@ -6,7 +6,7 @@
 //      webview long tasks, heaps;
 //   3. memory of the host, the renderer and the agent as panels of 10,000 events are added.
 // Histories are written into the agent's data dir before code-server starts; a panel is bound to
-// one with Switch Session… (by its title), then closed and reopened, which resumes it.
+// one with Switch Session… (by its title), then closed and reopened, which re-attaches it.
 import { randomUUID } from "node:crypto";
 import type { Benchmark, BenchContext, BenchOutput } from "./lib/bench";
 import { attachHostProbe, type HostProbe } from "./lib/panelInspector";

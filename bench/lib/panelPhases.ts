@@ -90,7 +90,7 @@ export interface OpenResult {
 
 /**
  * Scenario 1 for one folder: bind its panel to the seeded session, then `reps` times close the panel
- * and open it again (which resumes the session), timed; then the scripted scroll. The panel stays open.
+ * and open it again (which re-attaches the session), timed; then the scripted scroll. The panel stays open.
  */
 export async function openScenario(s: Stage, folder: string, events: number, reps: number): Promise<OpenResult> {
   const first = await openPanel(s.rig, folder);

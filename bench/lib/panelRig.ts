@@ -123,7 +123,7 @@ export interface OpenTiming {
 }
 
 /**
- * Opens `folder`'s panel (closed, bound to a seeded session, so opening resumes it) and times it
+ * Opens `folder`'s panel (closed, bound to a seeded session, so opening re-attaches it) and times it
  * from the click that picks the folder to what the probe saw inside the new webview.
  */
 export async function timedOpen(rig: PanelRig, folder: string): Promise<OpenTiming> {

@@ -13,7 +13,7 @@ function openTable(plan: PanelPlan, data: PanelData): Table {
     headers: ["history", "events", "first msg in DOM", "last msg in DOM", "painted", "composer usable", "ready", "host loop p99", "host loop max", "webview long tasks", "total ms", "longest ms", "workbench long tasks", "agent CPU ms", "host CPU ms", "renderer CPU ms"],
     rows,
     notes: [
-      "ready = max(painted, composer usable); the panel was closed and reopened, which resumes the bound session (one row per run)",
+      "ready = max(painted, composer usable); the panel was closed and reopened, which re-attaches its bound session (one row per run)",
       "host loop: extension-host event-loop delay beyond its 10 ms timer (perf_hooks) over the open; CPU: used from the click to ready, by process",
     ],
   };
