@@ -48,13 +48,45 @@ function turnEvents(turn: number, last: string | undefined, first: string | unde
   const path = `src/module${turn % 50}.ts`;
   return [
     { type: "turn/start", turnId, messageId: user, source: "user" },
-    { type: "user/message", messageId: user, content: [{ type: "text", text: `Question ${turn}: why does step ${turn % 30} return the wrong value? Fix it.${first ? ` ${first}` : ""}` }] },
-    { type: "assistant/thought", messageId: agent, text: `I should read ${path} first, then look at how step ${turn % 30} combines its input. `.repeat(4) },
+    {
+      type: "user/message",
+      messageId: user,
+      content: [
+        { type: "text", text: `Question ${turn}: why does step ${turn % 30} return the wrong value? Fix it.${first ? ` ${first}` : ""}` },
+      ],
+    },
+    {
+      type: "assistant/thought",
+      messageId: agent,
+      text: `I should read ${path} first, then look at how step ${turn % 30} combines its input. `.repeat(4),
+    },
     { type: "tool/call", toolCallId: read, name: "read_file", input: { path }, title: `Read ${path}`, kind: "read", locations: [{ path }] },
-    { type: "tool/result", toolCallId: read, status: "completed", output: LONG_OUTPUT, isError: false, content: [{ type: "content", content: { type: "text", text: LONG_OUTPUT } }] },
+    {
+      type: "tool/result",
+      toolCallId: read,
+      status: "completed",
+      output: LONG_OUTPUT,
+      isError: false,
+      content: [{ type: "content", content: { type: "text", text: LONG_OUTPUT } }],
+    },
     { type: "assistant/text", messageId: agent, text: `Reading ${path} shows the problem. ` },
-    { type: "tool/call", toolCallId: edit, name: "edit_file", input: { path, old: "x +", new: "x *" }, title: `Edit ${path}`, kind: "edit", locations: [{ path }] },
-    { type: "tool/result", toolCallId: edit, status: "completed", output: "edited", isError: false, content: [{ type: "diff", path, oldText: OLD_TEXT, newText: NEW_TEXT }] },
+    {
+      type: "tool/call",
+      toolCallId: edit,
+      name: "edit_file",
+      input: { path, old: "x +", new: "x *" },
+      title: `Edit ${path}`,
+      kind: "edit",
+      locations: [{ path }],
+    },
+    {
+      type: "tool/result",
+      toolCallId: edit,
+      status: "completed",
+      output: "edited",
+      isError: false,
+      content: [{ type: "diff", path, oldText: OLD_TEXT, newText: NEW_TEXT }],
+    },
     { type: "assistant/text", messageId: agent, text: ANSWER },
     { type: "assistant/text", messageId: agent, text: `\n\nTurn ${turn} is done.${last ? ` ${last}` : ""}` },
     { type: "usage", used: 1000 + turn, size: 200_000 },
@@ -64,7 +96,13 @@ function turnEvents(turn: number, last: string | undefined, first: string | unde
 
 /** A header and `events` events (at least 13): whole turns, the title first, padded with titles. */
 export function panelHistoryLines(id: string, cwd: string, events: number, tag: string): string[] {
-  const header: SessionHeader = SessionHeader.parse({ type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: new Date(0).toISOString() });
+  const header: SessionHeader = SessionHeader.parse({
+    type: "header",
+    version: LOG_FORMAT_VERSION,
+    id,
+    cwd,
+    createdAt: new Date(0).toISOString(),
+  });
   const at = new Date(0).toISOString();
   const lines = [JSON.stringify(header)];
   let seq = 0;
@@ -76,7 +114,8 @@ export function panelHistoryLines(id: string, cwd: string, events: number, tag: 
   const turns = Math.max(1, Math.floor((events - 1) / 12));
   // Titles (no turn around them) pad the count before the turns, so the marker stays last.
   while (seq < events - 1 - turns * 12) push({ type: "session/title", title: historyTitle(tag) });
-  for (let t = 1; t <= turns; t++) for (const e of turnEvents(t, t === turns ? lastMessageMarker(tag) : undefined, t === 1 ? firstMessageMarker(tag) : undefined)) push(e);
+  for (let t = 1; t <= turns; t++)
+    for (const e of turnEvents(t, t === turns ? lastMessageMarker(tag) : undefined, t === 1 ? firstMessageMarker(tag) : undefined)) push(e);
   return lines;
 }
 

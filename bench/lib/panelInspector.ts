@@ -128,11 +128,26 @@ const READ = `(() => {
 export async function attachHostProbe(pid: number): Promise<HostProbe> {
   const before = new Set(listeningPorts(pid));
   process.kill(pid, "SIGUSR1");
-  const port = await until(() => listeningPorts(pid).find((p) => !before.has(p)), `the inspector of pid ${pid} (is port 9229 taken?)`, 15_000);
-  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", "--import", "tsx", join(repoRoot, "bench/lib/panelInspectorMain.ts"), await debuggerUrl(port)], {
-    cwd: repoRoot,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const port = await until(
+    () => listeningPorts(pid).find((p) => !before.has(p)),
+    `the inspector of pid ${pid} (is port 9229 taken?)`,
+    15_000,
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      "--experimental-websocket",
+      "--no-warnings",
+      "--import",
+      "tsx",
+      join(repoRoot, "bench/lib/panelInspectorMain.ts"),
+      await debuggerUrl(port),
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const { opened, call } = cdpOver(child);
   await opened;
   await evaluate(call, INSTALL);

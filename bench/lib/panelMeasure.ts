@@ -56,11 +56,19 @@ export interface TaskSummary {
 }
 
 export function summarizeTasks(tasks: readonly LongTask[]): TaskSummary {
-  return { count: tasks.length, totalMs: tasks.reduce((s, t) => s + t.duration, 0), maxMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0) };
+  return {
+    count: tasks.length,
+    totalMs: tasks.reduce((s, t) => s + t.duration, 0),
+    maxMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+  };
 }
 
 export function mergeTasks(parts: readonly TaskSummary[]): TaskSummary {
-  return { count: parts.reduce((s, p) => s + p.count, 0), totalMs: parts.reduce((s, p) => s + p.totalMs, 0), maxMs: parts.reduce((m, p) => Math.max(m, p.maxMs), 0) };
+  return {
+    count: parts.reduce((s, p) => s + p.count, 0),
+    totalMs: parts.reduce((s, p) => s + p.totalMs, 0),
+    maxMs: parts.reduce((m, p) => Math.max(m, p.maxMs), 0),
+  };
 }
 
 export interface FrameStats {
@@ -74,7 +82,13 @@ export interface FrameStats {
 
 export function frameStats(intervals: readonly number[]): FrameStats {
   const s = [...intervals].sort((a, b) => a - b);
-  return { frames: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1] ?? Number.NaN, over50: s.filter((i) => i > 50).length };
+  return {
+    frames: s.length,
+    p50: percentile(s, 50),
+    p95: percentile(s, 95),
+    max: s[s.length - 1] ?? Number.NaN,
+    over50: s.filter((i) => i > 50).length,
+  };
 }
 
 export interface Cpu {

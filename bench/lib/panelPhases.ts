@@ -5,7 +5,19 @@ import { sleep } from "./bench";
 import { byTestId, eventually } from "../../test/vscode/support/scenario";
 import { TEST_IDS } from "../../extension/webview/testIds";
 import type { HostProbe, LoopDelay } from "./panelInspector";
-import { cpuNow, cpuSince, frameHeapMiB, frameStats, mergeTasks, rendererHeapMiB, rssMiB, summarizeTasks, type Cpu, type FrameStats, type TaskSummary } from "./panelMeasure";
+import {
+  cpuNow,
+  cpuSince,
+  frameHeapMiB,
+  frameStats,
+  mergeTasks,
+  rendererHeapMiB,
+  rssMiB,
+  summarizeTasks,
+  type Cpu,
+  type FrameStats,
+  type TaskSummary,
+} from "./panelMeasure";
 import { contentFrame, probeState, scriptedScroll, tasksIn } from "./panelProbe";
 import { closePanel, openPanel, panelTitle, switchToSeeded, timedOpen, type PanelRig } from "./panelRig";
 import { webviewFrame } from "../../test/vscode/support/browser";
@@ -106,14 +118,31 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
     const cpu = cpuSince(cpu0, await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids()));
     frame = await contentFrame(t.frame);
     const end = t.at + t.ready;
-    runs.push({ folder, events, cpu, firstInDom: t.firstInDom, inDom: t.inDom, painted: t.painted, composer: t.composer, ready: t.ready, loop, webview: await webviewTasks(frame, t.at, end), workbench: await workbenchTasks(s, t.at, end) });
+    runs.push({
+      folder,
+      events,
+      cpu,
+      firstInDom: t.firstInDom,
+      inDom: t.inDom,
+      painted: t.painted,
+      composer: t.composer,
+      ready: t.ready,
+      loop,
+      webview: await webviewTasks(frame, t.at, end),
+      workbench: await workbenchTasks(s, t.at, end),
+    });
     s.log(`panel: ${folder} (${events} events) ready in ${Math.round(t.ready)} ms`);
   }
   if (!frame) throw new Error("no open run");
   const sc = await scriptedScroll(frame);
   return {
     runs,
-    scroll: { ...frameStats(sc.intervals), height: sc.height, webview: await webviewTasks(frame, sc.start, sc.end), workbench: await workbenchTasks(s, sc.start, sc.end) },
+    scroll: {
+      ...frameStats(sc.intervals),
+      height: sc.height,
+      webview: await webviewTasks(frame, sc.start, sc.end),
+      workbench: await workbenchTasks(s, sc.start, sc.end),
+    },
     ownHeapMiB: await frameHeapMiB(s.rig.page, frame),
   };
 }
@@ -190,7 +219,11 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
  * Scenario 3: opens and binds one more panel per folder in `folders` (each to its seeded long
  * history), measuring memory after each, so the growth per panel can be read off the rows.
  */
-export async function memoryScenario(s: Stage, folders: readonly string[], alreadyOpen: number): Promise<Array<{ panels: number } & Memory>> {
+export async function memoryScenario(
+  s: Stage,
+  folders: readonly string[],
+  alreadyOpen: number,
+): Promise<Array<{ panels: number } & Memory>> {
   const rows: Array<{ panels: number } & Memory> = [{ panels: alreadyOpen, ...(await memory(s)) }];
   for (const [i, f] of folders.entries()) {
     await switchToSeeded(s.rig, f, await openPanel(s.rig, f));

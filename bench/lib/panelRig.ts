@@ -5,7 +5,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
-import { launchBrowser, openWorkbench, quickItem, runCommand, runCommandAndPick, waitForManifold, waitForWorkbench, webviewFrame } from "../../test/vscode/support/browser";
+import {
+  launchBrowser,
+  openWorkbench,
+  quickItem,
+  runCommand,
+  runCommandAndPick,
+  waitForManifold,
+  waitForWorkbench,
+  webviewFrame,
+} from "../../test/vscode/support/browser";
 import { ensureBuilt, vsixPath } from "../../test/vscode/support/build";
 import { startCodeServer, type CodeServer } from "../../test/vscode/support/codeServer";
 import { processesMentioning } from "../../test/vscode/support/processes";
@@ -51,7 +60,11 @@ function createWorkspace(root: string, names: readonly string[]): { file: string
  * Starts everything; `seed(dataDir, folders)` runs before code-server does, so the agent finds the
  * session logs it writes as if an earlier window had left them.
  */
-export async function startRig(names: readonly string[], modelUrl: string, seed: (dataDir: string, folders: Map<string, string>) => void): Promise<PanelRig> {
+export async function startRig(
+  names: readonly string[],
+  modelUrl: string,
+  seed: (dataDir: string, folders: Map<string, string>) => void,
+): Promise<PanelRig> {
   const tools = ensureTools();
   ensureBuilt({ vsix: true });
   const root = tempDir("panel");
@@ -60,11 +73,20 @@ export async function startRig(names: readonly string[], modelUrl: string, seed:
   // The extension's globalStorageUri under code-server's user data (publisher.name, lower case).
   const dataDir = join(stateDir, "user-data/User/globalStorage/manifold-dev.manifold/sessions");
   seed(dataDir, folders);
-  const server = await startCodeServer({ tools, stateDir, vsix: vsixPath, env: fakeModelEnv({ url: modelUrl }), settings: { "workbench.editor.enablePreview": false } });
+  const server = await startCodeServer({
+    tools,
+    stateDir,
+    vsix: vsixPath,
+    env: fakeModelEnv({ url: modelUrl }),
+    settings: { "workbench.editor.enablePreview": false },
+  });
   let browser: Browser | undefined;
   try {
     browser = await launchBrowser(tools.chromium);
-    const { context, page } = await openWorkbench(browser, server.url, { open: file, onContext: (c) => void c.addInitScript({ content: probeScript(composer) }) });
+    const { context, page } = await openWorkbench(browser, server.url, {
+      open: file,
+      onContext: (c) => void c.addInitScript({ content: probeScript(composer) }),
+    });
     await waitForWorkbench(page, 180_000);
     await waitForManifold(page, 180_000);
     const opened = browser;
@@ -79,7 +101,10 @@ export async function startRig(names: readonly string[], modelUrl: string, seed:
         if (!host) throw new Error("no extension host process in code-server's group");
         return host.pid;
       },
-      agentPids: () => processesMentioning(stateDir).filter((p) => p.command.includes("agent-server.js")).map((p) => p.pid),
+      agentPids: () =>
+        processesMentioning(stateDir)
+          .filter((p) => p.command.includes("agent-server.js"))
+          .map((p) => p.pid),
       async close() {
         await opened.close().catch(() => undefined);
         await server.stop();
@@ -146,7 +171,15 @@ export async function timedOpen(rig: PanelRig, folder: string): Promise<OpenTimi
   );
   const painted = (state.painted[marker] ?? Number.NaN) - t0;
   const composerAt = (state.composer ?? Number.NaN) - t0;
-  return { at: t0, firstInDom: (state.seen[first] ?? Number.NaN) - t0, inDom: (state.seen[marker] ?? Number.NaN) - t0, painted, composer: composerAt, ready: Math.max(painted, composerAt), frame };
+  return {
+    at: t0,
+    firstInDom: (state.seen[first] ?? Number.NaN) - t0,
+    inDom: (state.seen[marker] ?? Number.NaN) - t0,
+    painted,
+    composer: composerAt,
+    ready: Math.max(painted, composerAt),
+    frame,
+  };
 }
 
 export async function closePanel(rig: PanelRig, folder: string): Promise<void> {

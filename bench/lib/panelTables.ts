@@ -6,11 +6,43 @@ const tasks = (t: { count: number; totalMs: number; maxMs: number }): Cell[] => 
 
 function openTable(plan: PanelPlan, data: PanelData): Table {
   const rows = [data.empty, data.full].flatMap((r: OpenResult) =>
-    r.runs.map((x): Cell[] => [x.events === plan.emptyEvents ? "empty" : "long", x.events, x.firstInDom, x.inDom, x.painted, x.composer, x.ready, x.loop.p99, x.loop.max, ...tasks(x.webview), x.workbench.count, x.cpu.agentMs, x.cpu.hostMs, x.cpu.rendererMs]),
+    r.runs.map((x): Cell[] => [
+      x.events === plan.emptyEvents ? "empty" : "long",
+      x.events,
+      x.firstInDom,
+      x.inDom,
+      x.painted,
+      x.composer,
+      x.ready,
+      x.loop.p99,
+      x.loop.max,
+      ...tasks(x.webview),
+      x.workbench.count,
+      x.cpu.agentMs,
+      x.cpu.hostMs,
+      x.cpu.rendererMs,
+    ]),
   );
   return {
     title: "panel 1: open a session's panel (ms from the click on the folder)",
-    headers: ["history", "events", "first msg in DOM", "last msg in DOM", "painted", "composer usable", "ready", "host loop p99", "host loop max", "webview long tasks", "total ms", "longest ms", "workbench long tasks", "agent CPU ms", "host CPU ms", "renderer CPU ms"],
+    headers: [
+      "history",
+      "events",
+      "first msg in DOM",
+      "last msg in DOM",
+      "painted",
+      "composer usable",
+      "ready",
+      "host loop p99",
+      "host loop max",
+      "webview long tasks",
+      "total ms",
+      "longest ms",
+      "workbench long tasks",
+      "agent CPU ms",
+      "host CPU ms",
+      "renderer CPU ms",
+    ],
     rows,
     notes: [
       "ready = max(painted, composer usable); the panel was closed and reopened, which re-attaches its bound session (one row per run)",
@@ -20,10 +52,32 @@ function openTable(plan: PanelPlan, data: PanelData): Table {
 }
 
 function scrollTable(data: PanelData): Table {
-  const row = (name: string, r: OpenResult): Cell[] => [name, r.scroll.height, r.scroll.frames, r.scroll.p50, r.scroll.p95, r.scroll.max, r.scroll.over50, ...tasks(r.scroll.webview), r.scroll.workbench.count];
+  const row = (name: string, r: OpenResult): Cell[] => [
+    name,
+    r.scroll.height,
+    r.scroll.frames,
+    r.scroll.p50,
+    r.scroll.p95,
+    r.scroll.max,
+    r.scroll.over50,
+    ...tasks(r.scroll.webview),
+    r.scroll.workbench.count,
+  ];
   return {
     title: "panel 1b: scripted scroll to the top and back (one step per frame)",
-    headers: ["history", "scroll px", "frames", "frame p50 ms", "frame p95 ms", "frame max ms", "frames > 50 ms", "webview long tasks", "total ms", "longest ms", "workbench long tasks"],
+    headers: [
+      "history",
+      "scroll px",
+      "frames",
+      "frame p50 ms",
+      "frame p95 ms",
+      "frame max ms",
+      "frames > 50 ms",
+      "webview long tasks",
+      "total ms",
+      "longest ms",
+      "workbench long tasks",
+    ],
     rows: [row("empty", data.empty), row("long", data.full)],
   };
 }
@@ -33,29 +87,89 @@ function streamTable(plan: PanelPlan, data: PanelData): Table {
   const s = data.streaming;
   return {
     title: `panel 2: ${s.panels} visible panels streaming ${plan.rate} chunks/s each`,
-    headers: ["phase", "seconds", "host loop p50", "host loop p99", "host loop max", "webview long tasks", "worst panel", "longest ms", "workbench long tasks", "renderer heap MiB", "host heap MiB"],
-    rows: [
-      ["idle, no panel", b.seconds, b.loop.p50, b.loop.p99, b.loop.max, null, null, null, null, b.memory.rendererHeapMiB, b.memory.hostHeapMiB],
-      [`${s.panels} panels, before`, null, null, null, null, null, null, null, null, s.before.rendererHeapMiB, s.before.hostHeapMiB],
-      [`${s.panels} panels streaming`, s.seconds, s.loop.p50, s.loop.p99, s.loop.max, s.webview.count, s.worstPanelCount, s.webview.maxMs, s.workbench.count, s.after.rendererHeapMiB, s.after.hostHeapMiB],
+    headers: [
+      "phase",
+      "seconds",
+      "host loop p50",
+      "host loop p99",
+      "host loop max",
+      "webview long tasks",
+      "worst panel",
+      "longest ms",
+      "workbench long tasks",
+      "renderer heap MiB",
+      "host heap MiB",
     ],
-    notes: [`${s.chunksPerPanel} chunks per panel; ${s.visible} of ${s.panels} panels on screen; heaps after a forced GC; "after" is once every stream has ended`],
+    rows: [
+      [
+        "idle, no panel",
+        b.seconds,
+        b.loop.p50,
+        b.loop.p99,
+        b.loop.max,
+        null,
+        null,
+        null,
+        null,
+        b.memory.rendererHeapMiB,
+        b.memory.hostHeapMiB,
+      ],
+      [`${s.panels} panels, before`, null, null, null, null, null, null, null, null, s.before.rendererHeapMiB, s.before.hostHeapMiB],
+      [
+        `${s.panels} panels streaming`,
+        s.seconds,
+        s.loop.p50,
+        s.loop.p99,
+        s.loop.max,
+        s.webview.count,
+        s.worstPanelCount,
+        s.webview.maxMs,
+        s.workbench.count,
+        s.after.rendererHeapMiB,
+        s.after.hostHeapMiB,
+      ],
+    ],
+    notes: [
+      `${s.chunksPerPanel} chunks per panel; ${s.visible} of ${s.panels} panels on screen; heaps after a forced GC; "after" is once every stream has ended`,
+    ],
   };
 }
 
 function memoryTable(plan: PanelPlan, data: PanelData): Table {
-  const m = (label: string, x: { rendererHeapMiB: number; hostHeapMiB: number; hostRssMiB: number; agentRssMiB: number }): Cell[] => [label, x.rendererHeapMiB, x.hostHeapMiB, x.hostRssMiB, x.agentRssMiB];
-  const rows: Cell[][] = [m("no panel", data.baseline.memory), m(`${data.streaming.panels} new sessions`, data.streaming.before), ...data.memory.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r))];
+  const m = (label: string, x: { rendererHeapMiB: number; hostHeapMiB: number; hostRssMiB: number; agentRssMiB: number }): Cell[] => [
+    label,
+    x.rendererHeapMiB,
+    x.hostHeapMiB,
+    x.hostRssMiB,
+    x.agentRssMiB,
+  ];
+  const rows: Cell[][] = [
+    m("no panel", data.baseline.memory),
+    m(`${data.streaming.panels} new sessions`, data.streaming.before),
+    ...data.memory.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r)),
+  ];
   const first = data.memory[0];
   const last = data.memory[data.memory.length - 1];
   const notes: string[] = [];
   if (first && last && last.panels > first.panels) {
-    const per = (k: "rendererHeapMiB" | "hostHeapMiB" | "agentRssMiB"): string => ((last[k] - first[k]) / (last.panels - first.panels)).toFixed(1);
-    notes.push(`per added long panel: renderer heap +${per("rendererHeapMiB")} MiB, host heap +${per("hostHeapMiB")} MiB, agent RSS +${per("agentRssMiB")} MiB`);
+    const per = (k: "rendererHeapMiB" | "hostHeapMiB" | "agentRssMiB"): string =>
+      ((last[k] - first[k]) / (last.panels - first.panels)).toFixed(1);
+    notes.push(
+      `per added long panel: renderer heap +${per("rendererHeapMiB")} MiB, host heap +${per("hostHeapMiB")} MiB, agent RSS +${per("agentRssMiB")} MiB`,
+    );
   }
   const own = data.full.ownHeapMiB;
-  notes.push(own === null ? "the webviews run in the workbench's renderer (same origin): their heap is in the renderer column" : `a long panel's own renderer heap: ${own.toFixed(1)} MiB`);
-  return { title: "panel 3: memory as panels are added (after a forced GC)", headers: ["panels open", "renderer heap MiB", "host heap MiB", "host RSS MiB", "agent RSS MiB"], rows, notes };
+  notes.push(
+    own === null
+      ? "the webviews run in the workbench's renderer (same origin): their heap is in the renderer column"
+      : `a long panel's own renderer heap: ${own.toFixed(1)} MiB`,
+  );
+  return {
+    title: "panel 3: memory as panels are added (after a forced GC)",
+    headers: ["panels open", "renderer heap MiB", "host heap MiB", "host RSS MiB", "agent RSS MiB"],
+    rows,
+    notes,
+  };
 }
 
 export function panelTables(plan: PanelPlan, data: PanelData): Table[] {
