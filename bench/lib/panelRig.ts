@@ -127,11 +127,30 @@ export async function openPanel(rig: PanelRig, folder: string): Promise<FrameLoc
 
 /** Binds the open panel of `folder` to its seeded session (Switch Session… → folder → title). */
 export async function switchToSeeded(rig: PanelRig, folder: string, frame: FrameLocator): Promise<void> {
-  await runCommandAndPick(rig.page, SWITCH_SESSION, folder);
-  await quickItem(rig.page, historyTitle(folder)).click({ timeout: 60_000 });
+  await untilPicked(rig, async () => {
+    await runCommandAndPick(rig.page, SWITCH_SESSION, folder);
+    await quickItem(rig.page, historyTitle(folder)).click({ timeout: 15_000 });
+  });
   const inner = await contentFrame(frame);
   const marker = lastMessageMarker(folder);
   await eventually(async () => (await probeState(inner)).painted[marker], `${folder}'s history in its panel`, 300_000);
+}
+
+/**
+ * Runs a palette-and-pick sequence until its last click lands: a quick pick closes when focus moves
+ * (a webview that just opened takes it a moment later), like the harness's runCommandAndPick.
+ */
+async function untilPicked(rig: PanelRig, pick: () => Promise<void>, timeout = 180_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await pick();
+    } catch (error) {
+      await rig.page.keyboard.press("Escape");
+      if (Date.now() > deadline) throw error;
+      console.error(`panel: quick pick closed before its row was clicked, retrying (${String(error).split("\n")[0]})`);
+    }
+  }
 }
 
 export interface OpenTiming {
@@ -152,11 +171,14 @@ export interface OpenTiming {
  * from the click that picks the folder to what the probe saw inside the new webview.
  */
 export async function timedOpen(rig: PanelRig, folder: string): Promise<OpenTiming> {
-  await runCommand(rig.page, OPEN_CHAT);
-  const row = quickItem(rig.page, folder);
-  await row.waitFor({ state: "visible", timeout: 30_000 });
-  const t0 = Date.now();
-  await row.click();
+  let t0 = 0;
+  await untilPicked(rig, async () => {
+    await runCommand(rig.page, OPEN_CHAT);
+    const row = quickItem(rig.page, folder);
+    await row.waitFor({ state: "visible", timeout: 15_000 });
+    t0 = Date.now();
+    await row.click({ timeout: 15_000 });
+  });
   const frame = await webviewFrame(rig.page, panelTitle(folder), 300_000);
   const inner = await contentFrame(frame);
   const marker = lastMessageMarker(folder);
