@@ -91,6 +91,8 @@ export interface AgentFeatures {
   mcpRestart: boolean;
   /** `session/fork` that can be cut before a prompt (Manifold's `_meta` extension): edit and resend forgets. */
   forkAtPrompt: boolean;
+  /** `_session/steering`: user content into the running turn (top-level `_meta.steering.supported` of `initialize`). */
+  steering: boolean;
 }
 
 /** Where an agent advertises a fork that can be cut before a prompt (agent-server/acp/fork.ts). */
@@ -103,7 +105,22 @@ function forkMeta(meta: unknown): boolean {
   return typeof fork === "object" && fork !== null && (fork as Record<string, unknown>)[KEEP_PROMPTS_META] === true;
 }
 
-export function agentFeatures(caps: AgentCapabilities | undefined | null): AgentFeatures {
+/**
+ * The interoperable steering extension (claude-agent-acp, codex-acp and the built-in agent,
+ * agent-server/acp/steering.ts): advertised beside `agentCapabilities`, not inside it.
+ */
+export const STEERING_METHOD = "_session/steering";
+
+function steeringMeta(initMeta: unknown): boolean {
+  if (typeof initMeta !== "object" || initMeta === null) return false;
+  const st = (initMeta as Record<string, unknown>).steering;
+  return typeof st === "object" && st !== null && (st as Record<string, unknown>).supported === true;
+}
+
+/** What `_session/steering` answered: taken into the running turn, or to be sent as the next prompt. */
+export type SteerOutcome = "injected" | "promptRequired";
+
+export function agentFeatures(caps: AgentCapabilities | undefined | null, initMeta?: unknown): AgentFeatures {
   const sc = caps?.sessionCapabilities;
   const on = (v: unknown) => v !== undefined && v !== null;
   return {
@@ -119,6 +136,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null): Agent
     mcpStatus: manifoldMeta(caps)?.mcpStatus === true,
     mcpRestart: manifoldMeta(caps)?.mcpRestart === true,
     forkAtPrompt: forkMeta(caps?._meta),
+    steering: steeringMeta(initMeta),
   };
 }
 
@@ -238,7 +256,7 @@ export class AcpClient {
       throw new Error(`the agent speaks ACP protocol version ${res.protocolVersion}; Manifold supports ${acp.PROTOCOL_VERSION}`);
     }
     this.#info = res;
-    this.#features = agentFeatures(res.agentCapabilities);
+    this.#features = agentFeatures(res.agentCapabilities, res._meta);
     return res;
   }
 
@@ -323,6 +341,22 @@ export class AcpClient {
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<StopReason> {
     const res = await this.#conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
     return res.stopReason;
+  }
+
+  /**
+   * Sends user content into the running turn of `sessionId` (I-104). `promptRequired`: no turn took it,
+   * and the caller sends it as the next prompt; it is never dropped.
+   */
+  async steer(sessionId: string, prompt: ContentBlock[]): Promise<SteerOutcome> {
+    if (!this.#features.steering) throw new UnsupportedError("this agent cannot take a message into a running turn");
+    const raw: unknown = await this.#conn.agent.request(STEERING_METHOD, {
+      sessionId,
+      prompt,
+      _meta: { steering: { idleBehavior: "promptRequired" } },
+    });
+    const outcome = typeof raw === "object" && raw !== null ? (raw as { outcome?: unknown }).outcome : undefined;
+    if (outcome === "injected" || outcome === "promptRequired") return outcome;
+    throw new Error(`the agent's ${STEERING_METHOD} answer has no known outcome`);
   }
 
   async cancel(sessionId: string): Promise<void> {

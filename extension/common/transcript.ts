@@ -37,7 +37,8 @@ export function emptyTranscript(folderName: string, agentName: string): Transcri
     configOptions: [],
     terminals: {},
     promptCapabilities: { embeddedContext: false, image: false },
-    sessionFeatures: { list: false },
+    sessionFeatures: { list: false, steer: false },
+    queue: [],
     mcpServers: [],
     pendingPermissions: [],
     nextId: 1,
@@ -78,19 +79,27 @@ function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string
   return { ...s, nextId, entries: [...s.entries, entry] };
 }
 
-function appendUserChunk(s: TranscriptState, block: ContentBlock): TranscriptState {
+function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown): TranscriptState {
+  const steer = steerMark(meta);
   const last = s.entries[s.entries.length - 1];
   const isAttachment = block.type === "resource_link" || block.type === "resource";
   const name =
     block.type === "resource_link" ? block.name : block.type === "resource" ? (block.resource.uri.split("/").pop() ?? "resource") : "";
-  if (last && last.kind === "user") {
+  // A steer is its own message: it never joins the prompt (or another steer) before it.
+  if (last && last.kind === "user" && !steer && !last.steered) {
     const merged: UserEntry = isAttachment
       ? { ...last, attachments: [...last.attachments, name] }
       : { ...last, text: last.text + blockText(block) };
     return { ...s, entries: [...s.entries.slice(0, -1), merged] };
   }
   const [id, nextId] = mintId(s);
-  const entry: UserEntry = { kind: "user", id, text: isAttachment ? "" : blockText(block), attachments: isAttachment ? [name] : [] };
+  const entry: UserEntry = {
+    kind: "user",
+    id,
+    text: isAttachment ? "" : blockText(block),
+    attachments: isAttachment ? [name] : [],
+    ...(steer ? { steered: true as const } : {}),
+  };
   return { ...s, nextId, entries: [...s.entries, entry] };
 }
 
@@ -109,10 +118,19 @@ function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEnt
 function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
   switch (u.sessionUpdate) {
     case "user_message_chunk":
-      return appendUserChunk(s, u.content);
+      return appendUserChunk(s, u.content, u._meta);
     case "agent_message_chunk": {
       const marked = markedTurnEnd(u._meta, blockText(u.content));
-      return marked ? withTurnEnd(s, marked, "marker") : appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
+      if (marked) return withTurnEnd(s, marked, "marker");
+      if (isSteerNotAppliedNotice(u._meta))
+        return withNotice(
+          s,
+          "warning",
+          blockText(u.content)
+            .trim()
+            .replace(/^⚠️\s*/u, ""),
+        );
+      return appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
     }
     case "agent_thought_chunk":
       return appendChunk(s, "thought", blockText(u.content), u.messageId ?? undefined);
@@ -213,6 +231,7 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         ...emptyTranscript(ev.folderName, ev.agentName),
         agentStatus: s.agentStatus,
         pendingPermissions: s.pendingPermissions,
+        queue: s.queue,
         ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}),
       };
     case "status": {
@@ -229,6 +248,7 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
             ...emptyTranscript(s.folderName, s.agentName),
             agentStatus: s.agentStatus,
             pendingPermissions: s.pendingPermissions,
+            queue: s.queue,
             nextId: s.nextId,
           }
         : s;
@@ -250,7 +270,7 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
     }
     case "transcript/truncate": {
       let users = 0;
-      const cut = s.entries.findIndex((e) => e.kind === "user" && ++users > ev.keepPrompts);
+      const cut = s.entries.findIndex((e) => e.kind === "user" && !e.steered && ++users > ev.keepPrompts);
       return cut < 0 ? s : { ...s, entries: s.entries.slice(0, cut), plan: [] };
     }
     case "turn/started":
@@ -279,6 +299,8 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       };
     case "permissions/pending":
       return { ...s, pendingPermissions: ev.requestIds };
+    case "queue/changed":
+      return { ...s, queue: ev.items };
     case "question/requested": {
       const [id, nextId] = mintId(s);
       const entry: QuestionEntry = {
@@ -331,4 +353,18 @@ export function isDemoModel(s: TranscriptState): boolean {
   const flat = model.options.flatMap((o) => ("group" in o ? o.options : [o]));
   const cur = flat.find((o) => o.value === model.currentValue);
   return cur !== undefined && /demo/i.test(cur.name);
+}
+
+/** The `_meta` an agent puts on a `user_message_chunk` that is a steer (agent-server/acp/updates.ts). */
+function steerMark(meta: unknown): boolean {
+  if (typeof meta !== "object" || meta === null) return false;
+  const m = (meta as Record<string, unknown>)["manifold/steer"];
+  return typeof m === "object" && m !== null;
+}
+
+/** The agent's notice that a steer arrived too late for the model to act on it. */
+function isSteerNotAppliedNotice(meta: unknown): boolean {
+  if (typeof meta !== "object" || meta === null) return false;
+  const n = (meta as Record<string, unknown>)["manifold/notice"];
+  return typeof n === "object" && n !== null && (n as Record<string, unknown>).kind === "steerNotApplied";
 }

@@ -15,6 +15,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { QuestionForm } from "./questionForm";
 import type { TurnStop } from "./turnEnd";
+import type { QueuedMessage } from "./promptQueue";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
@@ -24,6 +25,8 @@ export interface UserEntry {
   text: string;
   /** Names of attached resources (files, selections), shown as chips. */
   attachments: string[];
+  /** Sent into a running turn (the agent's marked `user_message_chunk`), not as a prompt of its own. */
+  steered?: true;
 }
 export interface AgentTextEntry {
   kind: "agent" | "thought";
@@ -112,6 +115,13 @@ export interface Usage {
   cost?: { amount: number; currency: string };
 }
 
+/** What the session's agent supports beyond prompts (unsupported actions are hidden in the panel). */
+export interface SessionFeatures {
+  list: boolean;
+  /** `_session/steering`: a message can be sent into the running turn. */
+  steer: boolean;
+}
+
 export interface TranscriptState {
   folderName: string;
   agentName: string;
@@ -133,7 +143,12 @@ export interface TranscriptState {
   /** Whether the agent accepts embedded file contents / images in prompts. */
   promptCapabilities: { embeddedContext: boolean; image: boolean };
   /** Session management the agent supports (unsupported actions are hidden in the panel). */
-  sessionFeatures: { list: boolean };
+  sessionFeatures: SessionFeatures;
+  /**
+   * Messages waiting for the running turn to end (the folder session's queue, replaced whenever it
+   * changes). Not history: clearing the transcript keeps it.
+   */
+  queue: QueuedMessage[];
   /** The session's MCP servers: passed, not passed (and why), and their state when the agent reports it. */
   mcpServers: McpRow[];
   /**
@@ -157,7 +172,7 @@ export type TranscriptEvent =
       configOptions?: SessionConfigOption[];
       modes?: SessionModeState;
       promptCapabilities?: { embeddedContext: boolean; image: boolean };
-      sessionFeatures?: { list: boolean };
+      sessionFeatures?: SessionFeatures;
       clearHistory: boolean;
     }
   | { type: "loading"; loading: boolean }
@@ -176,4 +191,6 @@ export type TranscriptEvent =
   | { type: "mcp/status"; servers: McpServerStatus[] }
   | { type: "question/requested"; questionId: string; toolCallId?: string; message: string; form: QuestionForm }
   | { type: "question/resolved"; questionId: string; outcome: QuestionState }
-  | { type: "notice"; severity: "info" | "warning" | "error"; text: string };
+  | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
+  /** The folder session's queue changed: its whole list. */
+  | { type: "queue/changed"; items: QueuedMessage[] };

@@ -2,7 +2,7 @@
 // what the client serves to the agent for it. The editor, the panel and the persistence come in
 // as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
 import type { ContentBlock, McpServer, SessionConfigOption, SessionInfo, SessionModeState } from "@agentclientprotocol/sdk";
-import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
+import { UnsupportedError, type AcpClient, type AgentFeatures, type SteerOutcome } from "../agent/acpClient";
 import type { EditorFiles } from "../client/fileService";
 import { PathConfinement } from "../client/folderConfinement";
 import type { SessionServers } from "../mcp/sessionServers";
@@ -13,6 +13,7 @@ import { emptyTranscript, reduceTranscript, type AgentStatus, type TranscriptEve
 import type { McpRow, McpServerStatus } from "../common/mcpRows";
 import { DiffTexts, type DiffText } from "./diffTexts";
 import { BoundSession } from "./boundSession";
+import { FolderQueue, type QueueStore } from "./folderQueue";
 import { errorText } from "../common/text";
 import { Emitter, type Event } from "../common/event";
 import { Disposable } from "../common/lifecycle";
@@ -22,6 +23,8 @@ export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-ans
 export interface FolderSessionDeps {
   /** Persisted binding folder → session id. */
   readonly bindings: { get(folder: string): string | undefined; set(folder: string, sessionId: string | undefined): Promise<void> | void };
+  /** Persisted queue of messages waiting for the turn to end (absent: the queue lives as long as this object). */
+  readonly queues?: QueueStore;
   readonly editor: EditorFiles;
   /** The window's command sandbox for `terminal/*` (detected once, I-106). */
   terminalSandbox(): Promise<CommandSandbox>;
@@ -70,6 +73,8 @@ export class FolderSession extends Disposable {
   /** The MCP rows of the session being (re)opened, shown once it is bound. */
   #mcpRows: McpRow[] = [];
   readonly #diffs = new DiffTexts();
+  /** Messages typed while a turn runs, and steering (I-104): this folder's own, never another's. */
+  readonly queue: FolderQueue;
 
   constructor(
     /** Absolute path of the workspace folder (the session's cwd). */
@@ -80,6 +85,17 @@ export class FolderSession extends Disposable {
     super();
     this.confinement = new PathConfinement(folder);
     this.#state = emptyTranscript(folderName, "");
+    this.queue = new FolderQueue({
+      folder,
+      store: deps.queues,
+      running: () => this.#state.running,
+      canSteer: () => this.#client?.features.steering === true,
+      emit: (ev) => this.emit(ev),
+      send: (text) => this.prompt([{ type: "text", text }], { text, attachments: [] }),
+      steer: (text) => this.#steer(text),
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+    this.#state = { ...this.#state, queue: [...this.queue.queue.items] };
   }
 
   get state(): TranscriptState {
@@ -299,7 +315,8 @@ export class FolderSession extends Disposable {
     const sessionId = this.sessionId;
     if (!client || !sessionId) throw new Error("no session is attached to this folder");
     if (this.#state.running) throw new Error("a turn is already running in this session");
-    const promptIndex = this.#state.entries.filter((e) => e.kind === "user").length;
+    // Steers are not prompts: checkpoints and forks count prompts only.
+    const promptIndex = this.#state.entries.filter((e) => e.kind === "user" && !e.steered).length;
     this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments }, { type: "turn/started" });
     // The folder's state before the prompt reaches the agent; a failure is said, and the prompt still goes.
     const ck = this.deps.checkpoints;
@@ -315,7 +332,9 @@ export class FolderSession extends Disposable {
       await client.router.drain(sessionId);
       if (ck) await ck.afterTurn(sessionId).catch((err: unknown) => this.deps.log?.(`checkpoint after the turn: ${errorText(err)}`));
       this.deps.onCheckpointsChanged?.(this);
-      if (this.sessionId === sessionId) this.emit({ type: "turn/ended", stopReason });
+      if (this.sessionId !== sessionId) return;
+      this.emit({ type: "turn/ended", stopReason });
+      this.queue.turnEnded(stopReason === "end_turn");
     } catch (err) {
       // The connection closed under the turn (the agent died): `agentDied` shows it as interrupted (I-95).
       // The SDK resolves `closed` before it rejects pending requests, so one macrotask decides.
@@ -325,7 +344,16 @@ export class FolderSession extends Disposable {
       ]);
       if (connectionGone || this.sessionId !== sessionId || !this.#state.running) return;
       this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
+      this.queue.turnEnded(false);
     }
+  }
+
+  /** `_session/steering` for this folder's own session id only (I-104); the agent shows where it landed. */
+  #steer(text: string): Promise<SteerOutcome> {
+    const client = this.#client;
+    const sessionId = this.sessionId;
+    if (!client || !sessionId) return Promise.reject(new Error("no session is attached to this folder"));
+    return client.steer(sessionId, [{ type: "text", text }]);
   }
 
   /** Whether edit-and-resend makes the agent forget the later turns (it can fork before a prompt). */
@@ -528,7 +556,9 @@ function boundEvent(
     sessionId,
     ...(answer?.configOptions ? { configOptions: answer.configOptions } : {}),
     ...(answer?.modes ? { modes: answer.modes } : {}),
-    ...(f ? { promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image }, sessionFeatures: { list: f.list } } : {}),
+    ...(f
+      ? { promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image }, sessionFeatures: { list: f.list, steer: f.steering } }
+      : {}),
     clearHistory: o.clearHistory,
   };
 }

@@ -282,7 +282,7 @@ export function Transcript({
           key={e.id}
           e={e}
           terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY}
-          promptIndex={e.kind === "user" ? users++ : -1}
+          promptIndex={e.kind === "user" && !e.steered ? users++ : -1}
           running={e.kind === "user" && running}
           pending={e.kind === "permission" && pendingPermissions.includes(e.requestId)}
         />

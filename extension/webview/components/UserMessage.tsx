@@ -8,7 +8,12 @@ import { post } from "../vscodeApi";
 export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptIndex: number; running: boolean }) {
   const [editing, setEditing] = useState<string | undefined>(undefined);
   return (
-    <div class="msg user" data-testid={TEST_IDS.userMessage} data-prompt-index={promptIndex}>
+    <div class="msg user" data-testid={TEST_IDS.userMessage} data-prompt-index={promptIndex} data-steered={e.steered ? "true" : undefined}>
+      {e.steered ? (
+        <span class="steered-label" data-testid={TEST_IDS.steeredLabel} title="Sent into the running turn">
+          steered
+        </span>
+      ) : null}
       {editing === undefined ? (
         <div class="user-text">{e.text}</div>
       ) : (
@@ -51,7 +56,7 @@ export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptI
           ))}
         </div>
       ) : null}
-      {editing === undefined && !running ? (
+      {editing === undefined && !running && !e.steered ? (
         <div class="msg-actions">
           <button
             class="icon"

@@ -7,6 +7,14 @@ export interface PromptScript {
   (ctx: { params: PromptRequest; client: AgentContext; cancelled: AbortSignal }): Promise<StopReason>;
 }
 
+/** A `_session/steering` request as the fake agent received it. */
+export interface SteerRequest {
+  sessionId: string;
+  prompt: acp.ContentBlock[];
+  _meta?: Record<string, unknown>;
+}
+export type SteerAnswer = { outcome: "injected"; _meta?: Record<string, unknown> } | { outcome: "promptRequired"; reason: "noRunningTurn" };
+
 export interface FakeAgent {
   app: acp.AgentApp;
   /** Every permission answer the agent received, in order, with its session. */
@@ -14,11 +22,15 @@ export interface FakeAgent {
   newSessions: { cwd: string; additionalDirectories?: string[] | null }[];
   calls: string[];
   onPrompt: PromptScript;
+  /** Every `_session/steering` request, in order (only answered when created with `steering`). */
+  steers: SteerRequest[];
+  /** How a steer is answered; the default injects it into a running turn of that session. */
+  onSteer(req: SteerRequest, client: AgentContext): Promise<SteerAnswer>;
   /** The agent-side context (to send unsolicited updates). */
   client(): AgentContext;
 }
 
-export function createFakeAgent(caps: AgentCapabilities = {}): FakeAgent {
+export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?: boolean } = {}): FakeAgent {
   let seq = 0;
   const aborts = new Map<string, AbortController>();
   let ctx: AgentContext | undefined;
@@ -27,6 +39,18 @@ export function createFakeAgent(caps: AgentCapabilities = {}): FakeAgent {
     newSessions: [],
     calls: [],
     onPrompt: async () => "end_turn",
+    steers: [],
+    // Like the built-in agent: injected into a running turn of that session and shown where it landed.
+    onSteer: async (req, client) => {
+      if (!aborts.has(req.sessionId)) return { outcome: "promptRequired", reason: "noRunningTurn" };
+      const messageId = `steer-${fake.steers.length}`;
+      for (const content of req.prompt)
+        await client.notify(acp.methods.client.session.update, {
+          sessionId: req.sessionId,
+          update: { sessionUpdate: "user_message_chunk", content, messageId, _meta: { "manifold/steer": { messageId, applied: true } } },
+        });
+      return { outcome: "injected", _meta: { "manifold/steer": { messageId } } };
+    },
     client: () => {
       if (!ctx) throw new Error("not connected");
       return ctx;
@@ -40,7 +64,13 @@ export function createFakeAgent(caps: AgentCapabilities = {}): FakeAgent {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: caps,
         agentInfo: { name: "fake-agent", version: "0.0.0" },
+        ...(opts.steering ? { _meta: { steering: { supported: true } } } : {}),
       }))
+      .onRequest("_session/steering", { parse: (p: unknown) => p as SteerRequest }, ({ params, client }) => {
+        if (!opts.steering) throw acp.RequestError.methodNotFound("_session/steering");
+        fake.steers.push(params);
+        return fake.onSteer(params, client);
+      })
       .onRequest(acp.methods.agent.session.new, ({ params }) => {
         fake.calls.push("session/new");
         fake.newSessions.push({

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { edit, emptyQueue, enqueue, move, parseQueue, pushFront, remove, take, type PromptQueue } from "../../../extension/common/promptQueue";
+import {
+  edit,
+  emptyQueue,
+  enqueue,
+  move,
+  parseQueue,
+  pushFront,
+  remove,
+  take,
+  type PromptQueue,
+} from "../../../extension/common/promptQueue";
 
 const texts = (q: PromptQueue) => q.items.map((m) => m.text);
 

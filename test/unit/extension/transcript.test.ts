@@ -198,3 +198,49 @@ test("a permission card is pending exactly while the broker's pushed list holds 
   const settled = answered.entries.find((e): e is PermissionEntry => e.kind === "permission")!;
   assert.deepEqual(permissionState(answered, settled), { state: "selected", optionId: "y", optionName: "Allow" });
 });
+
+test("a steer the agent marks is its own user message labelled steered; an unapplied one is followed by a notice", () => {
+  const steerChunk = (text: string, applied: boolean): TranscriptEvent => ({
+    type: "acp",
+    update: {
+      sessionUpdate: "user_message_chunk",
+      content: { type: "text", text },
+      messageId: "m1",
+      _meta: { "manifold/steer": { messageId: "m1", applied } },
+    },
+  });
+  let s = emptyTranscript("f", "a");
+  s = reduceTranscript(s, { type: "user/prompt", text: "first", attachments: [] });
+  s = reduceTranscript(s, steerChunk("use tabs", true));
+  s = reduceTranscript(s, steerChunk("too late", false));
+  s = reduceTranscript(s, {
+    type: "acp",
+    update: {
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: "\n\n⚠️ The message above arrived as the turn stopped." },
+      _meta: { "manifold/notice": { kind: "steerNotApplied" } },
+    },
+  });
+  assert.deepEqual(
+    s.entries.map((e) => (e.kind === "user" ? [e.kind, e.text, e.steered ?? false] : [e.kind, "text" in e ? e.text : ""])),
+    [
+      ["user", "first", false],
+      ["user", "use tabs", true],
+      ["user", "too late", true],
+      ["notice", "The message above arrived as the turn stopped."],
+    ],
+  );
+  // Steers are not prompts: truncating to one prompt keeps the steers after it.
+  const cut = reduceTranscript(reduceTranscript(s, { type: "user/prompt", text: "second", attachments: [] }), {
+    type: "transcript/truncate",
+    keepPrompts: 1,
+  });
+  assert.equal(cut.entries.filter((e) => e.kind === "user").length, 3);
+});
+
+test("the queue is replaced by queue/changed and survives a reset and a new session", () => {
+  let s = reduceTranscript(emptyTranscript("f", "a"), { type: "queue/changed", items: [{ id: "q1", text: "next" }] });
+  s = reduceTranscript(s, { type: "reset", folderName: "f", agentName: "a" });
+  s = reduceTranscript(s, { type: "session/bound", sessionId: "s2", clearHistory: true });
+  assert.deepEqual(s.queue, [{ id: "q1", text: "next" }]);
+});
