@@ -72,6 +72,15 @@ const promptMsg = z
     attachmentIds: z.array(id).max(100),
   })
   .strict();
+// Issue #17: a message typed while a turn runs waits in the folder's queue or is steered into the turn.
+const queuedText = z.string().min(1).max(1_000_000);
+const queueAddMsg = z.object({ type: z.literal("queue/add"), text: queuedText }).strict();
+const queueEditMsg = z.object({ type: z.literal("queue/edit"), id, text: queuedText }).strict();
+const queueRemoveMsg = z.object({ type: z.literal("queue/remove"), id }).strict();
+const queueMoveMsg = z.object({ type: z.literal("queue/move"), id, by: z.union([z.literal(-1), z.literal(1)]) }).strict();
+const queueSteerMsg = z.object({ type: z.literal("queue/steer"), id }).strict();
+const queueSendNextMsg = z.object({ type: z.literal("queue/sendNext") }).strict();
+const steerMsg = z.object({ type: z.literal("prompt/steer"), text: queuedText }).strict();
 const cancelMsg = z.object({ type: z.literal("turn/cancel") }).strict();
 const answerMsg = z.object({ type: z.literal("permission/answer"), requestId: id, optionId: id }).strict();
 const dismissMsg = z.object({ type: z.literal("permission/dismiss"), requestId: id }).strict();
@@ -125,6 +134,13 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   restoreCancelMsg,
   readyMsg,
   promptMsg,
+  queueAddMsg,
+  queueEditMsg,
+  queueRemoveMsg,
+  queueMoveMsg,
+  queueSteerMsg,
+  queueSendNextMsg,
+  steerMsg,
   cancelMsg,
   answerMsg,
   dismissMsg,

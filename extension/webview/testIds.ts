@@ -68,4 +68,5 @@ export const TEST_IDS = {
   queueRemove: "queue-remove",
   queueSteer: "queue-steer",
   queueSendNext: "queue-send-next",
+  queueAdd: "queue-add",
 } as const;

@@ -171,6 +171,28 @@ export class ChatPanel implements vscode.Disposable {
       case "turn/cancel":
         await s.cancel();
         return;
+      case "queue/add":
+        s.queue.add(msg.text.trim());
+        return;
+      case "queue/edit":
+        s.queue.edit(msg.id, msg.text.trim());
+        return;
+      case "queue/remove":
+        s.queue.remove(msg.id);
+        return;
+      case "queue/move":
+        s.queue.move(msg.id, msg.by);
+        return;
+      case "queue/steer":
+        await s.queue.steer({ id: msg.id });
+        return;
+      case "queue/sendNext":
+        if (!s.sessionId) await this.deps.ensureAttached(s);
+        await s.queue.sendNext();
+        return;
+      case "prompt/steer":
+        await s.queue.steer({ text: msg.text.trim() });
+        return;
       case "permission/answer":
         s.answerPermission(msg.requestId, msg.optionId);
         return;

@@ -25,6 +25,8 @@ import { Emitter, Event } from "../../common/event";
 import { DisposableMap, DisposableStore } from "../../common/lifecycle";
 
 const BINDINGS_KEY = "manifold.bindings";
+/** Folder → its queue of messages waiting for a turn to end (validated on read, extension/common/promptQueue.ts). */
+const QUEUES_KEY = "manifold.queues";
 
 export class SessionManager implements vscode.Disposable {
   readonly #sessions = new Map<string, FolderSession>();
@@ -120,6 +122,11 @@ export class SessionManager implements vscode.Disposable {
     return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string"));
   }
 
+  #queues(): Record<string, unknown> {
+    const raw = this.context.workspaceState.get<unknown>(QUEUES_KEY);
+    return typeof raw === "object" && raw !== null ? { ...(raw as Record<string, unknown>) } : {};
+  }
+
   session(folder: vscode.WorkspaceFolder): FolderSession {
     const key = folder.uri.fsPath;
     const create = (): FolderSession =>
@@ -131,6 +138,15 @@ export class SessionManager implements vscode.Disposable {
             if (id) next[f] = id;
             else delete next[f];
             return Promise.resolve(this.context.workspaceState.update(BINDINGS_KEY, next));
+          },
+        },
+        queues: {
+          get: (f) => this.#queues()[f],
+          set: (f, q) => {
+            const next = this.#queues();
+            if (q.items.length > 0) next[f] = q;
+            else delete next[f];
+            return Promise.resolve(this.context.workspaceState.update(QUEUES_KEY, next));
           },
         },
         editor: vscodeFiles,

@@ -9,6 +9,7 @@ import { post } from "../vscodeApi";
 import { Composer } from "./Composer";
 import { Banners, Header, PlanView, UsageView } from "./Header";
 import { McpServers } from "./McpServers";
+import { QueueList } from "./QueueList";
 import { Transcript } from "./Transcript";
 
 /**
@@ -68,12 +69,14 @@ export function App({ store }: { store: PanelStore }) {
       ) : (
         <Transcript entries={s.entries} terminals={s.terminals} running={s.running} pendingPermissions={s.pendingPermissions} />
       )}
+      <QueueList items={s.queue} running={s.running} canSteer={s.sessionFeatures.steer} />
       <RestoreConfirm plan={view.restorePlan} />
       <RestoreDone done={view.restoreDone} onClose={() => store.closeRestoreDone()} />
       <ChangesList changes={view.changes} running={s.running} />
       <UsageView s={s} />
       <Composer
         running={s.running}
+        canSteer={s.sessionFeatures.steer}
         disabled={disabled}
         commands={s.commands}
         attachments={view.attachments}

@@ -1,5 +1,6 @@
 // The composer: multi-line input (Enter sends, Shift+Enter newline, Esc cancels the turn),
-// @-mentions (a quick pick on the host), the editor selection, slash commands.
+// @-mentions (a quick pick on the host), the editor selection, slash commands. While a turn runs it
+// stays usable: Enter queues the message, Ctrl/Cmd+Enter steers it into the turn (when the agent can).
 import { useEffect, useState } from "preact/hooks";
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { Attachment } from "../../common/webviewProtocol";
@@ -13,6 +14,8 @@ import { post } from "../vscodeApi";
 
 export interface ComposerProps {
   running: boolean;
+  /** The agent takes messages into a running turn (`_session/steering`). */
+  canSteer: boolean;
   disabled: boolean;
   commands: AvailableCommand[];
   attachments: readonly Attachment[];
@@ -36,7 +39,8 @@ export function Composer(p: ComposerProps) {
   const slash = text.startsWith("/") && !/\s/.test(text) ? p.commands.filter((c) => c.name.startsWith(text.slice(1))) : [];
 
   const send = () => {
-    if (p.running || p.disabled) return;
+    if (p.disabled) return;
+    if (p.running) return queueOrSteer("queue/add");
     if (text.trim() === "" && p.attachments.length === 0) return;
     post({ type: "prompt/send", text, attachmentIds: p.attachments.map((a) => a.id) });
     setText("");
@@ -45,9 +49,20 @@ export function Composer(p: ComposerProps) {
     ref.current?.focus();
   };
 
+  // Queued and steered messages are text only: attachments stay in the composer for a prompt of their own.
+  const queueOrSteer = (type: "queue/add" | "prompt/steer") => {
+    if (p.disabled || text.trim() === "") return;
+    post({ type: type === "prompt/steer" && p.canSteer && p.running ? "prompt/steer" : "queue/add", text: text.trim() });
+    setText("");
+    ref.current?.focus();
+  };
+
   const onKeyDown = (ev: KeyboardEvent) => {
     if (ev.isComposing) return;
-    if (ev.key === "Enter" && !ev.shiftKey) {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey) && p.running) {
+      ev.preventDefault();
+      queueOrSteer("prompt/steer");
+    } else if (ev.key === "Enter" && !ev.shiftKey) {
       ev.preventDefault();
       if (slash.length > 0 && slash[0] && text !== `/${slash[0].name}`) {
         setText(`/${slash[0].name} `);
@@ -104,7 +119,11 @@ export function Composer(p: ComposerProps) {
         placeholder={
           p.disabled
             ? "The agent is not available."
-            : "Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files, / for commands)"
+            : p.running
+              ? p.canSteer
+                ? "Enter queues the message for after this turn; Ctrl+Enter steers it into the turn now"
+                : "Enter queues the message for after this turn (this agent cannot take messages during a turn)"
+              : "Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files, / for commands)"
         }
         value={text}
         onInput={(ev) => setText((ev.currentTarget as HTMLTextAreaElement).value)}
@@ -130,6 +149,32 @@ export function Composer(p: ComposerProps) {
           <Icon name="selection" />
         </button>
         <span class="spacer" />
+        {p.running ? (
+          <button
+            class="secondary"
+            data-testid={TEST_IDS.queueAdd}
+            disabled={p.disabled}
+            title="Queue: sent when this turn ends (Enter)"
+            onClick={() => queueOrSteer("queue/add")}
+          >
+            <Icon name="list-ordered" /> Queue
+          </button>
+        ) : null}
+        {p.running && p.canSteer ? (
+          <button
+            class="secondary"
+            data-testid={TEST_IDS.steer}
+            disabled={p.disabled}
+            title="Steer: send into the running turn now (Ctrl+Enter / Cmd+Enter)"
+            onClick={() => queueOrSteer("prompt/steer")}
+          >
+            <Icon name="debug-step-into" /> Steer
+          </button>
+        ) : p.running ? (
+          <span class="muted" title="This agent cannot take a message during a turn: messages are queued and sent when the turn ends.">
+            queue only
+          </span>
+        ) : null}
         {p.running ? (
           <button
             class="secondary"

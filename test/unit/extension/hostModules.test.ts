@@ -103,6 +103,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
       mcpStatus: false,
       mcpRestart: false,
       forkAtPrompt: false,
+      steering: false,
     },
   );
   assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, {
@@ -113,6 +114,13 @@ test("capabilities: object-valued capabilities are on when present, off when abs
   // Manifold's fork-before-a-prompt extension is read from agentCapabilities._meta["session/fork"].
   assert.equal(agentFeatures({ _meta: { "session/fork": { "manifold.dev/keepPrompts": true } } }).forkAtPrompt, true);
   assert.equal(agentFeatures({ _meta: { "session/fork": {} } }).forkAtPrompt, false);
+});
+
+test("I-104: steering is read from the initialize answer's top-level _meta, not from agentCapabilities", () => {
+  assert.equal(agentFeatures({}, { steering: { supported: true } }).steering, true);
+  assert.equal(agentFeatures({}, { steering: { supported: false } }).steering, false);
+  assert.equal(agentFeatures({}, { steering: true }).steering, false);
+  assert.equal(agentFeatures({ _meta: { steering: { supported: true } } }).steering, false);
 });
 
 test("prompts: files are embedded when the agent accepts embedded context, else linked; selections are quoted", () => {
