@@ -15,6 +15,7 @@ import { checkpointTests } from "./ui/checkpoints";
 import { MCP_WINDOW_SETTINGS, mcpServerTests, mcpTrustHooks, prepareMcpFixture } from "./ui/mcpServers";
 import { permissionTests } from "./ui/permissions";
 import { questionTests } from "./ui/questions";
+import { queueSteerTests } from "./ui/queueSteer";
 import { restrictedModeTests } from "./ui/restrictedMode";
 import { webviewSafetyTests } from "./ui/webviewSafety";
 
@@ -50,5 +51,6 @@ describe("Manifold in code-server: one window, two folders", () => {
   permissionTests(scenario);
   mcpServerTests(scenario);
   checkpointTests(scenario);
+  queueSteerTests(scenario);
   agentLifecycleTests(scenario);
 });
