@@ -17,8 +17,12 @@ export function queueSteerTests(scenario: () => Scenario): void {
         s.model.route("[qs-steer]", { text: "took the steer" });
         s.model.route("[qs-later]", { text: "the queued one arrived" });
         const before = s.model.requests.length;
+        // An earlier section may have closed beta's panel.
+        await s.reveal("beta");
         const beta = await s.send("beta", "[qs-first] start a long task");
-        await s.model.waitForHang(1);
+        // The first step's request has arrived (it hangs) and the panel shows the turn running.
+        await s.model.waitForRequests(before + 1);
+        await beta.locator(`${byTestId(TEST_IDS.app)}[data-running="true"]`).waitFor({ timeout: 30_000 });
         const input = beta.locator(byTestId(TEST_IDS.composerInput));
         await input.fill("[qs-later] queued message");
         await input.press("Enter");
@@ -44,11 +48,12 @@ export function queueSteerTests(scenario: () => Scenario): void {
           ["[qs-steer] steer message", "[qs-later] queued message, edited"],
         );
         await screenshot(s.page, "queue");
-        // Steer the first: it leaves the queue and lands in the running turn.
+        // Steer the first: it leaves the queue at once; the agent shows it where it lands, at the next model step.
         await items.nth(0).locator(byTestId(TEST_IDS.queueSteer)).click();
-        await beta.locator(byTestId(TEST_IDS.steeredLabel)).waitFor({ state: "visible", timeout: 30_000 });
+        await beta.locator(byTestId(TEST_IDS.queueItem), { hasText: "[qs-steer]" }).waitFor({ state: "detached", timeout: 30_000 });
         assert.equal(await items.count(), 1);
         s.model.release();
+        await beta.locator(byTestId(TEST_IDS.steeredLabel)).waitFor({ state: "visible", timeout: 60_000 });
         // The step after the hang carries the steer; then the turn ends and the queued one is sent.
         await beta.locator(byTestId(TEST_IDS.agentMessage), { hasText: "the queued one arrived" }).waitFor({ timeout: 60_000 });
         const texts = s.model.requests.slice(before).map((r) => r.lastUserText);
