@@ -12,7 +12,6 @@ set -euo pipefail
 
 TOOLS="${MANIFOLD_AGENTS_TOOLS:-/tmp/manifold-agents}"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-CLEAN_ENV="$HERE/../lib/clean-env.mjs"
 LOG="$TOOLS/install.log"
 
 # The pins live in pins.json (the tests read the same file): one "id|package|version|bin" line each.
@@ -20,24 +19,11 @@ mapfile -t AGENTS < <(node -e 'for (const a of require(process.argv[1]).agents) 
 
 log() { echo "install-agents: $*" >&2; }
 
-# step "what" COMMAND…: runs COMMAND scrubbed, output appended to $LOG; on failure says what failed,
-# shows the log's tail and how to retry, and exits 1.
-step() {
-  local what="$1"
-  shift
-  echo "=== $(date -u +%FT%TZ) $what: $*" >>"$LOG"
-  if ! node "$CLEAN_ENV" "$@" >>"$LOG" 2>&1; then
-    {
-      echo "install-agents: FAILED: $what"
-      echo "install-agents:   command: $*"
-      echo "install-agents:   last lines of $LOG:"
-      tail -n 25 "$LOG" | sed 's/^/    | /'
-      echo "install-agents: retry with: MANIFOLD_AGENTS_TOOLS=$TOOLS bash scripts/agents/install.sh $what"
-      echo "install-agents:   (a half-installed agent is removed and installed again on retry)"
-    } >&2
-    exit 1
-  fi
-}
+STEP_TAG=install-agents
+STEP_NOTE="a half-installed agent is removed and installed again on retry"
+STEP_RETRY() { echo "MANIFOLD_AGENTS_TOOLS=$TOOLS bash scripts/agents/install.sh $1"; }
+# shellcheck source=../lib/step.sh
+. "$HERE/../lib/step.sh"
 
 wanted() {
   local id="$1"

@@ -32,27 +32,13 @@ CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
 CS_STAMP="$TOOLS/.stamp-code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION"
 
 log() { echo "install-tools: $*" >&2; }
-CLEAN_ENV="$HERE/../lib/clean-env.mjs"
 LOG="$TOOLS/install.log"
 
-# step "what" COMMAND…: runs COMMAND scrubbed, its output appended to $LOG; on failure says what
-# failed, shows the log's tail and how to retry, and exits 1.
-step() {
-  local what="$1"
-  shift
-  echo "=== $(date -u +%FT%TZ) $what: $*" >>"$LOG"
-  if ! node "$CLEAN_ENV" "$@" >>"$LOG" 2>&1; then
-    {
-      echo "install-tools: FAILED: $what"
-      echo "install-tools:   command: $*"
-      echo "install-tools:   last lines of $LOG:"
-      tail -n 25 "$LOG" | sed 's/^/    | /'
-      echo "install-tools: retry with: MANIFOLD_E2E_TOOLS=$TOOLS bash scripts/e2e/install-tools.sh"
-      echo "install-tools:   (a half-installed tool is removed and installed again on retry)"
-    } >&2
-    exit 1
-  fi
-}
+STEP_TAG=install-tools
+STEP_NOTE="a half-installed tool is removed and installed again on retry"
+STEP_RETRY() { echo "MANIFOLD_E2E_TOOLS=$TOOLS bash scripts/e2e/install-tools.sh"; }
+# shellcheck source=../lib/step.sh
+. "$HERE/../lib/step.sh"
 
 print_paths() {
   echo "MANIFOLD_E2E_TOOLS=$TOOLS"
