@@ -15,6 +15,12 @@ export interface RunningProcess {
   readonly exited: Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM the group, SIGKILL after `graceMs`; resolves when the leader and every descendant it had have exited. */
   kill(graceMs?: number): Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * `exited`, and when kill() was called before the leader exited, only once that kill has finished too.
+   * What a caller that fires kill() from a timer or an abort signal awaits: the leader's exit alone comes
+   * before a PID namespace's teardown or the descendants' SIGKILL, so the tree would outlive the result.
+   */
+  readonly ended: Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export interface SpawnTreeOptions {
@@ -94,19 +100,23 @@ export function spawnTree(cmd: WrappedCommand, onData: (chunk: string) => void, 
     });
     child.on("close", () => finish());
   });
-  const kill = async (graceMs = DEFAULT_KILL_GRACE_MS) => {
-    if (!done) {
-      const tree = child.pid === undefined ? [] : descendantsOf(child.pid);
-      signalGroup(child.pid, "SIGTERM");
-      const t = setTimeout(() => signalGroup(child.pid, "SIGKILL"), graceMs);
-      const r = await exited;
-      clearTimeout(t);
-      // Stragglers in the group (non-namespaced backends) get no second chance.
-      signalGroup(child.pid, "SIGKILL");
-      await killAndWait(tree);
-      return r;
-    }
-    return exited;
+  // One kill at a time: a second call (a timeout, then a cancel) joins the first.
+  let killing: Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }> | undefined;
+  const kill = (graceMs = DEFAULT_KILL_GRACE_MS) => {
+    if (!done) killing ??= killTree(graceMs);
+    return killing ?? exited;
   };
-  return { child, exited, kill };
+  const killTree = async (graceMs: number) => {
+    const tree = child.pid === undefined ? [] : descendantsOf(child.pid);
+    signalGroup(child.pid, "SIGTERM");
+    const t = setTimeout(() => signalGroup(child.pid, "SIGKILL"), graceMs);
+    const r = await exited;
+    clearTimeout(t);
+    // Stragglers in the group (non-namespaced backends) get no second chance.
+    signalGroup(child.pid, "SIGKILL");
+    await killAndWait(tree);
+    return r;
+  };
+  const ended = exited.then((r) => killing ?? r);
+  return { child, exited, kill, ended };
 }

@@ -85,7 +85,8 @@ export function createBashTool(sandbox: CommandSandbox): ToolDefinition<BashArgs
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
       let result;
       try {
-        result = await proc.exited;
+        // Not `exited`: after a timeout or a cancel the result waits until the whole tree is gone.
+        result = await proc.ended;
       } finally {
         clearTimeout(timer);
         clearInterval(ticker);

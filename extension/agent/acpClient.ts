@@ -278,7 +278,7 @@ export class AcpClient {
   async loadSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<LoadSessionResponse> {
     if (!this.#features.load) throw new UnsupportedError("this agent cannot load sessions");
     const res = await this.#conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
-    await this.router.drain(sessionId);
+    await this.#updatesApplied(sessionId);
     return res ?? {};
   }
 
@@ -338,9 +338,22 @@ export class AcpClient {
     return id;
   }
 
+  /** Resolves with the turn's stop reason once every update the agent sent before answering has been applied. */
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<StopReason> {
     const res = await this.#conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+    await this.#updatesApplied(sessionId);
     return res.stopReason;
+  }
+
+  /**
+   * The SDK resolves a response as soon as it is read but hands a notification to its handler several
+   * microtasks after it arrived, so a turn's last updates could be applied after its answer. Everything
+   * between reading a message and our handler is microtasks: one macrotask later every update read
+   * before the answer has been dispatched, and the router's queue says when it has been applied.
+   */
+  async #updatesApplied(sessionId: string): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.router.drain(sessionId);
   }
 
   /**

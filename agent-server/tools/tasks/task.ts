@@ -41,7 +41,8 @@ export function launchTask(spec: LaunchSpec, onFinish: (record: FinishedTask) =>
   const buf = new OutputBuffer();
   const proc = spawnTree(spec.wrapped, (c) => buf.push(c));
   const timer = spec.timeoutMs !== undefined ? setTimeout(() => void proc.kill(graceMs), spec.timeoutMs) : undefined;
-  const done = proc.exited.then((r): FinishedTask => {
+  // `ended`: a task killed by its timeout is finished only once its whole tree is gone.
+  const done = proc.ended.then((r): FinishedTask => {
     if (timer) clearTimeout(timer);
     const record: FinishedTask = {
       state: "finished",

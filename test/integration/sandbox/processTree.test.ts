@@ -37,6 +37,28 @@ describe("process trees", { skip: !linux && "reads /proc" }, () => {
     assert.deepEqual(pidsMatching(marker), [], "a process of the tree outlived kill()");
   });
 
+  it("ended: after a kill() nobody awaited (a timeout, a cancel), it resolves only when the whole tree is gone", async () => {
+    // The children ignore SIGTERM (the disposition survives exec) and hold no pipe, so the leader's exit
+    // comes first and only kill()'s SIGKILL ends them, after `exited`. Twenty of them: dying takes the
+    // kernel a moment, long enough that a check right after `exited` would still see some.
+    const marker = `mf-ended-${process.pid}-${Date.now()}`;
+    const proc = spawnTree(
+      {
+        file: "bash",
+        args: ["-c", `for i in $(seq 20); do (trap '' TERM; exec -a ${marker} sleep 300) </dev/null >/dev/null 2>&1 & done; exec sleep 300`],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        cwd: process.cwd(),
+      },
+      () => undefined,
+    );
+    await pollUntil(() => pidsMatching(marker).length >= 20, "the marker processes");
+    let killFinished = false;
+    void proc.kill(5_000).then(() => (killFinished = true));
+    await proc.ended;
+    assert.equal(killFinished, true, "`ended` resolved before the kill had finished");
+    assert.deepEqual(pidsMatching(marker), [], "a process of the tree outlived `ended`");
+  });
+
   it("descendantsOf names children and grandchildren with their start time; stillAlive drops the dead", async () => {
     const marker = `mf-desc-${process.pid}-${Date.now()}`;
     const proc = spawnTree(
