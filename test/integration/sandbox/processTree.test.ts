@@ -45,7 +45,10 @@ describe("process trees", { skip: !linux && "reads /proc" }, () => {
     const proc = spawnTree(
       {
         file: "bash",
-        args: ["-c", `for i in $(seq 20); do (trap '' TERM; exec -a ${marker} sleep 300) </dev/null >/dev/null 2>&1 & done; exec sleep 300`],
+        args: [
+          "-c",
+          `for i in $(seq 20); do (trap '' TERM; exec -a ${marker} sleep 300) </dev/null >/dev/null 2>&1 & done; exec sleep 300`,
+        ],
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
         cwd: process.cwd(),
       },
