@@ -151,6 +151,8 @@ export const grepTool: ToolDefinition<z.infer<typeof params>> = {
         throw err;
       }
     }
+    // A search stopped by a cancel found nothing because it stopped: never answer "No matches" for it.
+    if (ctx.signal.aborted) return { output: "grep was cancelled before it finished.", isError: true };
     if (lines.length === 0) return { output: `No matches for ${JSON.stringify(args.pattern)} in ${input}.`, isError: false };
     const capped = lines.length >= MAX_MATCHES ? `\n\n[stopped at ${MAX_MATCHES} matches; narrow the pattern, path or glob]` : "";
     return { output: lines.join("\n") + capped, isError: false };

@@ -115,6 +115,22 @@ describe("I-111 class 7: catastrophic regular expressions never run on the main 
       assert.ok(lag < 500, `event loop blocked for ${lag} ms`);
     });
   }
+  it("a grep cancelled at any point never answers 'No matches' (a false answer to the model)", async () => {
+    // Under load the cancel above can land while the file is still being read. Cancel after 0, 1, 2, …
+    // turns of the event loop: each lands in another phase (before the call, in stat, in the read, in
+    // the worker); the search matches ("a"), so "No matches" can only be an interrupted search.
+    const answers = new Set<string>();
+    for (let turns = 0; turns < 40; turns++) {
+      const c = ctx();
+      const pending = runner.run("grep", { pattern: "a", path: "evil.txt" }, c);
+      for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
+      c.controller.abort();
+      const result = await pending;
+      answers.add(result.output.split("\n")[0] ?? "");
+      assert.doesNotMatch(result.output, /^No matches/, `cancelled after ${turns} turns`);
+    }
+    assert.ok(answers.has("grep was cancelled before it finished."), `never cancelled mid-search: ${[...answers].join(" | ")}`);
+  });
   it("without cancel, a catastrophic pattern stops at the time budget with a clear message", async () => {
     const t = performance.now();
     const { result, lag } = await maxLag(() => runner.run("grep", { pattern: "(a+)+$", path: "evil.txt" }, ctx()));
