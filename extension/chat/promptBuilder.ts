@@ -2,24 +2,48 @@
 import { pathToFileURL } from "node:url";
 import * as path from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { ImageData } from "../common/images";
 
 export type ResolvedAttachment =
-  { kind: "file"; path: string; text?: string } | { kind: "selection"; path: string; startLine: number; endLine: number; text: string };
+  | { kind: "file"; path: string; text?: string }
+  | { kind: "selection"; path: string; startLine: number; endLine: number; text: string }
+  | ImageAttachment;
+
+/** A pasted, dropped or picked image: its bytes stay on the host until the prompt is sent (issue #17). */
+export interface ImageAttachment extends ImageData {
+  kind: "image";
+  name: string;
+}
+
+/** What the agent accepts in a prompt besides text and links (its `promptCapabilities`). */
+export interface PromptCaps {
+  embeddedContext: boolean;
+  image: boolean;
+}
 
 export function attachmentLabel(a: ResolvedAttachment): string {
+  if (a.kind === "image") return a.name;
   const name = path.basename(a.path);
   return a.kind === "file" ? name : `${name}:${a.startLine}-${a.endLine}`;
 }
 
 /**
+ * Images become ACP image blocks after the text, only when the agent takes them.
  * Files become embedded resources when the agent accepts embedded context and we have their text,
  * else resource links (the baseline every agent supports). A selection without embedded context is
  * quoted into the text.
  */
-export function buildPrompt(text: string, attachments: ResolvedAttachment[], embeddedContext: boolean): ContentBlock[] {
+export function buildPrompt(text: string, attachments: ResolvedAttachment[], caps: PromptCaps): ContentBlock[] {
+  const { embeddedContext } = caps;
   const blocks: ContentBlock[] = [];
+  const images: ContentBlock[] = [];
   let body = text;
   for (const a of attachments) {
+    if (a.kind === "image") {
+      // ACP: an agent that does not advertise `promptCapabilities.image` must not be sent one.
+      if (caps.image) images.push({ type: "image", mimeType: a.mimeType, data: a.data });
+      continue;
+    }
     const uri = pathToFileURL(a.path).href;
     if (a.kind === "selection") {
       const ref = `${uri}#L${a.startLine}-L${a.endLine}`;
@@ -34,5 +58,7 @@ export function buildPrompt(text: string, attachments: ResolvedAttachment[], emb
       blocks.push({ type: "resource_link", uri, name: path.basename(a.path) });
     }
   }
-  return [{ type: "text", text: body }, ...blocks];
+  // An image-only prompt has no text block: an empty one says nothing and some agents refuse it.
+  const lead: ContentBlock[] = body.trim() === "" && images.length > 0 ? [] : [{ type: "text", text: body }];
+  return [...lead, ...images, ...blocks];
 }

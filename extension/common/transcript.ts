@@ -17,6 +17,7 @@ import type {
   UserEntry,
 } from "./transcriptModel";
 import { markedTurnEnd, stopNotice, type TurnEndNotice } from "./turnEnd";
+import { imageSrc, type ImageData } from "./images";
 
 export type * from "./transcriptModel";
 
@@ -79,26 +80,37 @@ function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string
   return { ...s, nextId, entries: [...s.entries, entry] };
 }
 
+/** An image block the panel can show (an admitted type): kept as an image, not as the "[image]" label. */
+function shownImage(block: ContentBlock): ImageData | undefined {
+  if (block.type !== "image") return undefined;
+  const img = { mimeType: block.mimeType, data: block.data };
+  return imageSrc(img) ? img : undefined;
+}
+
 function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown): TranscriptState {
   const steer = steerMark(meta);
   const last = s.entries[s.entries.length - 1];
+  const image = shownImage(block);
   const isAttachment = block.type === "resource_link" || block.type === "resource";
   const name =
     block.type === "resource_link" ? block.name : block.type === "resource" ? (block.resource.uri.split("/").pop() ?? "resource") : "";
   // A steer is its own message: it never joins the prompt (or another steer) before it.
   if (last && last.kind === "user" && !steer && !last.steered) {
-    const merged: UserEntry = isAttachment
-      ? { ...last, attachments: [...last.attachments, name] }
-      : { ...last, text: last.text + blockText(block) };
+    const merged: UserEntry = image
+      ? { ...last, images: [...(last.images ?? []), image] }
+      : isAttachment
+        ? { ...last, attachments: [...last.attachments, name] }
+        : { ...last, text: last.text + blockText(block) };
     return { ...s, entries: [...s.entries.slice(0, -1), merged] };
   }
   const [id, nextId] = mintId(s);
   const entry: UserEntry = {
     kind: "user",
     id,
-    text: isAttachment ? "" : blockText(block),
+    text: isAttachment || image ? "" : blockText(block),
     attachments: isAttachment ? [name] : [],
     ...(steer ? { steered: true as const } : {}),
+    ...(image ? { images: [image] } : {}),
   };
   return { ...s, nextId, entries: [...s.entries, entry] };
 }
@@ -266,7 +278,8 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
       return { ...s, loading: ev.loading };
     case "user/prompt": {
       const [id, nextId] = mintId(s);
-      return { ...s, nextId, entries: [...s.entries, { kind: "user", id, text: ev.text, attachments: ev.attachments }] };
+      const images = ev.images && ev.images.length > 0 ? { images: ev.images } : {};
+      return { ...s, nextId, entries: [...s.entries, { kind: "user", id, text: ev.text, attachments: ev.attachments, ...images }] };
     }
     case "transcript/truncate": {
       let users = 0;

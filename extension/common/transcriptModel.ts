@@ -16,6 +16,7 @@ import type {
 import type { QuestionForm } from "./questionForm";
 import type { TurnStop } from "./turnEnd";
 import type { QueuedMessage } from "./promptQueue";
+import type { ImageData } from "./images";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
@@ -27,6 +28,8 @@ export interface UserEntry {
   attachments: string[];
   /** Sent into a running turn (the agent's marked `user_message_chunk`), not as a prompt of its own. */
   steered?: true;
+  /** Images the message carried (sent, or replayed by `session/load`), shown as thumbnails. */
+  images?: ImageData[];
 }
 export interface AgentTextEntry {
   kind: "agent" | "thought";
@@ -176,7 +179,7 @@ export type TranscriptEvent =
       clearHistory: boolean;
     }
   | { type: "loading"; loading: boolean }
-  | { type: "user/prompt"; text: string; attachments: string[] }
+  | { type: "user/prompt"; text: string; attachments: string[]; images?: ImageData[] }
   /** Edit and resend forked the conversation: everything from the `keepPrompts`+1-th user message on goes. */
   | { type: "transcript/truncate"; keepPrompts: number }
   | { type: "turn/started" }

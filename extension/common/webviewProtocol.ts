@@ -16,7 +16,9 @@ export interface Attachment {
   /** Opaque id minted by the host; the host resolves it when the prompt is sent. */
   id: string;
   label: string;
-  kind: "file" | "selection";
+  kind: "file" | "selection" | "image";
+  /** Images only: a `data:` URL the chip shows as its thumbnail (never kept in the webview's saved state). */
+  thumbnail?: string;
 }
 
 /** The changes list: files changed since the review baseline (a checkpoint), with +/- counts. */
@@ -100,6 +102,17 @@ const openDiffMsg = z.object({ type: z.literal("diff/open"), toolCallId: id, con
 const mentionMsg = z.object({ type: z.literal("composer/mention") }).strict();
 const selectionMsg = z.object({ type: z.literal("composer/attachSelection") }).strict();
 const detachMsg = z.object({ type: z.literal("composer/detach"), attachmentId: id }).strict();
+// Issue #17: an image pasted or dropped into the composer (base64, checked again by the host), and the image picker.
+const imageMsg = z
+  .object({
+    type: z.literal("composer/image"),
+    name: z.string().min(1).max(500),
+    mimeType: z.string().max(100),
+    // 5 MiB decoded is under 7 MiB of base64; anything longer is refused here, before the host reads it.
+    data: z.string().max(7 * 1024 * 1024),
+  })
+  .strict();
+const pickImagesMsg = z.object({ type: z.literal("composer/pickImages") }).strict();
 const actionMsg = z
   .object({
     type: z.literal("session/action"),
@@ -154,6 +167,8 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   selectionMsg,
   detachMsg,
   actionMsg,
+  imageMsg,
+  pickImagesMsg,
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

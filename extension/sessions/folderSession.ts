@@ -11,6 +11,7 @@ import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
 import { emptyTranscript, reduceTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
 import type { McpRow, McpServerStatus } from "../common/mcpRows";
+import type { ImageData } from "../common/images";
 import { DiffTexts, type DiffText } from "./diffTexts";
 import { BoundSession } from "./boundSession";
 import { FolderQueue, type QueueStore } from "./folderQueue";
@@ -310,14 +311,15 @@ export class FolderSession extends Disposable {
   }
 
   /** Sends a prompt; resolves when the turn ends. */
-  async prompt(blocks: ContentBlock[], display: { text: string; attachments: string[] }): Promise<void> {
+  async prompt(blocks: ContentBlock[], display: { text: string; attachments: string[]; images?: ImageData[] }): Promise<void> {
     const client = this.#client;
     const sessionId = this.sessionId;
     if (!client || !sessionId) throw new Error("no session is attached to this folder");
     if (this.#state.running) throw new Error("a turn is already running in this session");
     // Steers are not prompts: checkpoints and forks count prompts only.
     const promptIndex = this.#state.entries.filter((e) => e.kind === "user" && !e.steered).length;
-    this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments }, { type: "turn/started" });
+    const images = display.images && display.images.length > 0 ? { images: display.images } : {};
+    this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments, ...images }, { type: "turn/started" });
     // The folder's state before the prompt reaches the agent; a failure is said, and the prompt still goes.
     const ck = this.deps.checkpoints;
     if (ck) {

@@ -69,4 +69,8 @@ export const TEST_IDS = {
   queueSteer: "queue-steer",
   queueSendNext: "queue-send-next",
   queueAdd: "queue-add",
+  attachImage: "attach-image",
+  imageThumbnail: "image-thumbnail",
+  imageNotice: "image-notice",
+  messageImage: "message-image",
 } as const;

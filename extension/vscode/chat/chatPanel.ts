@@ -13,7 +13,9 @@ import {
 } from "../../common/webviewProtocol";
 import type { TranscriptEvent } from "../../common/transcript";
 import { renderShell } from "../../chat/html";
-import { attachmentLabel, buildPrompt, type ResolvedAttachment } from "../../chat/promptBuilder";
+import { attachmentLabel, buildPrompt, type ImageAttachment, type ResolvedAttachment } from "../../chat/promptBuilder";
+import { checkImage, checkImageFile, type ImageCheck } from "../../chat/imageAttachments";
+import { pickImageFiles } from "./imagePicker";
 import type { DiffContentProvider } from "./diffContent";
 import type { BaselineDocs } from "../checkpoints/baselineDocs";
 import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
@@ -79,7 +81,7 @@ export class ChatPanel implements vscode.Disposable {
       checkpoints: () => deps.checkpoints(session),
       docs: deps.baselineDocs,
       post: (m) => this.#post(m),
-      promptBlocks: (text) => buildPrompt(text, [], session.state.promptCapabilities.embeddedContext),
+      promptBlocks: (text) => buildPrompt(text, [], session.state.promptCapabilities),
     });
     this.#store.add(panel.webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)));
     this.#store.add(panel.onDidDispose(() => this.dispose()));
@@ -164,8 +166,19 @@ export class ChatPanel implements vscode.Disposable {
         for (const id of msg.attachmentIds) this.#attachments.delete(id);
         if (!s.sessionId) await this.deps.ensureAttached(s);
         if (!s.sessionId) throw new Error("No session is attached to this folder.");
-        const blocks = buildPrompt(text, atts, s.state.promptCapabilities.embeddedContext);
-        await s.prompt(blocks, { text, attachments: atts.map(attachmentLabel) });
+        const blocks = buildPrompt(text, atts, s.state.promptCapabilities);
+        const images = atts.filter((a): a is ImageAttachment => a.kind === "image");
+        if (images.length > 0 && !s.state.promptCapabilities.image)
+          s.emit({
+            type: "notice",
+            severity: "warning",
+            text: `This agent does not take images: ${images.length} image(s) were not sent.`,
+          });
+        await s.prompt(blocks, {
+          text,
+          attachments: atts.filter((a) => a.kind !== "image").map(attachmentLabel),
+          ...(s.state.promptCapabilities.image ? { images: images.map((i) => ({ mimeType: i.mimeType, data: i.data })) } : {}),
+        });
         return;
       }
       case "turn/cancel":
@@ -230,6 +243,14 @@ export class ChatPanel implements vscode.Disposable {
       case "session/action":
         this.deps.runAction(msg.action, s);
         return;
+      case "composer/image":
+        this.#attachImages([checkImage(msg.name, msg.mimeType, msg.data, s.state.promptCapabilities.image)]);
+        return;
+      case "composer/pickImages": {
+        const files = await pickImageFiles(s.folder);
+        this.#attachImages(files.map((f) => checkImageFile(f.path, f.bytes, s.state.promptCapabilities.image)));
+        return;
+      }
       default:
         assertNever(msg);
     }
@@ -255,6 +276,17 @@ export class ChatPanel implements vscode.Disposable {
     const id = `att-${++this.#attachSeq}`;
     this.#attachments.set(id, a);
     return { id, label: attachmentLabel(a), kind: a.kind };
+  }
+
+  /** Checked images become attachments with a thumbnail; each refused one is said in the transcript. */
+  #attachImages(checks: ImageCheck[]): void {
+    const atts: Attachment[] = [];
+    for (const c of checks) {
+      if (!c.ok) this.session.emit({ type: "notice", severity: "error", text: c.message });
+      else atts.push({ ...this.#addAttachment(c.attachment), thumbnail: c.thumbnail });
+    }
+    if (atts.length > 0) this.#post({ type: "composer/attach", attachments: atts });
+    this.#post({ type: "composer/focus" });
   }
 
   async #pickFiles(): Promise<void> {

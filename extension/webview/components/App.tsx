@@ -77,6 +77,7 @@ export function App({ store }: { store: PanelStore }) {
       <Composer
         running={s.running}
         canSteer={s.sessionFeatures.steer}
+        canImage={s.promptCapabilities.image}
         disabled={disabled}
         commands={s.commands}
         attachments={view.attachments}

@@ -1,6 +1,8 @@
 // The composer: multi-line input (Enter sends, Shift+Enter newline, Esc cancels the turn),
 // @-mentions (a quick pick on the host), the editor selection, slash commands. While a turn runs it
 // stays usable: Enter queues the message, Ctrl/Cmd+Enter steers it into the turn (when the agent can).
+// Images (paste, drop, the picker) are attachments, only when the agent takes them; while a turn runs
+// they stay here with the other attachments, since queued and steered messages are text only.
 import { useEffect, useState } from "preact/hooks";
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { Attachment } from "../../common/webviewProtocol";
@@ -11,11 +13,17 @@ import { composerInput } from "../focus";
 import type { FocusTarget } from "../panelStore";
 import { savedDraft, saveDraft } from "../panelState";
 import { post } from "../vscodeApi";
+import { imageFiles, sendImages } from "../imageInput";
+import { AttachmentChips } from "./AttachmentChips";
+
+const NO_IMAGES = "This agent does not take images.";
 
 export interface ComposerProps {
   running: boolean;
   /** The agent takes messages into a running turn (`_session/steering`). */
   canSteer: boolean;
+  /** The agent takes image blocks (`promptCapabilities.image`). */
+  canImage: boolean;
   disabled: boolean;
   commands: AvailableCommand[];
   attachments: readonly Attachment[];
@@ -28,6 +36,8 @@ export interface ComposerProps {
 export function Composer(p: ComposerProps) {
   // The draft outlives the page: a hidden panel's page is rebuilt when it is shown again.
   const [text, setText] = useState(savedDraft);
+  // Why the last pasted, dropped or picked image was not attached (cleared by the next attempt or a send).
+  const [imageNotice, setImageNotice] = useState<string | undefined>(undefined);
   const ref = composerInput;
   const { focusRequests } = p;
   useEffect(() => {
@@ -44,6 +54,7 @@ export function Composer(p: ComposerProps) {
     if (text.trim() === "" && p.attachments.length === 0) return;
     post({ type: "prompt/send", text, attachmentIds: p.attachments.map((a) => a.id) });
     setText("");
+    setImageNotice(undefined);
     p.onSent();
     // Clicking Send put focus on the button, which becomes Cancel: the next message is typed here.
     ref.current?.focus();
@@ -55,6 +66,17 @@ export function Composer(p: ComposerProps) {
     post({ type: type === "prompt/steer" && p.canSteer && p.running ? "prompt/steer" : "queue/add", text: text.trim() });
     setText("");
     ref.current?.focus();
+  };
+
+  /** A paste or drop that carries image files: attach them, or say why not (never silently nothing). */
+  const takeImages = (ev: ClipboardEvent | DragEvent, dt: DataTransfer | null) => {
+    const files = imageFiles(dt);
+    if (files.length === 0) return;
+    ev.preventDefault();
+    if (p.disabled) return;
+    if (!p.canImage) return setImageNotice(NO_IMAGES);
+    setImageNotice(undefined);
+    void sendImages(files).then((problems) => setImageNotice(problems.length > 0 ? problems.join(" ") : undefined));
   };
 
   const onKeyDown = (ev: KeyboardEvent) => {
@@ -80,7 +102,14 @@ export function Composer(p: ComposerProps) {
   };
 
   return (
-    <div class="composer" data-testid={TEST_IDS.composer}>
+    <div
+      class="composer"
+      data-testid={TEST_IDS.composer}
+      onDragOver={(ev) => {
+        if (ev.dataTransfer?.types.includes("Files")) ev.preventDefault();
+      }}
+      onDrop={(ev) => takeImages(ev, ev.dataTransfer)}
+    >
       {slash.length > 0 ? (
         <ul class="slash" data-testid={TEST_IDS.slashCommands} role="listbox">
           {slash.map((c) => (
@@ -99,16 +128,10 @@ export function Composer(p: ComposerProps) {
           ))}
         </ul>
       ) : null}
-      {p.attachments.length > 0 ? (
-        <div class="chips">
-          {p.attachments.map((a) => (
-            <span key={a.id} class="chip" data-testid={TEST_IDS.attachment}>
-              <Icon name={a.kind === "file" ? "file" : "selection"} /> {a.label}
-              <button class="icon" title="Remove" aria-label={`Remove ${a.label}`} onClick={() => p.onDetach(a.id)}>
-                <Icon name="close" />
-              </button>
-            </span>
-          ))}
+      <AttachmentChips attachments={p.attachments} onDetach={p.onDetach} />
+      {imageNotice ? (
+        <div class="image-notice" role="alert" data-testid={TEST_IDS.imageNotice}>
+          <Icon name="warning" /> {imageNotice}
         </div>
       ) : null}
       <textarea
@@ -123,11 +146,12 @@ export function Composer(p: ComposerProps) {
               ? p.canSteer
                 ? "Enter queues the message for after this turn; Ctrl+Enter steers it into the turn now"
                 : "Enter queues the message for after this turn (this agent cannot take messages during a turn)"
-              : "Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files, / for commands)"
+              : `Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files${p.canImage ? ", paste images" : ""}, / for commands)`
         }
         value={text}
         onInput={(ev) => setText((ev.currentTarget as HTMLTextAreaElement).value)}
         onKeyDown={onKeyDown}
+        onPaste={(ev) => takeImages(ev, ev.clipboardData)}
       />
       <div class="composer-actions">
         <button
@@ -147,6 +171,16 @@ export function Composer(p: ComposerProps) {
           onClick={() => post({ type: "composer/attachSelection" })}
         >
           <Icon name="selection" />
+        </button>
+        <button
+          class="icon"
+          data-testid={TEST_IDS.attachImage}
+          title={p.canImage ? "Attach images (or paste or drop them here)" : NO_IMAGES}
+          aria-label={p.canImage ? "Attach images" : `Attach images: ${NO_IMAGES}`}
+          aria-disabled={!p.canImage}
+          onClick={() => (p.canImage ? post({ type: "composer/pickImages" }) : setImageNotice(NO_IMAGES))}
+        >
+          <Icon name="file-media" />
         </button>
         <span class="spacer" />
         {p.running ? (

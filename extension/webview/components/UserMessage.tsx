@@ -4,6 +4,7 @@ import type { UserEntry } from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
+import { imageSrc } from "../../common/images";
 
 export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptIndex: number; running: boolean }) {
   const [editing, setEditing] = useState<string | undefined>(undefined);
@@ -47,6 +48,14 @@ export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptI
           </div>
         </div>
       )}
+      {e.images && e.images.length > 0 ? (
+        <div class="message-images">
+          {e.images.map((img, i) => {
+            const src = imageSrc(img);
+            return src ? <img key={i} class="thumbnail" data-testid={TEST_IDS.messageImage} src={src} alt={`Image ${i + 1}`} /> : null;
+          })}
+        </div>
+      ) : null}
       {e.attachments.length > 0 ? (
         <div class="chips">
           {e.attachments.map((a, i) => (

@@ -128,12 +128,12 @@ test("prompts: files are embedded when the agent accepts embedded context, else 
     { kind: "file" as const, path: "/ws/a.ts", text: "x" },
     { kind: "selection" as const, path: "/ws/b.ts", startLine: 2, endLine: 3, text: "sel" },
   ];
-  assert.deepEqual(buildPrompt("hi", atts, true), [
+  assert.deepEqual(buildPrompt("hi", atts, { embeddedContext: true, image: false }), [
     { type: "text", text: "hi" },
     { type: "resource", resource: { uri: "file:///ws/a.ts", text: "x", mimeType: "text/plain" } },
     { type: "resource", resource: { uri: "file:///ws/b.ts#L2-L3", text: "sel", mimeType: "text/plain" } },
   ]);
-  assert.deepEqual(buildPrompt("hi", atts, false), [
+  assert.deepEqual(buildPrompt("hi", atts, { embeddedContext: false, image: false }), [
     { type: "text", text: "hi\n\nSelection from /ws/b.ts (lines 2-3):\n```\nsel\n```" },
     { type: "resource_link", uri: "file:///ws/a.ts", name: "a.ts" },
   ]);

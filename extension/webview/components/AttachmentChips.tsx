@@ -1,0 +1,30 @@
+// The composer's attachments: file and selection chips, images as thumbnails. Each has a remove button
+// that the keyboard reaches, named for what it removes.
+import type { Attachment } from "../../common/webviewProtocol";
+import { TEST_IDS } from "../testIds";
+import { Icon } from "../icons";
+
+export function AttachmentChips({ attachments, onDetach }: { attachments: readonly Attachment[]; onDetach(id: string): void }) {
+  if (attachments.length === 0) return null;
+  return (
+    <div class="chips">
+      {attachments.map((a) =>
+        a.kind === "image" ? (
+          <span key={a.id} class="chip image-chip" data-testid={TEST_IDS.attachment} data-kind="image" title={a.label}>
+            {a.thumbnail ? <img class="thumbnail" data-testid={TEST_IDS.imageThumbnail} src={a.thumbnail} alt={a.label} /> : null}
+            <button class="icon" title="Remove" aria-label={`Remove image ${a.label}`} onClick={() => onDetach(a.id)}>
+              <Icon name="close" />
+            </button>
+          </span>
+        ) : (
+          <span key={a.id} class="chip" data-testid={TEST_IDS.attachment}>
+            <Icon name={a.kind === "file" ? "file" : "selection"} /> {a.label}
+            <button class="icon" title="Remove" aria-label={`Remove ${a.label}`} onClick={() => onDetach(a.id)}>
+              <Icon name="close" />
+            </button>
+          </span>
+        ),
+      )}
+    </div>
+  );
+}
