@@ -62,3 +62,25 @@ export function buildPrompt(text: string, attachments: ResolvedAttachment[], cap
   const lead: ContentBlock[] = body.trim() === "" && images.length > 0 ? [] : [{ type: "text", text: body }];
   return [...lead, ...images, ...blocks];
 }
+
+/** What one `prompt/send` becomes: the ACP blocks, what the transcript shows, the images left out. */
+export interface ComposedPrompt {
+  blocks: ContentBlock[];
+  display: { text: string; attachments: string[]; images?: ImageData[] };
+  /** Images attached while the agent took them but not sent, since the agent serving now does not. */
+  droppedImages: number;
+}
+
+export function composePrompt(text: string, attachments: ResolvedAttachment[], caps: PromptCaps): ComposedPrompt {
+  const images = attachments.filter((a): a is ImageAttachment => a.kind === "image");
+  const shown = caps.image ? images.map((i) => ({ mimeType: i.mimeType, data: i.data })) : [];
+  return {
+    blocks: buildPrompt(text, attachments, caps),
+    display: {
+      text,
+      attachments: attachments.filter((a) => a.kind !== "image").map(attachmentLabel),
+      ...(shown.length > 0 ? { images: shown } : {}),
+    },
+    droppedImages: caps.image ? 0 : images.length,
+  };
+}

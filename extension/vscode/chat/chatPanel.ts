@@ -13,7 +13,7 @@ import {
 } from "../../common/webviewProtocol";
 import type { TranscriptEvent } from "../../common/transcript";
 import { renderShell } from "../../chat/html";
-import { attachmentLabel, buildPrompt, type ImageAttachment, type ResolvedAttachment } from "../../chat/promptBuilder";
+import { attachmentLabel, buildPrompt, composePrompt, type ResolvedAttachment } from "../../chat/promptBuilder";
 import { checkImage, checkImageFile, type ImageCheck } from "../../chat/imageAttachments";
 import { pickImageFiles } from "./imagePicker";
 import type { DiffContentProvider } from "./diffContent";
@@ -166,19 +166,14 @@ export class ChatPanel implements vscode.Disposable {
         for (const id of msg.attachmentIds) this.#attachments.delete(id);
         if (!s.sessionId) await this.deps.ensureAttached(s);
         if (!s.sessionId) throw new Error("No session is attached to this folder.");
-        const blocks = buildPrompt(text, atts, s.state.promptCapabilities);
-        const images = atts.filter((a): a is ImageAttachment => a.kind === "image");
-        if (images.length > 0 && !s.state.promptCapabilities.image)
+        const p = composePrompt(text, atts, s.state.promptCapabilities);
+        if (p.droppedImages > 0)
           s.emit({
             type: "notice",
             severity: "warning",
-            text: `This agent does not take images: ${images.length} image(s) were not sent.`,
+            text: `This agent does not take images: ${p.droppedImages} image(s) were not sent.`,
           });
-        await s.prompt(blocks, {
-          text,
-          attachments: atts.filter((a) => a.kind !== "image").map(attachmentLabel),
-          ...(s.state.promptCapabilities.image ? { images: images.map((i) => ({ mimeType: i.mimeType, data: i.data })) } : {}),
-        });
+        await s.prompt(p.blocks, p.display);
         return;
       }
       case "turn/cancel":

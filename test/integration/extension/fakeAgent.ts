@@ -26,6 +26,8 @@ export interface FakeAgent {
   steers: SteerRequest[];
   /** How a steer is answered; the default injects it into a running turn of that session. */
   onSteer(req: SteerRequest, client: AgentContext): Promise<SteerAnswer>;
+  /** What `session/load` does before it answers (replay history: `session/update`s of that session). */
+  onLoad(params: acp.LoadSessionRequest, client: AgentContext): Promise<void>;
   /** The agent-side context (to send unsolicited updates). */
   client(): AgentContext;
 }
@@ -40,6 +42,7 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
     calls: [],
     onPrompt: async () => "end_turn",
     steers: [],
+    onLoad: async () => {},
     // Like the built-in agent: injected into a running turn of that session and shown where it landed.
     onSteer: async (req, client) => {
       if (!aborts.has(req.sessionId)) return { outcome: "promptRequired", reason: "noRunningTurn" };
@@ -79,8 +82,9 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
         });
         return { sessionId: `s${++seq}` };
       })
-      .onRequest(acp.methods.agent.session.load, () => {
+      .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
         fake.calls.push("session/load");
+        await fake.onLoad(params, client);
       })
       .onRequest(acp.methods.agent.session.resume, () => {
         fake.calls.push("session/resume");
