@@ -73,4 +73,5 @@ export const TEST_IDS = {
   imageThumbnail: "image-thumbnail",
   imageNotice: "image-notice",
   messageImage: "message-image",
+  planItem: "plan-item",
 } as const;

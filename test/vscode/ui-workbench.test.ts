@@ -18,6 +18,7 @@ import { questionTests } from "./ui/questions";
 import { queueSteerTests } from "./ui/queueSteer";
 import { restrictedModeTests } from "./ui/restrictedMode";
 import { webviewSafetyTests } from "./ui/webviewSafety";
+import { imageTests } from "./ui/images";
 
 describe("Manifold in code-server: one window, two folders", () => {
   let s: Scenario | undefined;
@@ -52,5 +53,6 @@ describe("Manifold in code-server: one window, two folders", () => {
   mcpServerTests(scenario);
   checkpointTests(scenario);
   queueSteerTests(scenario);
+  imageTests(scenario);
   agentLifecycleTests(scenario);
 });

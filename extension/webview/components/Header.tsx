@@ -186,9 +186,11 @@ export function PlanView({ s }: { s: TranscriptState }) {
       </summary>
       <ol>
         {s.plan.map((p, i) => (
-          <li key={i} class={`plan-${p.status} prio-${p.priority}`}>
+          <li key={i} class={`plan-${p.status} prio-${p.priority}`} data-testid={TEST_IDS.planItem} data-status={p.status}>
             <Icon name={p.status === "completed" ? "pass-filled" : p.status === "in_progress" ? "circle-filled" : "circle-outline"} />{" "}
             {p.content}
+            {/* The icon alone says the step's state only to sighted users. */}
+            <span class="visually-hidden"> ({p.status.replace("_", " ")})</span>
           </li>
         ))}
       </ol>

@@ -74,6 +74,8 @@ export function fakeModelEnv(model: Pick<FakeModelServer, "url">): Record<string
     MANIFOLD_MODEL_PROVIDER: "openai-compatible",
     MANIFOLD_MODEL_BASE_URL: model.url,
     MANIFOLD_MODEL: "fake",
+    // The fake model "sees" images, so an attached image reaches it as an image part (ui/images.ts).
+    MANIFOLD_MODEL_VISION: "1",
     MANIFOLD_DETECT_LOCAL_MODELS: "0",
     MANIFOLD_MODEL_RETRY_BASE_MS: "1",
     OPENAI_API_KEY: undefined,
