@@ -1,6 +1,6 @@
 // Issue #17 in the alpha panel: an image pasted into the composer (a ClipboardEvent carrying a PNG
 // File, dispatched in the webview) shows as a thumbnail, is sent with the text and reaches the fake
-// model as an OpenAI `image_url` part, and the user message shows it (image-prompt.png); a running
+// model as an OpenAI `image_url` part, and the user message shows it (image-composer.png, image-prompt.png); a running
 // command's output appears in its tool card while it still runs (live-output.png); the plan checklist
 // is updated in place by a second `update_plan` (plan.png). Every wait is on an event: the command
 // waits for a file the test creates, the model's second plan step hangs until the test releases it.
@@ -92,6 +92,7 @@ export function imageTests(scenario: () => Scenario): void {
         await chips.nth(1).waitFor({ state: "detached", timeout: 30_000 });
         assert.equal(await chips.count(), 1);
         await chips.locator(byTestId(TEST_IDS.imageThumbnail)).waitFor({ state: "visible" });
+        await screenshot(s.page, "image-composer");
         const before = s.model.requests.length;
         await dismissToasts(s.page);
         await alpha.locator(byTestId(TEST_IDS.composerInput)).fill("[img] what is in this picture?");
