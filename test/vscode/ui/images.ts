@@ -63,6 +63,15 @@ async function pastePng(panel: FrameLocator, png: Buffer): Promise<void> {
   }, png.toString("base64"));
 }
 
+/** Pastes a file of `size` zero bytes named as a PNG: past the limit, the composer refuses it. */
+async function pasteBlank(panel: FrameLocator, size: number): Promise<void> {
+  await panel.locator(byTestId(TEST_IDS.composerInput)).evaluate((el, n) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(n)], "huge.png", { type: "image/png" }));
+    el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, size);
+}
+
 /** The image parts (OpenAI `image_url`) of the last user message of a recorded request. */
 function imageUrls(messages: unknown[]): string[] {
   const users = (messages as Array<{ role?: unknown; content?: unknown }>).filter((m) => m.role === "user");
@@ -75,13 +84,17 @@ function imageUrls(messages: unknown[]): string[] {
 
 export function imageTests(scenario: () => Scenario): void {
   describe("images, live command output and the plan (#17)", () => {
-    it("a pasted image shows as a thumbnail, is removable, is sent with the text and reaches the model as an image part", () => {
+    it("a pasted image shows as a thumbnail, is removable, is sent with the text and reaches the model as an image part; one past 5 MiB is refused", () => {
       const s = scenario();
       return s.step("image-prompt", async () => {
         s.model.route("[img]", { text: "a gradient, blue to red" });
         const png = gradientPng(64, 40);
         const alpha = await s.reveal("alpha");
         const chips = alpha.locator(`${byTestId(TEST_IDS.attachment)}[data-kind="image"]`);
+        // Past the limit: refused in the composer with the reason, nothing attached.
+        await pasteBlank(alpha, 5 * 1024 * 1024 + 1);
+        await alpha.locator(byTestId(TEST_IDS.imageNotice), { hasText: "huge.png is too large" }).waitFor({ timeout: 30_000 });
+        assert.equal(await chips.count(), 0);
         // Paste twice, remove one by its keyboard-reachable button: the other stays.
         await pastePng(alpha, png);
         await pastePng(alpha, png);
