@@ -11,15 +11,18 @@ import type { TranscriptEvent, TranscriptState } from "./transcript";
 
 export { assertNever } from "./transcript";
 
-/** An item attached to the composer (an @-mentioned file or the editor selection). */
+/** An item attached to the composer (an @-mention: a file, the editor selection, a symbol, …). */
 export interface Attachment {
   /** Opaque id minted by the host; the host resolves it when the prompt is sent. */
   id: string;
   label: string;
-  kind: "file" | "selection" | "image";
+  kind: "file" | "selection" | "image" | AttachmentKindMore;
   /** Images only: a `data:` URL the chip shows as its thumbnail (never kept in the webview's saved state). */
   thumbnail?: string;
 }
+
+/** Issue #17: mentions beyond files — a workspace symbol, the folder's problems, a terminal's recent output. */
+export type AttachmentKindMore = "symbol" | "problems" | "terminal";
 
 /** The changes list: files changed since the review baseline (a checkpoint), with +/- counts. */
 export interface ChangesView {

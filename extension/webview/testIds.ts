@@ -74,4 +74,5 @@ export const TEST_IDS = {
   imageNotice: "image-notice",
   messageImage: "message-image",
   planItem: "plan-item",
+  slashOption: "slash-option",
 } as const;

@@ -1,8 +1,9 @@
-// The composer's attachments: file and selection chips, images as thumbnails. Each has a remove button
+// The composer's attachments: a chip per mention (an icon per kind), images as thumbnails. Each has a remove button
 // that the keyboard reaches, named for what it removes.
 import type { Attachment } from "../../common/webviewProtocol";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
+import { attachmentIcon } from "../attachmentIcons";
 
 export function AttachmentChips({ attachments, onDetach }: { attachments: readonly Attachment[]; onDetach(id: string): void }) {
   if (attachments.length === 0) return null;
@@ -18,7 +19,7 @@ export function AttachmentChips({ attachments, onDetach }: { attachments: readon
           </span>
         ) : (
           <span key={a.id} class="chip" data-testid={TEST_IDS.attachment}>
-            <Icon name={a.kind === "file" ? "file" : "selection"} /> {a.label}
+            <Icon name={attachmentIcon(a.kind)} /> {a.label}
             <button class="icon" title="Remove" aria-label={`Remove ${a.label}`} onClick={() => onDetach(a.id)}>
               <Icon name="close" />
             </button>

@@ -16,6 +16,9 @@ import { post } from "../vscodeApi";
 import { imageFiles, sendImages } from "../imageInput";
 import { AttachmentChips } from "./AttachmentChips";
 
+import { SlashMenu, useSlashMenu } from "./SlashMenu";
+import type { SlashAction } from "../slashMenu";
+
 const NO_IMAGES = "This agent does not take images.";
 
 export interface ComposerProps {
@@ -45,15 +48,18 @@ export function Composer(p: ComposerProps) {
     return () => sub.dispose();
   }, [focusRequests, ref]);
   useEffect(() => saveDraft(text), [text]);
+  const slash = useSlashMenu(text, p.commands);
+  const setDraft = (t: string) => {
+    setText(t);
+    slash.onDraft();
+  };
 
-  const slash = text.startsWith("/") && !/\s/.test(text) ? p.commands.filter((c) => c.name.startsWith(text.slice(1))) : [];
-
-  const send = () => {
+  const send = (body: string = text) => {
     if (p.disabled) return;
-    if (p.running) return queueOrSteer("queue/add");
-    if (text.trim() === "" && p.attachments.length === 0) return;
-    post({ type: "prompt/send", text, attachmentIds: p.attachments.map((a) => a.id) });
-    setText("");
+    if (p.running) return queueOrSteer("queue/add", body);
+    if (body.trim() === "" && p.attachments.length === 0) return;
+    post({ type: "prompt/send", text: body, attachmentIds: p.attachments.map((a) => a.id) });
+    setDraft("");
     setImageNotice(undefined);
     p.onSent();
     // Clicking Send put focus on the button, which becomes Cancel: the next message is typed here.
@@ -61,10 +67,17 @@ export function Composer(p: ComposerProps) {
   };
 
   // Queued and steered messages are text only: attachments stay in the composer for a prompt of their own.
-  const queueOrSteer = (type: "queue/add" | "prompt/steer") => {
-    if (p.disabled || text.trim() === "") return;
-    post({ type: type === "prompt/steer" && p.canSteer && p.running ? "prompt/steer" : "queue/add", text: text.trim() });
-    setText("");
+  const queueOrSteer = (type: "queue/add" | "prompt/steer", body: string = text) => {
+    if (p.disabled || body.trim() === "") return;
+    post({ type: type === "prompt/steer" && p.canSteer && p.running ? "prompt/steer" : "queue/add", text: body.trim() });
+    setDraft("");
+    ref.current?.focus();
+  };
+
+  // A picked command: filled in for its input, or run (sent) when it takes none.
+  const onSlash = (a: SlashAction) => {
+    if (a.kind === "fill") setDraft(a.text);
+    else if (a.kind === "run") send(a.text);
     ref.current?.focus();
   };
 
@@ -81,15 +94,20 @@ export function Composer(p: ComposerProps) {
 
   const onKeyDown = (ev: KeyboardEvent) => {
     if (ev.isComposing) return;
+    // The open slash menu takes its keys first (arrows, Enter/Tab to pick, Escape to close it).
+    if (!ev.shiftKey && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      const a = slash.onKey(ev.key);
+      if (a.kind !== "pass") {
+        ev.preventDefault();
+        onSlash(a);
+        return;
+      }
+    }
     if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey) && p.running) {
       ev.preventDefault();
       queueOrSteer("prompt/steer");
     } else if (ev.key === "Enter" && !ev.shiftKey) {
       ev.preventDefault();
-      if (slash.length > 0 && slash[0] && text !== `/${slash[0].name}`) {
-        setText(`/${slash[0].name} `);
-        return;
-      }
       send();
     } else if (ev.key === "Escape" && p.running) {
       ev.preventDefault();
@@ -110,24 +128,7 @@ export function Composer(p: ComposerProps) {
       }}
       onDrop={(ev) => takeImages(ev, ev.dataTransfer)}
     >
-      {slash.length > 0 ? (
-        <ul class="slash" data-testid={TEST_IDS.slashCommands} role="listbox">
-          {slash.map((c) => (
-            <li key={c.name}>
-              <button
-                class="link"
-                onClick={() => {
-                  setText(`/${c.name} `);
-                  ref.current?.focus();
-                }}
-              >
-                /{c.name}
-              </button>{" "}
-              <span class="muted">{c.description}</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <SlashMenu model={slash} onPick={onSlash} />
       <AttachmentChips attachments={p.attachments} onDetach={p.onDetach} />
       {imageNotice ? (
         <div class="image-notice" role="alert" data-testid={TEST_IDS.imageNotice}>
@@ -146,10 +147,11 @@ export function Composer(p: ComposerProps) {
               ? p.canSteer
                 ? "Enter queues the message for after this turn; Ctrl+Enter steers it into the turn now"
                 : "Enter queues the message for after this turn (this agent cannot take messages during a turn)"
-              : `Ask the agent… (Enter to send, Shift+Enter for a new line, @ to attach files${p.canImage ? ", paste images" : ""}, / for commands)`
+              : `Ask the agent… (Enter to send, Shift+Enter for a new line, @ to add context${p.canImage ? ", paste images" : ""}, / for commands)`
         }
+        {...slash.comboboxProps}
         value={text}
-        onInput={(ev) => setText((ev.currentTarget as HTMLTextAreaElement).value)}
+        onInput={(ev) => setDraft((ev.currentTarget as HTMLTextAreaElement).value)}
         onKeyDown={onKeyDown}
         onPaste={(ev) => takeImages(ev, ev.clipboardData)}
       />
@@ -157,8 +159,8 @@ export function Composer(p: ComposerProps) {
         <button
           class="icon"
           data-testid={TEST_IDS.mention}
-          title="Attach files (@)"
-          aria-label="Attach files"
+          title="Add context: files, selection, symbols, problems, terminal output (@)"
+          aria-label="Add context"
           onClick={() => post({ type: "composer/mention" })}
         >
           <Icon name="mention" />
@@ -219,7 +221,7 @@ export function Composer(p: ComposerProps) {
             <Icon name="debug-stop" /> Cancel
           </button>
         ) : (
-          <button class="primary" data-testid={TEST_IDS.send} disabled={p.disabled} title="Send (Enter)" onClick={send}>
+          <button class="primary" data-testid={TEST_IDS.send} disabled={p.disabled} title="Send (Enter)" onClick={() => send()}>
             <Icon name="send" /> Send
           </button>
         )}
