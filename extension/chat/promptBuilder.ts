@@ -3,11 +3,13 @@ import { pathToFileURL } from "node:url";
 import * as path from "node:path";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ImageData } from "../common/images";
+import { mentionBlocks, mentionLabel, type MentionAttachment } from "./mentions";
 
 export type ResolvedAttachment =
   | { kind: "file"; path: string; text?: string }
   | { kind: "selection"; path: string; startLine: number; endLine: number; text: string }
-  | ImageAttachment;
+  | ImageAttachment
+  | MentionAttachment;
 
 /** A pasted, dropped or picked image: its bytes stay on the host until the prompt is sent (issue #17). */
 export interface ImageAttachment extends ImageData {
@@ -23,6 +25,7 @@ export interface PromptCaps {
 
 export function attachmentLabel(a: ResolvedAttachment): string {
   if (a.kind === "image") return a.name;
+  if (a.kind === "symbol" || a.kind === "problems" || a.kind === "terminal") return mentionLabel(a);
   const name = path.basename(a.path);
   return a.kind === "file" ? name : `${name}:${a.startLine}-${a.endLine}`;
 }
@@ -42,6 +45,12 @@ export function buildPrompt(text: string, attachments: ResolvedAttachment[], cap
     if (a.kind === "image") {
       // ACP: an agent that does not advertise `promptCapabilities.image` must not be sent one.
       if (caps.image) images.push({ type: "image", mimeType: a.mimeType, data: a.data });
+      continue;
+    }
+    if (a.kind === "symbol" || a.kind === "problems" || a.kind === "terminal") {
+      const m = mentionBlocks(a, embeddedContext);
+      blocks.push(...m.blocks);
+      body += m.quote ?? "";
       continue;
     }
     const uri = pathToFileURL(a.path).href;
