@@ -125,3 +125,25 @@ export async function confinedTerminal(
     };
   return { ok: true, attachment: { kind: "terminal", name, text: formatTerminalRuns(name, inside) } };
 }
+
+/** A file, only inside the folder; `read` gets its text (undefined: binary or unreadable, sent as a link). */
+export async function confinedFile(
+  confine: Confine,
+  file: string,
+  read: (realPath: string) => Promise<string | undefined>,
+): Promise<Mention<{ kind: "file"; path: string; text?: string }>> {
+  const r = await confine(file);
+  if (!r.ok) return { ok: false, reason: `not attaching ${file}: ${r.reason}` };
+  const text = await read(r.path).catch(() => undefined);
+  return { ok: true, attachment: { kind: "file", path: r.path, ...(text !== undefined ? { text } : {}) } };
+}
+
+/** The editor selection, only when its file is inside the folder. */
+export async function confinedSelection(
+  confine: Confine,
+  sel: { path: string; startLine: number; endLine: number; text: string },
+): Promise<Mention<{ kind: "selection"; path: string; startLine: number; endLine: number; text: string }>> {
+  const r = await confine(sel.path);
+  if (!r.ok) return { ok: false, reason: `the selection is not in this folder: ${r.reason}` };
+  return { ok: true, attachment: { kind: "selection", ...sel, path: r.path } };
+}

@@ -1,5 +1,4 @@
 // One chat panel (WebviewPanel) for one workspace folder: the host side of the webview protocol.
-import * as path from "node:path";
 import * as vscode from "vscode";
 import type { FolderSession } from "../../sessions/folderSession";
 import { errorText } from "../../common/text";
@@ -22,6 +21,9 @@ import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
 import { CheckpointReview, isReviewMessage } from "../../checkpoints/review";
 import { Emitter, type Event } from "../../common/event";
 import { DisposableStore, MutableDisposable } from "../../common/lifecycle";
+import { pickMention, selectionMention, type MentionContext } from "./mentions";
+import type { TerminalOutputs } from "./terminalOutputs";
+import type { Mention } from "../../chat/mentions";
 
 export const CHAT_VIEW_TYPE = "manifold.chat";
 
@@ -36,6 +38,8 @@ export interface ChatPanelDeps {
   /** The panel needs a live session (starts the agent if allowed). */
   ensureAttached(session: FolderSession): Promise<void>;
   log(message: string): void;
+  /** The window's terminals' recent output, for the `@` mention "Terminal output". */
+  terminals: TerminalOutputs;
 }
 
 export function panelTitle(folderName: string): string {
@@ -227,10 +231,10 @@ export class ChatPanel implements vscode.Disposable {
         await this.#openDiff(msg.toolCallId, msg.contentIndex);
         return;
       case "composer/mention":
-        await this.#pickFiles();
+        this.#attachMention(await pickMention(this.#mentionContext()));
         return;
       case "composer/attachSelection":
-        await this.#attachSelection();
+        this.#attachMention(await selectionMention(this.#mentionContext()));
         return;
       case "composer/detach":
         this.#attachments.delete(msg.attachmentId);
@@ -284,53 +288,20 @@ export class ChatPanel implements vscode.Disposable {
     this.#post({ type: "composer/focus" });
   }
 
-  async #pickFiles(): Promise<void> {
-    const folderUri = vscode.Uri.file(this.session.folder);
-    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folderUri, "**/*"), "**/{node_modules,.git}/**", 5000);
-    const items = files
-      .map((uri) => ({ label: path.basename(uri.fsPath), description: path.relative(this.session.folder, path.dirname(uri.fsPath)), uri }))
-      .sort((a, b) => (a.description + a.label).localeCompare(b.description + b.label));
-    const picked = await vscode.window.showQuickPick(items, {
-      canPickMany: true,
-      placeHolder: `Attach files from ${this.session.folderName}`,
-      matchOnDescription: true,
-    });
-    if (!picked || picked.length === 0) {
-      this.#post({ type: "composer/focus" });
-      return;
-    }
-    const atts: Attachment[] = [];
-    for (const p of picked) {
-      let text: string | undefined;
-      try {
-        const doc = await vscode.workspace.openTextDocument(p.uri);
-        text = doc.getText();
-      } catch {
-        text = undefined; // binary or unreadable: sent as a link
-      }
-      atts.push(this.#addAttachment({ kind: "file", path: p.uri.fsPath, ...(text !== undefined ? { text } : {}) }));
-    }
-    this.#post({ type: "composer/attach", attachments: atts });
-    this.#post({ type: "composer/focus" });
+  #mentionContext(): MentionContext {
+    const c = this.session.confinement;
+    return {
+      folder: this.session.folder,
+      folderName: this.session.folderName,
+      confine: (p) => c.confine(p),
+      terminals: this.deps.terminals,
+    };
   }
 
-  async #attachSelection(): Promise<void> {
-    const editor =
-      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === "file" && !e.selection.isEmpty) ??
-      vscode.window.activeTextEditor;
-    if (!editor || editor.selection.isEmpty) {
-      void vscode.window.showInformationMessage("Manifold: select some text in an editor first.");
-      return;
-    }
-    const sel = editor.selection;
-    const att = this.#addAttachment({
-      kind: "selection",
-      path: editor.document.uri.fsPath,
-      startLine: sel.start.line + 1,
-      endLine: sel.end.line + 1,
-      text: editor.document.getText(sel),
-    });
-    this.#post({ type: "composer/attach", attachments: [att] });
+  /** A picked mention becomes a chip; a refused one says why. Focus goes back to the composer either way. */
+  #attachMention(m: Mention<ResolvedAttachment> | undefined): void {
+    if (m?.ok) this.#post({ type: "composer/attach", attachments: [this.#addAttachment(m.attachment)] });
+    else if (m) void vscode.window.showWarningMessage(`Manifold: ${m.reason}`);
     this.#post({ type: "composer/focus" });
   }
 

@@ -23,6 +23,7 @@ import { BaselineDocs } from "../checkpoints/baselineDocs";
 import { CheckpointRegistry } from "../../checkpoints/registry";
 import { Emitter, Event } from "../../common/event";
 import { DisposableMap, DisposableStore } from "../../common/lifecycle";
+import { TerminalOutputs } from "../chat/terminalOutputs";
 
 const BINDINGS_KEY = "manifold.bindings";
 /** Folder → its queue of messages waiting for a turn to end (validated on read, extension/common/promptQueue.ts). */
@@ -42,6 +43,8 @@ export class SessionManager implements vscode.Disposable {
   #status: AgentStatus = "idle";
   readonly checkpoints: CheckpointRegistry;
   readonly baselineDocs: BaselineDocs;
+  /** Issue #17: the terminals' recent output, recorded from the start for the `@` mention. */
+  readonly terminalOutputs = this.#store.add(new TerminalOutputs());
   #statusMessage: string | undefined;
 
   constructor(
@@ -271,6 +274,7 @@ export class SessionManager implements vscode.Disposable {
       runAction: this.runAction,
       ensureAttached: (x) => this.ensureAttached(x),
       log: (m) => this.log.warn(m),
+      terminals: this.terminalOutputs,
     });
     this.#panels.set(folder.uri.fsPath, chat);
     chat.onDidDispose(() => {

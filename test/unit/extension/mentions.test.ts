@@ -115,12 +115,14 @@ test("a symbol: embedded as its file's line range, else a link naming it", () =>
 test("problems and terminal output: embedded text resources, else quoted into the message", () => {
   const problems = { kind: "problems" as const, folder: "/w/alpha", count: 1, text: "Problems in alpha (1 error):\nx.ts:1:1: error: bad" };
   const term = { kind: "terminal" as const, name: "my shell", text: "Recent output…" };
-  assert.deepEqual(buildPrompt("look", [problems, term], true), [
+  assert.deepEqual(buildPrompt("look", [problems, term], { embeddedContext: true, image: false }), [
     { type: "text", text: "look" },
     { type: "resource", resource: { uri: "manifold://problems/alpha", mimeType: "text/plain", text: problems.text } },
     { type: "resource", resource: { uri: "manifold://terminal/my%20shell", mimeType: "text/plain", text: "Recent output…" } },
   ]);
-  assert.deepEqual(buildPrompt("look", [problems, term], false), [{ type: "text", text: `look\n\n${problems.text}\n\nRecent output…` }]);
+  assert.deepEqual(buildPrompt("look", [problems, term], { embeddedContext: false, image: false }), [
+    { type: "text", text: `look\n\n${problems.text}\n\nRecent output…` },
+  ]);
   assert.equal(attachmentLabel(problems), "Problems (1)");
   assert.equal(attachmentLabel(term), "Terminal: my shell");
 });
