@@ -16,6 +16,7 @@ import { MCP_WINDOW_SETTINGS, mcpServerTests, mcpTrustHooks, prepareMcpFixture }
 import { permissionTests } from "./ui/permissions";
 import { questionTests } from "./ui/questions";
 import { queueSteerTests } from "./ui/queueSteer";
+import { mentionTests } from "./ui/mentions";
 import { restrictedModeTests } from "./ui/restrictedMode";
 import { webviewSafetyTests } from "./ui/webviewSafety";
 import { imageTests } from "./ui/images";
@@ -54,5 +55,6 @@ describe("Manifold in code-server: one window, two folders", () => {
   checkpointTests(scenario);
   queueSteerTests(scenario);
   imageTests(scenario);
+  mentionTests(scenario);
   agentLifecycleTests(scenario);
 });

@@ -1,0 +1,119 @@
+// Issue #17 in a real window, alpha's panel. (1) `@` mentions beyond files: a TypeScript file with a
+// function and a type error is opened (TypeScript checks files in tabs), then the `@` button's quick
+// pick attaches "Problems" and, through "Symbol…", the function found by the workspace-symbol search;
+// the model's request carries the function's text and location and the problem's message.
+// (2) A slash command by keyboard only: `/c` opens the combobox's listbox (aria-expanded,
+// aria-activedescendant follow the arrows, wrapping), Escape closes it, typing reopens it, Enter runs
+// `/compact` (it takes no input): the agent asks the model for its summary and the transcript shows it.
+// Screenshots: mentions.png, slash-menu.png.
+import * as assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { quickItem, screenshot } from "../support/browser";
+import { byTestId, hidePanelBehindFile, type Scenario } from "../support/scenario";
+import { TEST_IDS } from "../../../extension/webview/testIds";
+
+const FILE = "mention-target.ts";
+const SOURCE = [
+  "export function mentionTarget(count: number): string {",
+  '  return "mention items: " + count;',
+  "}",
+  "",
+  'export const mentionBroken: number = "not a number";',
+  "",
+].join("\n");
+
+export function mentionTests(scenario: () => Scenario): void {
+  describe("mentions and slash commands in the composer", () => {
+    it("@ attaches the folder's problems and a workspace symbol; the model's request carries both", () => {
+      const s = scenario();
+      return s.step("mentions", async () => {
+        const { page } = s;
+        writeFileSync(join(s.workspace.alpha, FILE), SOURCE);
+        s.model.route("[mentions]", { text: "read the symbol and the problem" });
+        await s.reveal("alpha");
+        // Opening the file in a tab lets TypeScript check it; its squiggle says the problem is reported.
+        await hidePanelBehindFile(page, "alpha", FILE);
+        await page.locator(".editor-group-container.active .squiggly-error").first().waitFor({ state: "attached", timeout: 120_000 });
+        const alpha = await s.reveal("alpha");
+        const chips = alpha.locator(byTestId(TEST_IDS.attachment));
+        const before = await chips.count();
+
+        await alpha.locator(byTestId(TEST_IDS.mention)).click();
+        await quickItem(page, "Problems").click({ timeout: 60_000 });
+        await alpha.locator(byTestId(TEST_IDS.attachment), { hasText: "Problems" }).waitFor({ timeout: 30_000 });
+
+        await alpha.locator(byTestId(TEST_IDS.mention)).click();
+        await quickItem(page, "Symbol…").click({ timeout: 60_000 });
+        await page.locator(".quick-input-widget .quick-input-box input").fill("mentionTarget");
+        await quickItem(page, "mentionTarget").click({ timeout: 60_000 });
+        await alpha.locator(byTestId(TEST_IDS.attachment), { hasText: "mentionTarget" }).waitFor({ timeout: 30_000 });
+        assert.equal(await chips.count(), before + 2);
+        // Each kind has its own icon.
+        assert.equal(await alpha.locator(`${byTestId(TEST_IDS.attachment)} .codicon-warning`).count(), 1);
+        assert.equal(await alpha.locator(`${byTestId(TEST_IDS.attachment)} .codicon-symbol-method`).count(), 1);
+        await screenshot(page, "mentions");
+
+        const n = s.model.requests.length;
+        await s.send("alpha", "[mentions] what is wrong here?");
+        await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: "read the symbol and the problem" }).waitFor({ timeout: 60_000 });
+        const req = s.model.requests.slice(n).find((r) => r.lastUserText.includes("[mentions]"));
+        assert.ok(req, "the model got the prompt");
+        const body = JSON.stringify(req.messages);
+        assert.ok(body.includes("export function mentionTarget(count: number): string {"), "the symbol's text");
+        assert.ok(body.includes(`${FILE}#L1-L3`), `the symbol's location: ${body.slice(0, 2000)}`);
+        assert.match(body, /mention-target\.ts:5:\d+: error: Type '(\\")?string(\\")?' is not assignable to type 'number'/, "the problem");
+        assert.equal(await chips.count(), 0, "the chips went with the message");
+      });
+    });
+
+    it("a slash command by keyboard only: the combobox's ARIA state follows the keys, Enter runs /compact", () => {
+      const s = scenario();
+      return s.step("slash-menu", async () => {
+        const { page } = s;
+        s.model.route("Summarise the conversation so far", { text: "SUMMARY-SLASH-17 the user asked about mentions" });
+        const alpha = await s.reveal("alpha");
+        const input = alpha.locator(byTestId(TEST_IDS.composerInput));
+        const option = (name: string) => alpha.locator(`#slash-option-${name}`);
+        await input.focus();
+        assert.equal(await input.getAttribute("role"), "combobox");
+        assert.equal(await input.getAttribute("aria-expanded"), "false");
+        await page.keyboard.type("/c");
+        await option("clear").waitFor({ state: "visible", timeout: 30_000 });
+        assert.equal(await input.getAttribute("aria-expanded"), "true");
+        assert.equal(await input.getAttribute("aria-autocomplete"), "list");
+        const listId = await input.getAttribute("aria-controls");
+        assert.equal(await alpha.locator(`#${listId}`).getAttribute("role"), "listbox");
+        assert.equal(await input.getAttribute("aria-activedescendant"), "slash-option-compact");
+        await page.keyboard.press("ArrowDown");
+        assert.equal(await input.getAttribute("aria-activedescendant"), "slash-option-clear");
+        assert.equal(await option("clear").getAttribute("aria-selected"), "true");
+        assert.equal(await option("compact").getAttribute("aria-selected"), "false");
+        await page.keyboard.press("ArrowDown"); // wraps
+        assert.equal(await input.getAttribute("aria-activedescendant"), "slash-option-compact");
+        await page.keyboard.press("ArrowUp"); // wraps back
+        assert.equal(await input.getAttribute("aria-activedescendant"), "slash-option-clear");
+        await screenshot(page, "slash-menu");
+        await page.keyboard.press("Escape");
+        assert.equal(await input.getAttribute("aria-expanded"), "false");
+        assert.equal(await input.getAttribute("aria-activedescendant"), null);
+        await page.keyboard.type("o"); // "/co": only /compact, active
+        await option("compact").waitFor({ state: "visible", timeout: 30_000 });
+        assert.equal(await input.getAttribute("aria-expanded"), "true");
+        assert.equal(await option("clear").count(), 0);
+        assert.equal(await input.getAttribute("aria-activedescendant"), "slash-option-compact");
+
+        const n = s.model.requests.length;
+        await page.keyboard.press("Enter"); // /compact takes no input: it runs
+        await alpha.locator(byTestId(TEST_IDS.userMessage), { hasText: "/compact" }).waitFor({ timeout: 60_000 });
+        await alpha.locator(byTestId(TEST_IDS.transcript), { hasText: "SUMMARY-SLASH-17" }).waitFor({ timeout: 60_000 });
+        const summarise = s.model.requests.slice(n).find((r) => r.lastUserText.startsWith("Summarise the conversation so far"));
+        assert.ok(summarise, "the agent ran /compact: it asked the model for a summary");
+        assert.equal(await input.inputValue(), "");
+        assert.equal(await input.getAttribute("aria-expanded"), "false");
+        await alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="false"]`).waitFor({ timeout: 60_000 });
+      });
+    });
+  });
+}
