@@ -38,7 +38,8 @@ function Empty({ s }: { s: TranscriptState }) {
       <h2>{s.folderName}</h2>
       <p>{starting ? "Starting the agent…" : `Ask about ${s.folderName}, or ask for a change. The agent works inside this folder.`}</p>
       <p class="muted">
-        Type <kbd>@</kbd> to attach files, <kbd>/</kbd> for the agent's commands, <kbd>Esc</kbd> to cancel a turn.
+        Type <kbd>@</kbd> to add context (files, the selection, a symbol, problems, terminal output), <kbd>/</kbd> for the agent's commands,{" "}
+        <kbd>Esc</kbd> to cancel a turn.
       </p>
     </div>
   );

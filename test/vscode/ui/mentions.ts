@@ -47,7 +47,8 @@ export function mentionTests(scenario: () => Scenario): void {
         await alpha.locator(byTestId(TEST_IDS.mention)).click();
         await quickItem(page, "Symbol…").click({ timeout: 60_000 });
         await page.locator(".quick-input-widget .quick-input-box input").fill("mentionTarget");
-        await quickItem(page, "mentionTarget").click({ timeout: 60_000 });
+        // TypeScript names a function with its parentheses.
+        await quickItem(page, "mentionTarget()").click({ timeout: 60_000 });
         await alpha.locator(byTestId(TEST_IDS.attachment), { hasText: "mentionTarget" }).waitFor({ timeout: 30_000 });
         assert.equal(await chips.count(), before + 2);
         // Each kind has its own icon.
