@@ -83,7 +83,7 @@ async function contextItems(ctx: MentionContext): Promise<Item[]> {
     },
     {
       label: "$(warning) Problems",
-      description: problems.ok && problems.attachment.kind === "problems" ? `${problems.attachment.count} in ${ctx.folderName}` : "",
+      description: describe(problems, (a) => (a.kind === "problems" ? `${a.count} in ${ctx.folderName}` : "")),
       resolve: () => Promise.resolve(problems),
     },
     {
@@ -133,7 +133,8 @@ async function problemsMention(ctx: MentionContext): Promise<Mention<ResolvedAtt
         ...(d.code !== undefined ? { code: String(typeof d.code === "object" ? d.code.value : d.code) } : {}),
       })),
     );
-  return { ok: true, attachment: await confinedProblems(ctx.confine, ctx.folder, problems) };
+  const attachment = await confinedProblems(ctx.confine, ctx.folder, problems);
+  return attachment.count > 0 ? { ok: true, attachment } : { ok: false, reason: `no problems in ${ctx.folderName}` };
 }
 
 /** The active terminal's recent runs whose cwd is inside the folder. */
