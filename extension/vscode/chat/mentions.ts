@@ -110,12 +110,19 @@ async function fileItems(ctx: MentionContext): Promise<Item[]> {
     .sort((a, b) => (a.description + a.label).localeCompare(b.description + b.label));
 }
 
-const SEVERITY: Record<vscode.DiagnosticSeverity, ProblemSeverity> = {
-  [vscode.DiagnosticSeverity.Error]: "error",
-  [vscode.DiagnosticSeverity.Warning]: "warning",
-  [vscode.DiagnosticSeverity.Information]: "info",
-  [vscode.DiagnosticSeverity.Hint]: "hint",
-};
+// A function, not a table built at load: the bundle loads before (and without) a real `vscode` (test/agent/extensionBundle.test.ts).
+function severity(s: vscode.DiagnosticSeverity): ProblemSeverity {
+  switch (s) {
+    case vscode.DiagnosticSeverity.Error:
+      return "error";
+    case vscode.DiagnosticSeverity.Warning:
+      return "warning";
+    case vscode.DiagnosticSeverity.Information:
+      return "info";
+    default:
+      return "hint";
+  }
+}
 
 /** Diagnostics of files inside the folder (the Problems view's, filtered), as one text block. */
 async function problemsMention(ctx: MentionContext): Promise<Mention<ResolvedAttachment>> {
@@ -127,7 +134,7 @@ async function problemsMention(ctx: MentionContext): Promise<Mention<ResolvedAtt
         path: uri.fsPath,
         line: d.range.start.line + 1,
         column: d.range.start.character + 1,
-        severity: SEVERITY[d.severity],
+        severity: severity(d.severity),
         message: d.message,
         ...(d.source ? { source: d.source } : {}),
         ...(d.code !== undefined ? { code: String(typeof d.code === "object" ? d.code.value : d.code) } : {}),
