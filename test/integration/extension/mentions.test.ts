@@ -67,7 +67,7 @@ async function setup(embeddedContext: boolean): Promise<Harness> {
     alpha,
     outside,
     async send(text, atts) {
-      const blocks = buildPrompt(text, atts, session.state.promptCapabilities.embeddedContext);
+      const blocks = buildPrompt(text, atts, session.state.promptCapabilities);
       await session.prompt(blocks, { text, attachments: atts.map(attachmentLabel) });
       const last = received.at(-1);
       assert.ok(last, "the agent received the prompt");
