@@ -10,8 +10,10 @@ import type { DiagnosticInfo, LanguageIntelligence, Location, Position, SymbolIn
  */
 const FIRST_DIAGNOSTICS_MS = 15_000;
 /**
- * After an update that lists no problem, how long to wait for another: servers report in passes
- * (TypeScript sends syntax problems, then semantic ones), so a first empty update is not the answer.
+ * After an update that lists no problem, how long at least to wait for another: servers report in
+ * passes (TypeScript sends syntax problems, then semantic ones), so a first empty update is not the
+ * answer. A server that was slow to send its first pass (a loaded machine) gets as long again for the
+ * next one: a fixed window answered "no problems" under load while the semantic pass was on its way.
  */
 const SETTLE_MS = 2_500;
 
@@ -56,13 +58,14 @@ function tabsOf(uri: vscode.Uri): vscode.Tab[] {
 function reportedOn(uri: vscode.Uri): Promise<void> {
   const is = sameUri(uri);
   return new Promise<void>((resolve) => {
+    const started = Date.now();
     const bound = setTimeout(done, FIRST_DIAGNOSTICS_MS);
     let settle: NodeJS.Timeout | undefined;
     const sub = vscode.languages.onDidChangeDiagnostics((e) => {
       if (!e.uris.some(is)) return;
       if (vscode.languages.getDiagnostics(uri).length > 0) return done();
       clearTimeout(settle);
-      settle = setTimeout(done, SETTLE_MS);
+      settle = setTimeout(done, Math.max(SETTLE_MS, Date.now() - started));
     });
     function done(): void {
       clearTimeout(bound);
