@@ -66,4 +66,6 @@ export const COMMANDS = {
   restartMcpServer: "manifold.restartMcpServer",
   showChanges: "manifold.showChanges",
   restoreCheckpoint: "manifold.restoreCheckpoint",
+  signOut: "manifold.signOut",
+  clearAgentSecret: "manifold.clearAgentSecret",
 } as const;

@@ -32,6 +32,7 @@ import type {
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { authMethodViews, type AuthMethodView } from "../common/auth";
 import type { McpServerStatus } from "../common/mcpRows";
 import { SessionRouter } from "./router";
 import { Emitter, type Event } from "../common/event";
@@ -93,6 +94,8 @@ export interface AgentFeatures {
   forkAtPrompt: boolean;
   /** `_session/steering`: user content into the running turn (top-level `_meta.steering.supported` of `initialize`). */
   steering: boolean;
+  /** `logout` (`agentCapabilities.auth.logout`). */
+  logout: boolean;
 }
 
 /** Where an agent advertises a fork that can be cut before a prompt (agent-server/acp/fork.ts). */
@@ -137,6 +140,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null, initMe
     mcpRestart: manifoldMeta(caps)?.mcpRestart === true,
     forkAtPrompt: forkMeta(caps?._meta),
     steering: steeringMeta(initMeta),
+    logout: on(caps?.auth?.logout),
   };
 }
 
@@ -240,6 +244,24 @@ export class AcpClient {
     return this.#info?.agentInfo?.title ?? this.#info?.agentInfo?.name ?? "agent";
   }
 
+  /** The sign-in methods `initialize` offered that this client can run (validated: the list is the agent's). */
+  get authMethods(): AuthMethodView[] {
+    return authMethodViews(this.#info?.authMethods);
+  }
+
+  /** `authenticate` with an agent-run method (never a terminal or env-var one: those are the client's to run). */
+  async authenticate(methodId: string): Promise<void> {
+    const m = this.authMethods.find((x) => x.id === methodId);
+    if (m?.kind !== "agent") throw new UnsupportedError(`"${methodId}" is not a sign-in method the agent runs itself`);
+    await this.#conn.agent.request(acp.methods.agent.authenticate, { methodId });
+  }
+
+  /** `logout`, where the agent advertises it. */
+  async logout(): Promise<void> {
+    if (!this.#features.logout) throw new UnsupportedError(`${this.agentName} does not support signing out`);
+    await this.#conn.agent.request(acp.methods.agent.logout, {});
+  }
+
   close(): void {
     this.#conn.close();
   }
@@ -247,8 +269,14 @@ export class AcpClient {
   async initialize(): Promise<InitializeResponse> {
     const params: acp.InitializeRequest = {
       protocolVersion: acp.PROTOCOL_VERSION,
-      // Form elicitation only (questions in the session's panel); URL mode is not offered.
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, elicitation: { form: {} } },
+      // Form elicitation only (questions in the session's panel); URL mode is not offered. Terminal
+      // sign-in methods run in a VS Code terminal (extension/sessions/signIn.ts).
+      clientCapabilities: {
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: true,
+        elicitation: { form: {} },
+        auth: { terminal: true },
+      },
       clientInfo: CLIENT_INFO,
     };
     const res = await this.#conn.agent.request(acp.methods.agent.initialize, params);

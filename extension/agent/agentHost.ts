@@ -56,6 +56,11 @@ export class AgentHost {
     return this.#running?.spec.name;
   }
 
+  /** What the running agent was started with (terminal sign-in re-runs its command). */
+  get spec(): AgentSpec | undefined {
+    return this.#running?.spec;
+  }
+
   /** The running agent's client, starting it if needed. */
   ensure(): Promise<AcpClient> {
     if (this.#disposed) return Promise.reject(new Error("the extension is shutting down"));

@@ -34,6 +34,8 @@ export interface AgentSettings {
 export interface AgentSecrets {
   openaiApiKey?: string;
   anthropicApiKey?: string;
+  /** A third-party agent's variables set at sign-in (an env-var auth method), from secret storage. */
+  agentEnv?: Record<string, string>;
 }
 
 export interface AgentSpec {
@@ -118,6 +120,9 @@ export function resolveAgentSpec(opts: {
   // A third-party agent is a normal program: it must not inherit Electron's "run as Node" switch.
   delete env.ELECTRON_RUN_AS_NODE;
   for (const [k, v] of Object.entries(entry.env ?? {})) env[k] = v;
+  // What the user gave at sign-in wins over the entry's env: it is the newer, explicit answer.
+  const signedIn = secrets.agentEnv ?? {};
+  for (const [k, v] of Object.entries(signedIn)) env[k] = v;
   return {
     name: entry.name,
     builtin: false,
@@ -125,7 +130,11 @@ export function resolveAgentSpec(opts: {
     args: entry.args ?? [],
     env,
     cwd: opts.cwd,
-    secretEnvNames: [...secretEnvNames, ...Object.keys(entry.env ?? {}).filter((k) => /key|token|secret|password/i.test(k))],
+    secretEnvNames: [
+      ...secretEnvNames,
+      ...Object.keys(entry.env ?? {}).filter((k) => /key|token|secret|password/i.test(k)),
+      ...Object.keys(signedIn),
+    ],
   };
 }
 

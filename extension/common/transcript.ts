@@ -245,6 +245,7 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         pendingPermissions: s.pendingPermissions,
         queue: s.queue,
         ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}),
+        ...(s.builtin !== undefined ? { builtin: s.builtin } : {}),
       };
     case "status": {
       const { statusMessage: _m, ...rest } = s;
@@ -253,7 +254,23 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
         : { ...rest, agentStatus: ev.status };
     }
     case "agent":
-      return { ...s, agentName: ev.agentName };
+      return { ...s, agentName: ev.agentName, ...(ev.builtin !== undefined ? { builtin: ev.builtin } : {}) };
+    case "auth/required":
+      return { ...s, auth: { methods: ev.methods, message: ev.message } };
+    case "auth/busy": {
+      if (!s.auth) return s;
+      const { busy: _b, ...auth } = s.auth;
+      return { ...s, auth: ev.busy !== undefined ? { ...auth, busy: ev.busy } : auth };
+    }
+    case "auth/cleared": {
+      const { auth: _a, ...rest } = s;
+      return rest;
+    }
+    case "agent/switched": {
+      const [id, nextId] = mintId(s);
+      const divider: NoticeEntry = { kind: "notice", id, severity: "info", text: `Agent switched to ${ev.agentName}`, divider: true };
+      return { ...s, nextId, entries: [...s.entries, divider] };
+    }
     case "session/bound": {
       const base: TranscriptState = ev.clearHistory
         ? {
@@ -262,10 +279,13 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
             pendingPermissions: s.pendingPermissions,
             queue: s.queue,
             nextId: s.nextId,
+            ...(s.builtin !== undefined ? { builtin: s.builtin } : {}),
+            ...(s.auth ? { auth: s.auth } : {}),
           }
         : s;
-      const { sessionId: _sid, modes: _modes, ...rest } = base;
+      const { sessionId: _sid, modes: _modes, auth: _auth, ...rest } = base;
       return {
+        ...(ev.sessionId === undefined && base.auth ? { auth: base.auth } : {}),
         ...rest,
         ...(ev.sessionId !== undefined ? { sessionId: ev.sessionId } : {}),
         ...(ev.modes ? { modes: ev.modes } : {}),

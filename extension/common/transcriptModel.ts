@@ -17,6 +17,7 @@ import type { QuestionForm } from "./questionForm";
 import type { TurnStop } from "./turnEnd";
 import type { QueuedMessage } from "./promptQueue";
 import type { ImageData } from "./images";
+import type { AuthMethodView, AuthPrompt } from "./auth";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
@@ -91,6 +92,8 @@ export interface NoticeEntry {
   text: string;
   /** The one notice of how a turn ended (from the stop reason or the agent's marked text). */
   turnEnd?: true;
+  /** A divider: what is above it belongs to another agent (the window switched agents, issue #18). */
+  divider?: true;
 }
 export type QuestionState = { state: "pending" } | { state: "answered"; summary: string } | { state: "declined" } | { state: "cancelled" };
 export interface QuestionEntry {
@@ -161,6 +164,10 @@ export interface TranscriptState {
   pendingPermissions: string[];
   /** Next id for entries made by this reducer (deterministic on both sides). */
   nextId: number;
+  /** Whether the serving agent is Manifold's own (sandboxed) or a third-party one (runs as the user); unknown until attached. */
+  builtin?: boolean;
+  /** The agent answered `auth_required`: its sign-in methods, shown as a card until a session is bound. */
+  auth?: AuthPrompt;
 }
 
 export type TranscriptEvent =
@@ -168,7 +175,7 @@ export type TranscriptEvent =
   | { type: "reset"; folderName: string; agentName: string }
   | { type: "status"; status: AgentStatus; message?: string }
   /** The agent serving this folder is known (or changed): its name reaches the panel as an event like every other fact. */
-  | { type: "agent"; agentName: string }
+  | { type: "agent"; agentName: string; builtin?: boolean }
   | {
       type: "session/bound";
       sessionId: string | undefined;
@@ -196,4 +203,10 @@ export type TranscriptEvent =
   | { type: "question/resolved"; questionId: string; outcome: QuestionState }
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
   /** The folder session's queue changed: its whole list. */
-  | { type: "queue/changed"; items: QueuedMessage[] };
+  | { type: "queue/changed"; items: QueuedMessage[] }
+  /** Sign-in (issue #18): the agent asks for it / a step runs (`busy`) / it is no longer asked. */
+  | { type: "auth/required"; methods: AuthMethodView[]; message: string }
+  | { type: "auth/busy"; busy: string | undefined }
+  | { type: "auth/cleared" }
+  /** The window switched agents: a divider, the transcript above it stays readable. */
+  | { type: "agent/switched"; agentName: string };

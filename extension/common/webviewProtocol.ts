@@ -138,6 +138,8 @@ const editResendMsg = z
   .strict();
 const restoreConfirmMsg = z.object({ type: z.literal("restore/confirm"), planId: id, keepUserEdits: z.boolean() }).strict();
 const restoreCancelMsg = z.object({ type: z.literal("restore/cancel"), planId: id }).strict();
+// Issue #18: run one of the agent's sign-in methods (the card's button; values are asked by the host).
+const signInMsg = z.object({ type: z.literal("auth/signIn"), methodId: id }).strict();
 
 export const webviewToHostSchema = z.discriminatedUnion("type", [
   changesRefreshMsg,
@@ -172,6 +174,7 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   actionMsg,
   imageMsg,
   pickImagesMsg,
+  signInMsg,
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

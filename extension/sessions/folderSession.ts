@@ -16,6 +16,7 @@ import { DiffTexts, type DiffText } from "./diffTexts";
 import { BoundSession } from "./boundSession";
 import { FolderQueue, type QueueStore } from "./folderQueue";
 import { errorText } from "../common/text";
+import { isAuthRequired } from "../common/auth";
 import { Emitter, type Event } from "../common/event";
 import { Disposable } from "../common/lifecycle";
 
@@ -105,6 +106,10 @@ export class FolderSession extends Disposable {
   get sessionId(): string | undefined {
     return this.#binding?.sessionId;
   }
+  /** The client this folder is attached (or attaching) to. */
+  get client(): AcpClient | undefined {
+    return this.#client;
+  }
   get pending(): PendingPermission[] {
     return this.#binding?.pendingPermissions ?? [];
   }
@@ -133,9 +138,13 @@ export class FolderSession extends Disposable {
 
   /**
    * Binds this folder to a live session on `client`: the persisted one (resume, else load), or a new
-   * one. `restart` = the agent process was restarted and the host still holds the history.
+   * one. `restart` = the agent process was restarted and the host still holds the history. `builtin`:
+   * which protection applies (said in the panel). `switchedTo`: the window switched agents; the
+   * transcript so far stays, under a divider, and the new agent's session continues below it.
+   * An agent that answers `auth_required` gets its sign-in card instead of an error (issue #18).
    */
-  attach(client: AcpClient, opts: { restart: boolean }): Promise<void> {
+  attach(client: AcpClient, opts: { restart: boolean; builtin?: boolean; switchedTo?: string }): Promise<void> {
+    const keep = opts.switchedTo !== undefined && this.#state.entries.length > 0;
     const run = async () => {
       // A close still in flight (panel closed, then reopened at once) finishes first, so the agent never
       // sees the resume of a session it is still closing.
@@ -143,15 +152,18 @@ export class FolderSession extends Disposable {
       this.#unregister();
       this.#client = client;
       this.#error = false;
-      if (this.#state.agentName !== client.agentName) this.emit({ type: "agent", agentName: client.agentName });
+      if (this.#state.agentName !== client.agentName || (opts.builtin !== undefined && this.#state.builtin !== opts.builtin))
+        this.emit({ type: "agent", agentName: client.agentName, ...(opts.builtin !== undefined ? { builtin: opts.builtin } : {}) });
+      if (keep) this.emit({ type: "agent/switched", agentName: client.agentName });
       // The first snapshot of a big folder hashes every file: do it now, not in front of the first prompt.
       void this.deps.checkpoints?.warm().catch((err: unknown) => this.deps.log?.(`checkpoints unavailable: ${errorText(err)}`));
       const saved = this.deps.bindings.get(this.folder);
       if (saved) {
         try {
-          await this.#reopen(client, saved, opts.restart);
+          await this.#reopen(client, saved, opts.restart, keep);
           return;
         } catch (err) {
+          if (isAuthRequired(err)) throw err;
           this.deps.log?.(`could not reopen session ${saved} for ${this.folder}: ${errorText(err)}`);
           this.emit({
             type: "notice",
@@ -160,11 +172,16 @@ export class FolderSession extends Disposable {
           });
         }
       }
-      await this.#create(client);
+      await this.#create(client, keep);
+      if (this.#state.auth) this.emit({ type: "auth/cleared" });
     };
     const p = run().catch((err: unknown) => {
       // A stale attach (the agent restarted meanwhile) fails quietly; the newer one reports.
       if (this.#client !== client) return;
+      if (isAuthRequired(err)) {
+        this.emit({ type: "auth/required", methods: client.authMethods, message: errorText(err) });
+        return;
+      }
       this.#error = true;
       this.emit({ type: "notice", severity: "error", text: `Could not start a session: ${errorText(err)}` });
       throw err;
@@ -219,14 +236,14 @@ export class FolderSession extends Disposable {
     await this.#reopen(client, sessionId, false);
   }
 
-  async #create(client: AcpClient): Promise<void> {
+  async #create(client: AcpClient, keepHistory = false): Promise<void> {
     const f = client.features;
     const mcpServers = await this.#mcp(client);
     await client.newSession(
       this.folder,
       (res) => {
         this.#register(client, res.sessionId);
-        this.emit(boundEvent(res.sessionId, { clearHistory: true, answer: res, features: f }));
+        this.emit(boundEvent(res.sessionId, { clearHistory: !keepHistory, answer: res, features: f }));
         this.#showMcp(client, res.sessionId);
       },
       mcpServers,
@@ -254,7 +271,7 @@ export class FolderSession extends Disposable {
     }
   }
 
-  async #reopen(client: AcpClient, sessionId: string, restart: boolean): Promise<void> {
+  async #reopen(client: AcpClient, sessionId: string, restart: boolean, keepHistory = false): Promise<void> {
     const f = client.features;
     const haveHistory = this.#state.sessionId === sessionId && this.#state.entries.length > 0;
     // With history on screen, resume (no replay). Without it, load (replays history) if possible.
@@ -270,7 +287,7 @@ export class FolderSession extends Disposable {
         if (!haveHistory)
           this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
       } else {
-        this.emit(boundEvent(sessionId, { clearHistory: true, features: f }), { type: "loading", loading: true });
+        this.emit(boundEvent(sessionId, { clearHistory: !keepHistory, features: f }), { type: "loading", loading: true });
         try {
           const res = await client.loadSession(sessionId, this.folder, mcpServers);
           this.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
@@ -518,6 +535,18 @@ export class FolderSession extends Disposable {
     } catch (err) {
       this.deps.log?.(`session/close ${sessionId}: ${errorText(err)}`);
     }
+  }
+
+  /**
+   * The window is switching to agent `to`: a running turn is cancelled (and says why), pending
+   * requests are dismissed and the session is closed; the transcript stays for the next attach.
+   */
+  async leaveForSwitch(to: string): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    if (this.#state.running)
+      this.emit({ type: "notice", severity: "warning", text: `The running turn is cancelled: the agent is being switched to ${to}.` });
+    await this.#leave(client);
   }
 
   /** The agent process died: pending requests are void, a running turn is shown interrupted. */

@@ -204,6 +204,48 @@ function registerAgentCommands(
   reg(store, COMMANDS.setApiKey, () => setApiKey(manager, context));
   reg(store, COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent()));
   reg(store, COMMANDS.showLog, () => manager.log.show(true));
+  reg(store, COMMANDS.signOut, () => withErrors("Sign Out of Agent", () => signOut(manager)));
+  reg(store, COMMANDS.clearAgentSecret, () => withErrors("Clear Agent Secret", () => clearAgentSecret(manager)));
+}
+
+/** `logout` where the running agent advertises it; the next session it is asked for may need a sign-in again. */
+async function signOut(manager: SessionManager): Promise<void> {
+  const client = manager.agentHost.client;
+  if (!client) {
+    void vscode.window.showInformationMessage("Manifold: the agent is not running.");
+    return;
+  }
+  if (!client.features.logout) {
+    void vscode.window.showInformationMessage(
+      `Manifold: ${client.agentName} does not support signing out. Its stored secrets can be removed with "Manifold: Clear Agent Secret…".`,
+    );
+    return;
+  }
+  await client.logout();
+  void vscode.window.showInformationMessage(`Manifold: signed out of ${client.agentName}.`);
+}
+
+/** Removes one variable an env-var sign-in stored; it stops being passed when the agent restarts. */
+async function clearAgentSecret(manager: SessionManager): Promise<void> {
+  const entries = manager.agentSecrets.entries();
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage("Manifold: no agent secrets are stored.");
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    entries.map((e) => ({ label: e.name, description: e.agent, e })),
+    { placeHolder: "Clear which stored agent secret?" },
+  );
+  if (!picked) return;
+  await manager.agentSecrets.clear(picked.e.agent, picked.e.name);
+  const restart = "Restart Agent";
+  if (manager.agentHost.spec?.name === picked.e.agent) {
+    const answer = await vscode.window.showInformationMessage(
+      `Manifold: ${picked.e.name} is cleared; the running agent still has it until it restarts.`,
+      restart,
+    );
+    if (answer === restart) await manager.restartAgent();
+  }
 }
 
 async function selectAgent(manager: SessionManager): Promise<void> {
@@ -223,7 +265,8 @@ async function selectAgent(manager: SessionManager): Promise<void> {
     return;
   }
   await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agent, picked.label, vscode.ConfigurationTarget.Global);
-  await withErrors("Restart Agent", () => manager.restartAgent());
+  if (picked.label === current) await withErrors("Restart Agent", () => manager.restartAgent());
+  else await withErrors("Select Agent", () => manager.switchAgent(picked.label));
 }
 
 async function setApiKey(manager: SessionManager, context: vscode.ExtensionContext): Promise<void> {

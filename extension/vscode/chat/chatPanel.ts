@@ -37,6 +37,8 @@ export interface ChatPanelDeps {
   checkpoints(session: FolderSession): { ck: FolderCheckpoints } | { unavailable: string };
   /** The panel needs a live session (starts the agent if allowed). */
   ensureAttached(session: FolderSession): Promise<void>;
+  /** Runs one of the agent's sign-in methods for this folder (issue #18). */
+  signIn(session: FolderSession, methodId: string): Promise<void>;
   log(message: string): void;
   /** The window's terminals' recent output, for the `@` mention "Terminal output". */
   terminals: TerminalOutputs;
@@ -250,6 +252,9 @@ export class ChatPanel implements vscode.Disposable {
         this.#attachImages(files.map((f) => checkImageFile(f.path, f.bytes, s.state.promptCapabilities.image)));
         return;
       }
+      case "auth/signIn":
+        await this.deps.signIn(s, msg.methodId);
+        return;
       default:
         assertNever(msg);
     }

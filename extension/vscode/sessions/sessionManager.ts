@@ -24,6 +24,8 @@ import { CheckpointRegistry } from "../../checkpoints/registry";
 import { Emitter, Event } from "../../common/event";
 import { DisposableMap, DisposableStore } from "../../common/lifecycle";
 import { TerminalOutputs } from "../chat/terminalOutputs";
+import { signIn } from "../../sessions/signIn";
+import { AgentSecretStore, signInIO } from "./agentAuth";
 
 const BINDINGS_KEY = "manifold.bindings";
 /** Folder → its queue of messages waiting for a turn to end (validated on read, extension/common/promptQueue.ts). */
@@ -46,6 +48,10 @@ export class SessionManager implements vscode.Disposable {
   /** Issue #17: the terminals' recent output, recorded from the start for the `@` mention. */
   readonly terminalOutputs = this.#store.add(new TerminalOutputs());
   #statusMessage: string | undefined;
+  /** Sign-in variables of third-party agents (SecretStorage). */
+  readonly agentSecrets: AgentSecretStore;
+  /** Set while `switchAgent` restarts the agent: the next attach keeps each transcript under a divider. */
+  #switching = false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -54,6 +60,7 @@ export class SessionManager implements vscode.Disposable {
     private readonly runAction: (action: SessionAction, session: FolderSession) => void,
   ) {
     this.mcp = new McpHost(context, (m) => log.info(m));
+    this.agentSecrets = new AgentSecretStore(context.secrets, context.globalState);
     this.checkpoints = new CheckpointRegistry(
       vscode.Uri.joinPath(context.globalStorageUri, "checkpoints").fsPath,
       { dirtyFiles: () => vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === "file").map((d) => d.uri.fsPath) },
@@ -74,9 +81,10 @@ export class SessionManager implements vscode.Disposable {
       resolveSpec: async () => {
         // The data dir (and the agent's cwd) must exist before the spawn.
         await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(context.globalStorageUri, "sessions"));
+        const settings = readAgentSettings();
         return resolveAgentSpec({
-          settings: readAgentSettings(),
-          secrets: await readSecrets(context.secrets),
+          settings,
+          secrets: { ...(await readSecrets(context.secrets)), agentEnv: await this.agentSecrets.read(settings.agent) },
           baseEnv: process.env,
           execPath: process.execPath,
           extensionPath: context.extensionUri.fsPath,
@@ -119,8 +127,18 @@ export class SessionManager implements vscode.Disposable {
 
   // ---- folders and sessions ----
 
+  /**
+   * Folder → session id, one map per agent: switching agents and back reopens each agent's own
+   * session. The built-in agent keeps the original key (bindings from before #18 stay valid).
+   */
+  #bindingsKey(): string {
+    const spec = this.agentHost.spec;
+    const agent = spec ? (spec.builtin ? "builtin" : spec.name) : readAgentSettings().agent;
+    return agent === "builtin" || agent === "" ? BINDINGS_KEY : `${BINDINGS_KEY}/${agent}`;
+  }
+
   #bindings(): Record<string, string> {
-    const raw = this.context.workspaceState.get<unknown>(BINDINGS_KEY);
+    const raw = this.context.workspaceState.get<unknown>(this.#bindingsKey());
     if (typeof raw !== "object" || raw === null) return {};
     return Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string"));
   }
@@ -140,7 +158,7 @@ export class SessionManager implements vscode.Disposable {
             const next = { ...this.#bindings() };
             if (id) next[f] = id;
             else delete next[f];
-            return Promise.resolve(this.context.workspaceState.update(BINDINGS_KEY, next));
+            return Promise.resolve(this.context.workspaceState.update(this.#bindingsKey(), next));
           },
         },
         queues: {
@@ -213,11 +231,45 @@ export class SessionManager implements vscode.Disposable {
     client.onDidReportMcpStatus(({ sessionId, servers }) => {
       for (const s of this.#sessions.values()) s.mcpStatus(sessionId, servers);
     });
+    const switched = this.#switching;
+    this.#switching = false;
+    const opts = {
+      restart: restart && !switched,
+      builtin: this.agentHost.spec?.builtin ?? true,
+      ...(switched ? { switchedTo: client.agentName } : {}),
+    };
     await Promise.all(
       this.#openSessions().map((s) =>
-        s.attach(client, { restart }).catch((err: unknown) => this.log.error(`[${s.folderName}] attach failed: ${errorText(err)}`)),
+        s.attach(client, opts).catch((err: unknown) => this.log.error(`[${s.folderName}] attach failed: ${errorText(err)}`)),
       ),
     );
+  }
+
+  /**
+   * After `manifold.agent` changed: running turns are cancelled (each panel says so), every open
+   * session is closed, the agent restarts as the new one and every open panel attaches to a new (or its
+   * own earlier) session of it, the transcript so far kept above a divider (the I-95 re-attach path).
+   */
+  async switchAgent(to: string): Promise<void> {
+    if (!vscode.workspace.isTrusted) return;
+    await Promise.all(this.#openSessions().map((s) => s.leaveForSwitch(to).catch(() => undefined)));
+    this.#switching = this.#openSessions().length > 0;
+    await this.agentHost.restart();
+  }
+
+  /** Runs one of the agent's sign-in methods for the folder `s` (its card's button). */
+  signIn(s: FolderSession): (methodId: string) => Promise<void> {
+    return (methodId) =>
+      signIn(
+        s,
+        methodId,
+        signInIO({
+          spec: () => this.agentHost.spec,
+          store: this.agentSecrets,
+          cwd: s.folder,
+          restartAgent: () => this.restartAgent(),
+        }),
+      );
   }
 
   /** Binds `s` to a live session, starting the agent if needed (never in an untrusted workspace). */
@@ -228,7 +280,7 @@ export class SessionManager implements vscode.Disposable {
     }
     const client = await this.agentHost.ensure();
     await s.whenAttached();
-    if (!s.sessionId) await s.attach(client, { restart: false });
+    if (!s.sessionId && !s.state.auth) await s.attach(client, { restart: false, builtin: this.agentHost.spec?.builtin ?? true });
   }
 
   async restartAgent(): Promise<void> {
@@ -273,6 +325,7 @@ export class SessionManager implements vscode.Disposable {
       checkpoints: (x) => this.checkpoints.forFolder(x.folder),
       runAction: this.runAction,
       ensureAttached: (x) => this.ensureAttached(x),
+      signIn: (x, methodId) => this.signIn(x)(methodId),
       log: (m) => this.log.warn(m),
       terminals: this.terminalOutputs,
     });
@@ -351,7 +404,8 @@ export class SessionManager implements vscode.Disposable {
       const open = this.#openSessions();
       // An attach in progress already has an id (registered before load): wait for it to finish.
       await Promise.all(open.map(async (s) => (await s.whenAttached(), s.sessionId ? undefined : this.ensureAttached(s))));
-      if (!vscode.workspace.isTrusted || this.#openSessions().every((s) => s.sessionId)) return;
+      // A panel showing its agent's sign-in card is settled too: it waits for the user.
+      if (!vscode.workspace.isTrusted || this.#openSessions().every((s) => s.sessionId || s.state.auth)) return;
       await Event.toPromise(this.onDidChange);
     }
   }

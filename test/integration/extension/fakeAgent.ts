@@ -30,9 +30,20 @@ export interface FakeAgent {
   onLoad(params: acp.LoadSessionRequest, client: AgentContext): Promise<void>;
   /** The agent-side context (to send unsolicited updates). */
   client(): AgentContext;
+  /** With `auth`: whether sessions are served (else new, load and resume answer `auth_required`). */
+  signedIn: boolean;
+  /** What the client advertised in `initialize`. */
+  clientCapabilities?: acp.ClientCapabilities;
 }
 
-export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?: boolean } = {}): FakeAgent {
+/** Sign-in of the fake: the `authMethods` it advertises; an `agent` method's `authenticate` signs it in. */
+export interface FakeAuth {
+  methods: unknown[];
+  signedIn?: boolean;
+  logout?: boolean;
+}
+
+export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?: boolean; auth?: FakeAuth } = {}): FakeAgent {
   let seq = 0;
   const aborts = new Map<string, AbortController>();
   let ctx: AgentContext | undefined;
@@ -58,24 +69,40 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
       if (!ctx) throw new Error("not connected");
       return ctx;
     },
+    signedIn: opts.auth ? opts.auth.signedIn === true : true,
     app: acp
       .agent({ name: "fake-agent" })
       .onConnect((conn) => {
         ctx = conn.client;
       })
-      .onRequest(acp.methods.agent.initialize, () => ({
-        protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: caps,
-        agentInfo: { name: "fake-agent", version: "0.0.0" },
-        ...(opts.steering ? { _meta: { steering: { supported: true } } } : {}),
-      }))
+      .onRequest(acp.methods.agent.initialize, ({ params }) => {
+        fake.clientCapabilities = params.clientCapabilities;
+        return {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          agentCapabilities: opts.auth?.logout ? { ...caps, auth: { logout: {} } } : caps,
+          ...(opts.auth ? { authMethods: opts.auth.methods as acp.AuthMethod[] } : {}),
+          agentInfo: { name: "fake-agent", version: "0.0.0" },
+          ...(opts.steering ? { _meta: { steering: { supported: true } } } : {}),
+        };
+      })
       .onRequest("_session/steering", { parse: (p: unknown) => p as SteerRequest }, ({ params, client }) => {
         if (!opts.steering) throw acp.RequestError.methodNotFound("_session/steering");
         fake.steers.push(params);
         return fake.onSteer(params, client);
       })
+      .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+        fake.calls.push(`authenticate ${params.methodId}`);
+        const m = opts.auth?.methods.find((x) => (x as { id?: unknown }).id === params.methodId) as { type?: string } | undefined;
+        if (!m || (m.type !== undefined && m.type !== "agent")) throw acp.RequestError.invalidParams(undefined, "not an agent method");
+        fake.signedIn = true;
+      })
+      .onRequest(acp.methods.agent.logout, () => {
+        fake.calls.push("logout");
+        fake.signedIn = false;
+      })
       .onRequest(acp.methods.agent.session.new, ({ params }) => {
         fake.calls.push("session/new");
+        if (!fake.signedIn) throw acp.RequestError.authRequired();
         fake.newSessions.push({
           cwd: params.cwd,
           ...(params.additionalDirectories !== undefined ? { additionalDirectories: params.additionalDirectories } : {}),
@@ -84,6 +111,7 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
       })
       .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
         fake.calls.push("session/load");
+        if (!fake.signedIn) throw acp.RequestError.authRequired();
         await fake.onLoad(params, client);
       })
       .onRequest(acp.methods.agent.session.resume, () => {

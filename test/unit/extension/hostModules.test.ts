@@ -104,6 +104,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
       mcpRestart: false,
       forkAtPrompt: false,
       steering: false,
+      logout: false,
     },
   );
   assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, {
