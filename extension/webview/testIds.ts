@@ -75,4 +75,9 @@ export const TEST_IDS = {
   messageImage: "message-image",
   planItem: "plan-item",
   slashOption: "slash-option",
+  authCard: "auth-card",
+  authMethod: "auth-method",
+  protection: "protection",
+  autoMode: "auto-mode",
+  agentDivider: "agent-divider",
 } as const;

@@ -8,6 +8,7 @@ import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 import { Composer } from "./Composer";
 import { Banners, Header, PlanView, UsageView } from "./Header";
+import { AuthCard, AutoModeBanner, ProtectionLine } from "./AgentTrust";
 import { McpServers } from "./McpServers";
 import { QueueList } from "./QueueList";
 import { Transcript } from "./Transcript";
@@ -62,8 +63,11 @@ export function App({ store }: { store: PanelStore }) {
     <div class="app" data-testid={TEST_IDS.app} data-session-id={s.sessionId ?? ""} data-running={String(s.running)}>
       <StatusRegion a={view.announcement} />
       <Header s={s} />
+      <ProtectionLine s={s} />
       <McpServers rows={s.mcpServers} />
       <Banners s={s} />
+      <AutoModeBanner s={s} />
+      <AuthCard s={s} />
       <PlanView s={s} />
       {s.entries.length === 0 ? (
         <Empty s={s} />

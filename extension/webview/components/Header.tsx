@@ -56,7 +56,8 @@ function ConfigPicker({ o }: { o: SessionConfigOption }) {
 
 function ModePicker({ s }: { s: TranscriptState }) {
   const modes = s.modes;
-  if (!modes || s.configOptions.length > 0) return null;
+  // Legacy modes are the picker unless a config option already carries the mode (ACP: options supersede modes).
+  if (!modes || s.configOptions.some((o) => o.category === "mode" || o.id === "mode")) return null;
   return (
     <label class="picker">
       <span class="picker-name">Mode</span>

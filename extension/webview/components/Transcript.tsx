@@ -229,8 +229,8 @@ const Entry = memo(function Entry({
     case "notice":
       return (
         <div
-          class={`notice ${e.severity}`}
-          data-testid={TEST_IDS.notice}
+          class={`notice ${e.severity}${e.divider ? " divider" : ""}`}
+          data-testid={e.divider ? TEST_IDS.agentDivider : TEST_IDS.notice}
           data-severity={e.severity}
           role={e.severity === "error" ? "alert" : "status"}
         >
