@@ -175,7 +175,7 @@ test("logout is called only where the agent advertises it", async () => {
   assert.deepEqual([withLogout.fake.calls, withLogout.fake.signedIn], [["logout"], false]);
 });
 
-test("switching agents: a running turn is cancelled and says why; the transcript stays above a divider; the new agent's session follows", async () => {
+test("I-95: switching agents re-attaches like a restart: a running turn is cancelled and says why; the transcript stays above a divider; the new agent's session follows", async () => {
   const first = await connect({ methods: [], signedIn: true });
   const [a] = folders();
   // One binding map per agent, as SessionManager keeps them.

@@ -151,7 +151,7 @@ test("transcript: the sign-in card until a session is bound; the agent divider k
   );
 });
 
-test("a signed-in third-party agent gets its stored variables in the spawn env, named as secrets (never logged)", () => {
+test("I-98: a signed-in third-party agent gets its stored variables in the spawn env, named as secrets (never logged)", () => {
   const spec = resolveAgentSpec({
     settings: { agent: "codex", agents: [{ name: "codex", command: "codex-acp", env: { CODEX_API_KEY: "from-settings" } }] },
     secrets: { agentEnv: { CODEX_API_KEY: "from-sign-in", OTHER: "x" } },
