@@ -3,8 +3,10 @@
 // scripts/agents/install.sh) serves a two-folder code-server window, offline, against a local fake of
 // its model API (OpenAI-compatible chat). `manifold.agents` is machine-scoped, so in code-server (a
 // remote window) it goes in the Remote (Machine) settings. Alpha streams a reply; a write asks in
-// alpha's panel only and Reject writes nothing (I-93); a write outside the folder through the
-// extension's fs/* is refused (I-94); Cancel ends a hanging turn; beta has its own session with
+// alpha's panel only and Reject writes nothing (I-93); a write outside the folder, rejected, writes
+// nothing, and approved is written by opencode itself (it answers its own permission after handing
+// the edit to fs/*, which Manifold refuses outside the folder, I-94: the panel says "runs as you");
+// Cancel ends a hanging turn; beta has its own session with
 // cwd = beta at the same time, and no text crosses over. Skips (saying how to install) when opencode
 // is not installed.
 import * as assert from "node:assert/strict";
@@ -97,9 +99,13 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
       ];
       assert.notEqual(sessionIds[0], sessionIds[1]);
       // opencode tells its model the session's working directory: beta's request names beta's folder.
-      const betaReq = model?.requests.find((r) => r.lastUserText.includes("[hello:beta]"));
-      assert.ok(betaReq && JSON.stringify(betaReq.body).includes(t.workspace.beta), "beta's session does not run in beta");
-      assert.ok(!JSON.stringify(betaReq.body).includes(t.workspace.alpha), "beta's session was told alpha's folder");
+      // (its title request, the first one, carries no environment; the turn's request does).
+      const betaReqs = (model?.requests ?? []).filter((r) => r.lastUserText.includes("[hello:beta]")).map((r) => JSON.stringify(r.body));
+      assert.ok(
+        betaReqs.some((b) => b.includes(`Working directory: ${t.workspace.beta}`)),
+        "beta's session does not run in beta",
+      );
+      assert.ok(!betaReqs.some((b) => b.includes(t.workspace.alpha)), "beta's session was told alpha's folder");
     }));
 
   it("I-93: a write asks in alpha's panel only; Reject writes nothing", () =>
@@ -119,26 +125,38 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
       assert.equal(existsSync(target), false, "Reject still wrote the file");
     }));
 
-  it("I-94: fs/* served by the extension stays confined: a write outside the folder is refused", () =>
+  it("I-94 with an agent that runs as you: a write outside the folder, rejected, writes nothing; approved, opencode writes it itself", () =>
     scenario().step("real-outside", async () => {
       const t = scenario();
-      const outside = join(t.workspace.alpha, "..", "outside.txt");
-      const alpha = await t.send("alpha", `[write:${outside}] write outside`);
-      // Allow whatever the agent asks (its own external-directory check, then the edit): the extension's
-      // fs/write_text_file still refuses a path outside alpha.
+      const outside = join(t.workspace.root, "outside.txt");
+      const target = join(t.workspace.alpha, "..", "outside.txt");
+      const alpha = await webviewFrame(t.page, "Manifold: alpha");
       const running = alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="true"]`);
       const pending = alpha.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`);
-      while ((await running.count()) > 0) {
-        if ((await pending.count()) > 0)
-          await pending
-            .first()
-            .locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once|allow|yes/i })
-            .first()
-            .click()
-            .catch(() => undefined);
-        await Promise.race([pending.first().waitFor({ state: "visible", timeout: 1_000 }), idle("alpha")]).catch(() => undefined);
-      }
-      assert.equal(existsSync(join(t.workspace.root, "outside.txt")), false, "a write outside the folder was carried out");
+      /** Answers every card of the running turn with `choice` until the turn ends. */
+      const answerAll = async (choice: RegExp) => {
+        while ((await running.count()) > 0) {
+          if ((await pending.count()) > 0)
+            await pending
+              .first()
+              .locator(byTestId(TEST_IDS.permissionOption), { hasText: choice })
+              .first()
+              .click()
+              .catch(() => undefined);
+          await Promise.race([pending.first().waitFor({ state: "visible", timeout: 1_000 }), idle("alpha")]).catch(() => undefined);
+        }
+      };
+      await t.send("alpha", `[write:${target}] write outside`);
+      await pending.first().waitFor({ state: "visible", timeout: 90_000 });
+      await answerAll(/reject/i);
+      assert.equal(existsSync(outside), false, "a rejected write outside the folder was carried out");
+      // Approved: opencode first hands the edit to the client (fs/write_text_file, which Manifold refuses
+      // outside the folder, I-94), ignores the answer and writes the file itself. That is what the
+      // panel's "runs as you" line says; only the built-in agent is confined by Manifold.
+      await t.send("alpha", `[write:${target}] write outside again`);
+      await pending.first().waitFor({ state: "visible", timeout: 90_000 });
+      await answerAll(/allow once|allow/i);
+      assert.equal(existsSync(outside), true, "opencode no longer writes approved files itself: revisit the protection line's wording");
     }));
 
   it("Cancel ends a hanging turn; the panel is idle again", () =>
