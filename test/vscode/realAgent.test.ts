@@ -73,8 +73,10 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
   });
 
   after(async () => {
-    await s?.close();
+    const leftovers = (await s?.close()) ?? [];
     await model?.close();
+    // The agent is a third-party process tree: nothing of it may outlive the window (I-96).
+    assert.deepEqual(leftovers, [], "processes outlived code-server (opencode left running?)");
   });
 
   it("I-93: alpha streams a reply while beta has its own session (cwd = beta), at the same time, no cross-talk; the panel says it runs as you", () =>
