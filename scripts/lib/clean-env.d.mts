@@ -1,8 +1,2 @@
 // Types of clean-env.mjs (plain JS so that shell scripts can run it with any Node, no tsx).
-export function isDroppedName(name: string): boolean;
-export function cleanPath(path: string | undefined, prepend?: string[]): string;
-export function cleanEnv(
-  source: Record<string, string | undefined>,
-  extra?: Record<string, string | undefined>,
-  prependPath?: string[],
-): Record<string, string>;
+export { isDroppedName, cleanPath, cleanEnv } from "./scrub-env.mjs";
