@@ -31,6 +31,16 @@ export interface AgentSettings {
   logLevel?: string;
 }
 
+/** How the picked registry agent starts (extension/registry/store.ts `launchOf`), when it is installed. */
+export interface RegistryLaunch {
+  /** The `manifold.agent` value, `registry:<id>`. */
+  setting: string;
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
 export interface AgentSecrets {
   openaiApiKey?: string;
   anthropicApiKey?: string;
@@ -89,6 +99,8 @@ export function resolveAgentSpec(opts: {
   extensionPath: string;
   dataDir: string;
   cwd: string;
+  /** The installed registry agent that `settings.agent` names (absent: not installed, or not a registry agent). */
+  registryAgent?: RegistryLaunch;
 }): AgentSpec {
   const { settings, secrets } = opts;
   const env: NodeJS.ProcessEnv = { ...opts.baseEnv };
@@ -114,7 +126,13 @@ export function resolveAgentSpec(opts: {
       secretEnvNames,
     };
   }
-  const entry = settings.agents.find((a) => a.name === settings.agent);
+  const entry =
+    opts.registryAgent?.setting === settings.agent ? opts.registryAgent : settings.agents.find((a) => a.name === settings.agent);
+  if (!entry && settings.agent.startsWith("registry:")) {
+    throw new AgentSettingsError(
+      `manifold.agent is "${settings.agent}", which is not installed: pick it in Manifold: Select Agent… to install it.`,
+    );
+  }
   if (!entry) throw new AgentSettingsError(missingAgentMessage(settings.agent, settings.agents, settings.agentsOrigin));
   if (!entry.command) throw new AgentSettingsError(`the agent "${entry.name}" in manifold.agents has no command`);
   // A third-party agent is a normal program: it must not inherit Electron's "run as Node" switch.
