@@ -68,4 +68,6 @@ export const COMMANDS = {
   restoreCheckpoint: "manifold.restoreCheckpoint",
   signOut: "manifold.signOut",
   clearAgentSecret: "manifold.clearAgentSecret",
+  updateAgent: "manifold.updateAgent",
+  removeAgent: "manifold.removeAgent",
 } as const;

@@ -1,8 +1,9 @@
 // The "Manifold" commands (ids in api.ts, titles in package.json).
 import * as vscode from "vscode";
 import { COMMANDS } from "../api";
-import { SECRET_KEYS, SETTINGS, thirdPartyAgents } from "./config";
+import { SECRET_KEYS } from "./config";
 import { pickPendingApproval } from "./permissions/surface";
+import { registerAgentPicker } from "./registry/agentCommands";
 import type { SessionAction } from "../common/webviewProtocol";
 import { errorText } from "../common/text";
 import type { FolderSession } from "../sessions/folderSession";
@@ -200,7 +201,7 @@ function registerAgentCommands(
   context: vscode.ExtensionContext,
   store: DisposableStore,
 ): void {
-  reg(store, COMMANDS.selectAgent, () => selectAgent(manager));
+  registerAgentPicker(manager, context, store);
   reg(store, COMMANDS.setApiKey, () => setApiKey(manager, context));
   reg(store, COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent()));
   reg(store, COMMANDS.showLog, () => manager.log.show(true));
@@ -246,27 +247,6 @@ async function clearAgentSecret(manager: SessionManager): Promise<void> {
     );
     if (answer === restart) await manager.restartAgent();
   }
-}
-
-async function selectAgent(manager: SessionManager): Promise<void> {
-  const current = vscode.workspace.getConfiguration("manifold").get<string>(SETTINGS.agent) ?? "builtin";
-  const items = [
-    { label: "builtin", description: "Manifold's own agent" + (current === "builtin" ? " (current)" : "") },
-    ...thirdPartyAgents().map((a) => ({
-      label: a.name,
-      description: `${a.command} ${(a.args ?? []).join(" ")}` + (a.name === current ? " (current)" : ""),
-    })),
-    { label: "$(gear) Configure agents…", description: "manifold.agents in settings", configure: true },
-  ];
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: "Which ACP agent serves this window?" });
-  if (!picked) return;
-  if ("configure" in picked) {
-    await vscode.commands.executeCommand("workbench.action.openSettings", "manifold.agents");
-    return;
-  }
-  await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agent, picked.label, vscode.ConfigurationTarget.Global);
-  if (picked.label === current) await withErrors("Restart Agent", () => manager.restartAgent());
-  else await withErrors("Select Agent", () => manager.switchAgent(picked.label));
 }
 
 async function setApiKey(manager: SessionManager, context: vscode.ExtensionContext): Promise<void> {

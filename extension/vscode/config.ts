@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { z } from "zod";
 import type { AgentSecrets, AgentSettings, AgentsSettingOrigin, ThirdPartyAgent } from "../agent/agentSpec";
+import { pickedAgent, registryUrl } from "../registry/settings";
 
 export const SETTINGS = {
   agent: "agent",
@@ -15,6 +16,7 @@ export const SETTINGS = {
   logLevel: "logLevel",
   trace: "trace",
   mcpServers: "mcpServers",
+  agentRegistryUrl: "agentRegistry.url",
 } as const;
 
 export const SECRET_KEYS = {
@@ -61,7 +63,7 @@ function agentsOrigin(): AgentsSettingOrigin {
 
 export function readAgentSettings(): AgentSettings {
   return {
-    agent: str(SETTINGS.agent) ?? "builtin",
+    agent: selectedAgent(),
     agents: thirdPartyAgents(),
     agentsOrigin: agentsOrigin(),
     ...optional("modelProvider", str(SETTINGS.modelProvider)),
@@ -69,6 +71,16 @@ export function readAgentSettings(): AgentSettings {
     ...optional("modelName", str(SETTINGS.modelName)),
     ...optional("logLevel", str(SETTINGS.logLevel)),
   };
+}
+
+/** `manifold.agent` from user or machine settings only (I-107): a workspace cannot pick an agent to run. */
+export function selectedAgent(): string {
+  return pickedAgent(section().inspect<unknown>(SETTINGS.agent));
+}
+
+/** `manifold.agentRegistry.url` from user or machine settings only (I-107): a workspace cannot name a registry. */
+export function agentRegistryUrl(): string {
+  return registryUrl(section().inspect<unknown>(SETTINGS.agentRegistryUrl));
 }
 
 function optional<K extends string>(key: K, v: string | undefined): Partial<Record<K, string>> {

@@ -10,6 +10,7 @@ import { ChatPanel, CHAT_VIEW_TYPE, panelTitle, webviewOptions } from "../chat/c
 import type { DiffContentProvider } from "../chat/diffContent";
 import { vscodeFiles } from "../client/vscodeFiles";
 import { readAgentSettings, readSecrets, sessionDefaults, traceEnabled } from "../config";
+import { installedRegistryLaunch } from "../registry/registryAgents";
 import { McpHost } from "../mcp/mcpHost";
 import { surfaceHiddenRequest } from "../permissions/surface";
 import { surfaceHiddenQuestion } from "../questions/surface";
@@ -84,6 +85,7 @@ export class SessionManager implements vscode.Disposable {
         const settings = readAgentSettings();
         return resolveAgentSpec({
           settings,
+          registryAgent: await installedRegistryLaunch(context, settings.agent),
           secrets: { ...(await readSecrets(context.secrets)), agentEnv: await this.agentSecrets.read(settings.agent) },
           baseEnv: process.env,
           execPath: process.execPath,
