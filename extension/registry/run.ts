@@ -13,13 +13,21 @@ export interface RunOptions {
 
 const TAIL = 4000;
 
-/** Resolves with the output when the tool exits 0; rejects with its output's tail otherwise, or "cancelled". */
+/** Resolves with its stdout when the tool exits 0; rejects with its output's tail otherwise, or "cancelled". */
 export async function runTool(file: string, args: string[], opts: RunOptions): Promise<string> {
   if (opts.signal?.aborted) throw new InstallError("cancelled");
   let output = "";
-  const proc = spawnTree({ file, args, cwd: opts.cwd, env: opts.env }, (chunk) => {
+  let stdout = "";
+  const onData = (chunk: string): void => {
     output = (output + chunk).slice(-64_000);
     opts.onOutput?.(chunk);
+  };
+  // stdout is the result (an archive's listing); stderr only explains a failure.
+  const proc = spawnTree({ file, args, cwd: opts.cwd, env: opts.env }, onData, { rawStdout: true });
+  proc.child.stdout?.setEncoding("utf8");
+  proc.child.stdout?.on("data", (chunk: string) => {
+    stdout += chunk;
+    onData(chunk);
   });
   const onAbort = (): void => void proc.kill(500);
   opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -30,7 +38,7 @@ export async function runTool(file: string, args: string[], opts: RunOptions): P
     if (exitCode !== 0) {
       throw new InstallError(`${file} ${args[0] ?? ""} failed (${signal ?? `exit ${exitCode}`}): ${output.trim().slice(-TAIL)}`);
     }
-    return output;
+    return stdout;
   } finally {
     opts.signal?.removeEventListener("abort", onAbort);
   }
