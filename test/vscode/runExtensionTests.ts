@@ -3,12 +3,13 @@
 //   - VSCODE_EXECUTABLE_PATH=test/vscode/vscode-shim.mjs (offline CI): the same suite runs in code-server.
 // The workspace is a fresh two-folder `.code-workspace`; profile folders are fresh too, so no workspaceState
 // from an earlier run leaks in. Exit code: 0 when every test passed. Usage: npx tsx test/vscode/runExtensionTests.ts
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runTests } from "@vscode/test-electron";
 import { ensureBuilt, suiteIndexPath } from "./support/build";
 import { createTwoFolderWorkspace } from "./support/fixtures";
+import { startRegistryTrap } from "./support/registryTrap";
 import { repoRoot } from "./support/tools";
 
 /** Model selection is the environment's; the suites need the offline demo model, never a real one. */
@@ -26,7 +27,11 @@ export const WORKSPACE_SETTINGS = {
 
 export async function runExtensionTests(): Promise<number> {
   ensureBuilt({ vsix: false });
-  const workspace = createTwoFolderWorkspace("manifold-ext-tests-", WORKSPACE_SETTINGS);
+  // I-107: the workspace and a folder's .vscode/settings.json name a registry agent and a registry (registry.suite.ts).
+  const trap = await startRegistryTrap();
+  const workspace = createTwoFolderWorkspace("manifold-ext-tests-", { ...WORKSPACE_SETTINGS, ...trap.settings });
+  mkdirSync(join(workspace.alpha, ".vscode"));
+  writeFileSync(join(workspace.alpha, ".vscode", "settings.json"), JSON.stringify(trap.settings, null, 2));
   const profile = mkdtempSync(join(tmpdir(), "manifold-ext-profile-"));
   // Unset for VS Code only (undefined drops a variable from a child's environment); ours stays as it is.
   const noModelEnv = Object.fromEntries(
@@ -48,6 +53,7 @@ export async function runExtensionTests(): Promise<number> {
         ...noModelEnv,
         MANIFOLD_DETECT_LOCAL_MODELS: "0",
         MANIFOLD_DATA_DIR: join(profile, "manifold-data"),
+        MANIFOLD_TEST_REGISTRY_TRAP: trap.base,
       },
       ...(process.env.VSCODE_EXECUTABLE_PATH ? { vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH } : {}),
     });
@@ -56,6 +62,7 @@ export async function runExtensionTests(): Promise<number> {
     console.error(error instanceof Error ? error.message : error);
     return 1;
   } finally {
+    await trap.close();
     rmSync(workspace.root, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
   }
