@@ -32,7 +32,8 @@ export async function runTool(file: string, args: string[], opts: RunOptions): P
   const onAbort = (): void => void proc.kill(500);
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const { exitCode, signal } = await proc.exited;
+    // `ended`: after a cancel, only once the whole tree is gone (nothing writes into the working folder after it is removed).
+    const { exitCode, signal } = await proc.ended;
     if (opts.signal?.aborted) throw new InstallError("cancelled");
     if (exitCode === 127 && /ENOENT/.test(output)) throw new InstallError(`${file} was not found on PATH`);
     if (exitCode !== 0) {
