@@ -59,6 +59,23 @@ export function buildBinaryArchive(work: string): Buffer {
   return readFileSync(out);
 }
 
+/** The same agent as a `.zip` (the system's `zip`), mode 0644 too. */
+export function buildZipArchive(work: string): Buffer {
+  buildBinaryArchive(work);
+  const out = join(work, "fixture-agent.zip");
+  execFileSync("zip", ["-q", "-r", out, "bin"], { cwd: join(work, "bin-src") });
+  return readFileSync(out);
+}
+
+/** A stand-in for uv's `uvx` on PATH: the agent itself, so its title shows the command line uvx got. */
+export function fakeUvx(work: string): string {
+  const dir = join(work, "fake-uv");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "uvx"), AGENT_SCRIPT);
+  chmodSync(join(dir, "uvx"), 0o755);
+  return dir;
+}
+
 /** A `.tar.gz` whose one entry is `../escaped` (built with GNU tar's -P). */
 export function buildEscapingArchive(work: string): Buffer {
   const dir = join(work, "evil-src");
@@ -108,6 +125,7 @@ export async function startFixture(work: string, registry: (base: string, files:
   const tarball = buildNpmTarball(work);
   routes.set("/fixture-agent.tar.gz", { body: binary });
   routes.set("/evil.tar.gz", { body: buildEscapingArchive(work) });
+  routes.set("/fixture-agent.zip", { body: buildZipArchive(work) });
   routes.set("/tarballs/fixture-agent-1.0.0.tgz", { body: tarball });
   routes.set(`/${NPM_PACKAGE}`, {
     type: "application/json",

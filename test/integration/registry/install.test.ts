@@ -1,7 +1,8 @@
-// Installing from a local ACP registry fixture on 127.0.0.1 (issue #18): a binary entry (checksum
-// verified, unpacked, made executable) and an npx entry (npm pointed at a local npm registry), each
-// then spawned through the extension's own agent-spec path until `initialize` completes; a checksum
-// mismatch, an escaping archive and a cancelled npm run leave nothing in storage.
+// Installing from a local ACP registry fixture on 127.0.0.1 (issue #18): binary entries (.tar.gz
+// with its sha256 verified, .zip; unpacked and made executable), an npx entry (npm pointed at a local
+// npm registry) and a uvx entry (a stand-in uvx on PATH), each then spawned through the extension's
+// own agent-spec path until `initialize` completes; a checksum mismatch, an escaping archive, a
+// missing uvx and a cancelled npm run leave nothing in storage.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +18,7 @@ import { registryAgentSetting } from "../../../extension/registry/settings";
 import { RegistrySource } from "../../../extension/registry/source";
 import { AgentStore, launchOf, type InstalledAgent } from "../../../extension/registry/store";
 import { cleanEnv } from "../../../scripts/lib/scrub-env.mjs";
-import { NPM_PACKAGE, sha256, startFixture, type Fixture } from "./fixture";
+import { fakeUvx, NPM_PACKAGE, sha256, startFixture, type Fixture } from "./fixture";
 
 const platform = platformTarget(process.platform, process.arch);
 const quiet = { info: () => {}, warn: () => {}, error: () => {}, trace: () => {} };
@@ -49,6 +50,10 @@ describe("registry install against a local fixture", { skip: process.platform ==
           entry("fixture-evil", { binary: { [platform!]: { archive: `${base}/evil.tar.gz`, cmd: "./escaped" } } }),
           entry("fixture-npx", { npx: { package: `${NPM_PACKAGE}@1.0.0`, args: ["--acp", "npx"] } }),
           entry("fixture-hang", { npx: { package: "@manifold-test/hang@1.0.0" } }),
+          entry("fixture-zip", {
+            binary: { [platform!]: { archive: `${base}/fixture-agent.zip`, cmd: "./bin/fixture-agent", args: ["--acp", "zip"] } },
+          }),
+          entry("fixture-py", { uvx: { package: "fixture-py", args: ["--acp"] } }),
         ],
       };
     });
@@ -98,13 +103,13 @@ describe("registry install against a local fixture", { skip: process.platform ==
   }
 
   /** Spawns the install as the extension would (`manifold.agent` = registry:<id>) and completes `initialize`. */
-  async function initialize(installed: InstalledAgent): Promise<string | undefined> {
+  async function initialize(installed: InstalledAgent, baseEnv: NodeJS.ProcessEnv = cleanEnv(process.env)): Promise<string | undefined> {
     const setting = registryAgentSetting(installed.manifest.id);
     const spec = resolveAgentSpec({
       settings: { agent: setting, agents: [] },
       registryAgent: { setting, ...launchOf(installed) },
       secrets: {},
-      baseEnv: cleanEnv(process.env),
+      baseEnv,
       execPath: process.execPath,
       extensionPath: work,
       dataDir: work,
@@ -171,6 +176,23 @@ describe("registry install against a local fixture", { skip: process.platform ==
     assert.ok(dropped, "npm reached the registry before the cancel");
     await dropped;
     assertNothingLeft("fixture-hang");
+  });
+
+  test("a .zip binary is unpacked with unzip and made executable", async () => {
+    const installed = await installAgent(agent("fixture-zip"), opts());
+    assert.ok(statSync(launchOf(installed).command).mode & 0o100, "the command is executable");
+    assert.equal(await initialize(installed), "--acp zip");
+  });
+
+  test("uvx entry: with no uvx on PATH a clear message and nothing installed; with uvx, `uvx --from <package>==<version> <cmd>` is what runs", async () => {
+    await assert.rejects(
+      installAgent(agent("fixture-py"), opts({ baseEnv: { ...process.env, PATH: join(work, "nowhere") } })),
+      /uvx \(part of uv\) is not on PATH/,
+    );
+    assertNothingLeft("fixture-py");
+    const env = { ...cleanEnv(process.env), PATH: `${fakeUvx(work)}:${process.env.PATH ?? ""}` };
+    const installed = await installAgent(agent("fixture-py"), opts({ baseEnv: env }));
+    assert.equal(await initialize(installed, env), "--from fixture-py==1.0.0 fixture-py --acp");
   });
 
   test("update installs the newer version and removes the old; remove leaves nothing", async () => {
