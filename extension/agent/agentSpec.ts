@@ -1,6 +1,7 @@
 // Which agent command to spawn and with what environment. The settings and secrets are read by
 // the caller and passed in.
 import * as path from "node:path";
+import { registryAgentId } from "../registry/settings";
 
 export interface ThirdPartyAgent {
   name: string;
@@ -128,7 +129,7 @@ export function resolveAgentSpec(opts: {
   }
   const entry =
     opts.registryAgent?.setting === settings.agent ? opts.registryAgent : settings.agents.find((a) => a.name === settings.agent);
-  if (!entry && settings.agent.startsWith("registry:")) {
+  if (!entry && registryAgentId(settings.agent) !== undefined) {
     throw new AgentSettingsError(
       `manifold.agent is "${settings.agent}", which is not installed: pick it in Manifold: Select Agent… to install it.`,
     );
