@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { fetchText } from "../../../extension/registry/http";
 import { RegistrySource } from "../../../extension/registry/source";
 
 let body = "";
@@ -23,7 +24,11 @@ const registry = (version: string) =>
 
 before(async () => {
   work = mkdtempSync(join(tmpdir(), "manifold-registry-source-"));
-  server = http.createServer((_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end(body));
+  server = http.createServer((req, res) => {
+    if (req.url === "/moved") return void res.writeHead(302, { location: "/registry.json" }).end();
+    if (req.url === "/downgrade") return void res.writeHead(302, { location: "http://example.com/registry.json" }).end();
+    res.writeHead(200, { "content-type": "application/json" }).end(body);
+  });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/registry.json`;
 });
@@ -64,5 +69,15 @@ test("a registry over the size cap is refused", async () => {
   await assert.rejects(
     new RegistrySource({ url, cacheFile: join(work, "small.json"), maxBytes: 10 }).refresh(),
     /over the limit of 10 bytes/,
+  );
+});
+
+test("a redirect is followed only to a URL the registry may be read from (https, or http to loopback)", async () => {
+  body = registry("1.0.0");
+  const base = url.replace("/registry.json", "");
+  assert.equal(await fetchText(`${base}/moved`, { timeoutMs: 10_000, maxBytes: 1e6 }), body);
+  await assert.rejects(
+    fetchText(`${base}/downgrade`, { timeoutMs: 10_000, maxBytes: 1e6 }),
+    /refusing http:\/\/example\.com: only https URLs are allowed/,
   );
 });
