@@ -102,15 +102,23 @@ export async function fetchText(url: string, opts: GetOptions): Promise<string> 
   }
 }
 
-/** Streams the body into `file`; returns its SHA-256 (hex) and size. */
-export async function downloadFile(url: string, file: string, opts: GetOptions): Promise<{ sha256: string; bytes: number }> {
+/** Streams the body into `file`; returns its SHA-256 (hex) and size. `onBytes` hears the running total. */
+export async function downloadFile(
+  url: string,
+  file: string,
+  opts: GetOptions & { onBytes?: (received: number, total: number | undefined) => void },
+): Promise<{ sha256: string; bytes: number }> {
   const signal = limits(opts);
   const hash = createHash("sha256");
   const out = createWriteStream(file, { flags: "wx", mode: 0o600 });
   try {
     const res = await get(url, opts, signal);
+    const total = Number(res.headers.get("content-length") ?? "") || undefined;
+    let received = 0;
     const bytes = await eachChunk(res, url, opts, async (b) => {
       hash.update(b);
+      received += b.byteLength;
+      opts.onBytes?.(received, total);
       if (!out.write(b)) await once(out, "drain");
     });
     out.end();

@@ -120,9 +120,17 @@ async function installBinary(
 ): Promise<InstallManifest> {
   const archive = path.join(staged, plan.format === "zip" ? "download.zip" : "download.tar");
   opts.onProgress?.(`downloading ${plan.url}`);
+  let shownMiB = 0;
   const got = await downloadFile(plan.url, archive, {
     ...(opts.download ?? { timeoutMs: 600_000, maxBytes: 1024 ** 3 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    // Once per MiB: a notification, not a log line per chunk.
+    onBytes: (received, total) => {
+      const mib = Math.floor(received / 1024 ** 2);
+      if (mib === shownMiB) return;
+      shownMiB = mib;
+      opts.onProgress?.(`downloading: ${mib} MiB${total ? ` of ${Math.ceil(total / 1024 ** 2)} MiB` : ""}`);
+    },
   });
   if (plan.sha256 !== undefined && got.sha256 !== plan.sha256) {
     await rm(archive, { force: true });

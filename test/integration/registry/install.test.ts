@@ -129,7 +129,9 @@ describe("registry install against a local fixture", { skip: process.platform ==
   }
 
   test("binary entry: downloaded, sha256 verified, unpacked, made executable, spawned through the agent spec; initialize completes", async () => {
-    const installed = await installAgent(agent("fixture-bin"), opts());
+    const progress: string[] = [];
+    const installed = await installAgent(agent("fixture-bin"), opts({ onProgress: (m) => progress.push(m) }));
+    assert.deepEqual(progress, [`downloading ${fx.base}/fixture-agent.tar.gz`, "unpacking"]);
     assert.equal(installed.dir, join(store.root, "fixture-bin", "1.0.0"));
     const cmd = launchOf(installed).command;
     assert.equal(cmd, join(installed.dir, "files", "bin", "fixture-agent"));
