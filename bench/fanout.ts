@@ -1,8 +1,9 @@
-// 2. Fan-out: cost per `session/update` of one streaming session while 1, 100, 1,000 sessions are live.
-// The same process grows its idle sessions between steps, so the ratio vs 1 isolates the per-session cost.
+// 2. Fan-out: agent CPU per model chunk of one streaming session while 1, 100 or 1,000 sessions are
+// live in its process. One agent process per step, all started first; then the runs are interleaved
+// round-robin (1, 100, 1,000, 1, 100, …) so that the shared machine's drift falls on every step alike,
+// and each step's spread over the runs is reported beside its median.
 // The raw client is used so the client's own parsing does not hide the agent's cost.
 import type { Benchmark } from "./lib/bench";
-import { pool } from "./lib/bench";
 import { manifoldBundle } from "./lib/agents";
 import type { AgentHandle } from "./lib/agent";
 import { startFakeProcess } from "./lib/fakeProcess";
@@ -11,32 +12,37 @@ import { chunkText, createSessions, prompt, startAgent } from "./lib/session";
 import { cpuMs } from "./lib/proc";
 import { summarize, type Summary } from "./lib/stats";
 
+const STAMP = /t=\d+/g;
+
 interface Step {
   live: number;
-  label: string;
   runs: RunResult[];
-  usPerUpdate: Summary;
-  cpuUsPerUpdate: Summary;
+  cpuUsPerChunk: Summary;
+  usPerChunk: Summary;
 }
 
 interface RunResult {
   updates: number;
-  ms: number;
-  usPerUpdate: number;
-  /** Agent CPU (user + sys) per update: independent of what else the shared machine runs. */
-  cpuUsPerUpdate: number;
+  chunks: number;
+  /** Wall time per chunk at the client (first → last update). */
+  usPerChunk: number;
+  /** Agent CPU (user + sys) per model chunk delivered: independent of what else the shared machine runs. */
+  cpuUsPerChunk: number;
 }
 
 async function streamOnce(h: AgentHandle, sessionId: string, chunks: number): Promise<RunResult> {
   let updates = 0;
+  let delivered = 0;
   let first = 0n;
   let last = 0n;
   h.onUpdate = (u) => {
-    if (u.sessionId !== sessionId || !chunkText(u)) return;
+    const text = u.sessionId === sessionId ? chunkText(u) : "";
+    if (!text) return;
     const now = process.hrtime.bigint();
     if (updates === 0) first = now;
     last = now;
     updates++;
+    delivered += text.match(STAMP)?.length ?? 0;
   };
   const cpu0 = cpuMs(h.pid);
   await prompt(h, sessionId, `chunks=${chunks}`);
@@ -45,95 +51,112 @@ async function streamOnce(h: AgentHandle, sessionId: string, chunks: number): Pr
   const ms = Number(last - first) / 1e6;
   return {
     updates,
-    ms,
-    usPerUpdate: updates > 1 ? (ms * 1000) / (updates - 1) : Number.NaN,
-    cpuUsPerUpdate: updates ? (cpu * 1000) / updates : Number.NaN,
+    chunks: delivered,
+    usPerChunk: delivered > 1 ? (ms * 1000) / (delivered - 1) : Number.NaN,
+    cpuUsPerChunk: delivered ? (cpu * 1000) / delivered : Number.NaN,
   };
+}
+
+/** Whether two steps' p10–p90 ranges are apart (a real difference) or overlap (not told apart). */
+function apart(a: Summary, b: Summary): boolean {
+  return a.p90 < b.p10 || b.p90 < a.p10;
+}
+
+function verdict(steps: readonly Step[]): string {
+  const base = steps[0]?.cpuUsPerChunk;
+  if (!base) return "—";
+  const parts = steps.slice(1).map((s) => {
+    const ratio = s.cpuUsPerChunk.p50 / base.p50;
+    const within = Math.abs(ratio - 1) <= 0.1;
+    const sep = apart(s.cpuUsPerChunk, base);
+    const what = within ? "within 10%" : sep ? "outside 10%, ranges apart" : "outside 10% at the median, ranges overlap";
+    return `${s.live}: ${ratio.toFixed(2)}× (${what})`;
+  });
+  const flat = steps.slice(1).every((s) => Math.abs(s.cpuUsPerChunk.p50 / base.p50 - 1) <= 0.1);
+  return `${flat ? "flat" : "not flat"} — ${parts.join("; ")}`;
 }
 
 export const fanout: Benchmark = {
   id: "fanout",
-  title: "2. Fan-out — cost per session/update vs live idle sessions",
+  title: "2. Fan-out — agent CPU per model chunk vs live idle sessions",
   async run(ctx) {
-    const chunks = ctx.quick ? 800 : 5000;
-    const reps = ctx.quick ? 2 : 5;
-    const steps = ctx.quick ? [1, 100, 1000] : [1, 100, 1000];
+    const chunks = ctx.quick ? 2000 : 10_000;
+    const reps = ctx.quick ? 5 : 9;
+    const sizes = [1, 100, 1000];
     const fake = await startFakeProcess();
     const cwd = tempDir("ws");
-    const h = await startAgent(manifoldBundle(fake.baseUrl), "raw");
-    const results: Step[] = [];
+    const agents: Array<{ live: number; h: AgentHandle; streamer: string }> = [];
+    const runs = new Map<number, RunResult[]>(sizes.map((n) => [n, []]));
     try {
-      const ids = await createSessions(h, 1, cwd);
-      const [streamer] = ids;
-      if (!streamer) throw new Error("no session");
-      await streamOnce(h, streamer, ctx.quick ? 500 : 2000); // warm-up: model client, JIT
-      let live = 1;
-      for (const target of steps) {
-        if (target > live) ids.push(...(await createSessions(h, target - live, cwd, 4)));
-        live = target;
-        const runs = [];
-        for (let i = 0; i < reps; i++) runs.push(await streamOnce(h, streamer, chunks));
-        const s = summarize(runs.map((r) => r.usPerUpdate));
-        results.push({ live, label: String(live), runs, usPerUpdate: s, cpuUsPerUpdate: summarize(runs.map((r) => r.cpuUsPerUpdate)) });
-        ctx.log(`  ${live} live sessions: ${s.p50.toFixed(2)} µs/update (${runs[0]?.updates} updates per run)`);
+      for (const live of sizes) {
+        const h = await startAgent(manifoldBundle(fake.baseUrl), "raw");
+        agents.push({ live, h, streamer: "" });
+        const [streamer] = await createSessions(h, 1, cwd);
+        if (!streamer) throw new Error("no session");
+        agents[agents.length - 1]!.streamer = streamer;
+        if (live > 1) await createSessions(h, live - 1, cwd, 4);
+        await streamOnce(h, streamer, ctx.quick ? 500 : 2000); // warm-up: model client, JIT
+        ctx.log(`  agent with ${live} live sessions ready`);
       }
-      // A-B-A: close the idle sessions and measure 1 again, so drift over the run shows as a changed baseline.
-      const idleIds = ids.filter((id) => id !== streamer);
-      try {
-        await pool(idleIds, 8, (id) => h.request("session/close", { sessionId: id }));
-        const runs = [];
-        for (let i = 0; i < reps; i++) runs.push(await streamOnce(h, streamer, chunks));
-        results.push({
-          live: 1,
-          label: "1 (others closed)",
-          runs,
-          usPerUpdate: summarize(runs.map((r) => r.usPerUpdate)),
-          cpuUsPerUpdate: summarize(runs.map((r) => r.cpuUsPerUpdate)),
-        });
-      } catch (e) {
-        ctx.log(`  session/close failed, no A-B-A row: ${e instanceof Error ? e.message : String(e)}`);
+      for (let i = 0; i < reps; i++) {
+        for (const a of agents) runs.get(a.live)?.push(await streamOnce(a.h, a.streamer, chunks));
       }
     } finally {
-      await h.close();
+      await Promise.all(agents.map((a) => a.h.close()));
       await fake.close();
     }
-    const base = results[0]?.usPerUpdate.p50 ?? Number.NaN;
-    const cpuBase = results[0]?.cpuUsPerUpdate.p50 ?? Number.NaN;
+    const steps: Step[] = sizes.map((live) => {
+      const rs = runs.get(live) ?? [];
+      return {
+        live,
+        runs: rs,
+        cpuUsPerChunk: summarize(rs.map((r) => r.cpuUsPerChunk)),
+        usPerChunk: summarize(rs.map((r) => r.usPerChunk)),
+      };
+    });
+    for (const s of steps) ctx.log(`  ${s.live} live sessions: ${s.cpuUsPerChunk.p50.toFixed(2)} µs CPU/chunk`);
+    const base = steps[0]?.cpuUsPerChunk.p50 ?? Number.NaN;
+    const wallBase = steps[0]?.usPerChunk.p50 ?? Number.NaN;
+    const text = verdict(steps);
     return {
       tables: [
         {
           title: fanout.title,
           headers: [
             "live sessions",
-            "updates / run",
-            "wall µs / update p50",
-            "min",
-            "max",
-            "ratio vs 1",
-            "agent CPU µs / update p50",
+            "runs",
+            "chunks / run",
+            "updates / run p50",
+            "agent CPU µs / chunk p50",
+            "p10",
+            "p90",
             "min",
             "max",
             "CPU ratio vs 1",
+            "wall µs / chunk p50",
+            "wall ratio vs 1",
           ],
-          rows: results.map((r) => [
-            r.label,
-            r.runs[0]?.updates,
-            r.usPerUpdate.p50,
-            r.usPerUpdate.min,
-            r.usPerUpdate.max,
-            `${(r.usPerUpdate.p50 / base).toFixed(2)}×`,
-            r.cpuUsPerUpdate.p50,
-            r.cpuUsPerUpdate.min,
-            r.cpuUsPerUpdate.max,
-            `${(r.cpuUsPerUpdate.p50 / cpuBase).toFixed(2)}×`,
+          rows: steps.map((s) => [
+            s.live,
+            s.runs.length,
+            s.runs[0]?.chunks,
+            summarize(s.runs.map((r) => r.updates)).p50,
+            s.cpuUsPerChunk.p50,
+            s.cpuUsPerChunk.p10,
+            s.cpuUsPerChunk.p90,
+            s.cpuUsPerChunk.min,
+            s.cpuUsPerChunk.max,
+            `${(s.cpuUsPerChunk.p50 / base).toFixed(2)}×`,
+            s.usPerChunk.p50,
+            `${(s.usPerChunk.p50 / wallBase).toFixed(2)}×`,
           ]),
           notes: [
-            `one session streams ${chunks} model chunks per run, ${reps} runs per step; wall time per update = (last − first update at the client) / (updates − 1); agent CPU = user + sys of the agent process over the prompt (from /proc, 10 ms ticks) / updates. On a shared machine the CPU column is the one to compare.`,
-            "target (DESIGN §7): flat from 1 to 1,000 live sessions (within 10%).",
+            `one agent process per step, each holding that many live sessions; one session streams ${chunks} model chunks per run; ${reps} runs per step, interleaved round-robin across the steps. Agent CPU = user + sys of that agent process over the prompt (from /proc, 10 ms ticks) / chunks delivered (chunks, not updates: the agent coalesces a session's deltas). On a shared machine the CPU column is the one to compare.`,
+            `target (DESIGN §7): flat from 1 to 1,000 live sessions (within 10%). This run: ${text}.`,
           ],
         },
       ],
-      data: { chunksPerRun: chunks, reps, steps: results },
+      data: { chunksPerRun: chunks, reps, steps, verdict: text },
     };
   },
 };
