@@ -9,6 +9,7 @@ import type { SessionLog } from "../session/log";
 import type { TaskAccess, ToolContext, ToolResult, ToolRunner } from "../tools/types";
 import type { ClientFs, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
 import { abortable, raceAbort } from "./abortable";
+import { DeltaCoalescer } from "./deltaCoalescer";
 import type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 import { isLocalCommand, parseCommand } from "./commands";
 import { buildMessages, imagesAfter, unseenImagesNotice } from "./history";
@@ -89,6 +90,8 @@ export class Agent {
   private readonly openCalls = new Set<string>();
   /** Steers accepted and not yet taken in by a model step (or recorded at a turn's end). */
   private readonly steers: SteerMessage[] = [];
+  /** The model's text and thought deltas, merged; flushed before anything else is recorded or published. */
+  private readonly deltas = new DeltaCoalescer((type, messageId, text) => void this.record({ type, messageId, text }));
 
   constructor(opts: AgentOptions) {
     this.session = opts.log;
@@ -184,6 +187,11 @@ export class Agent {
   }
 
   append(event: SessionEvent): LogEntry {
+    this.deltas.flush(); // merged deltas first: the order of entries and updates is the model's
+    return this.record(event);
+  }
+
+  private record(event: SessionEvent): LogEntry {
     const entry = this.session.append(event);
     if (event.type === "tool/result") this.openCalls.delete(event.toolCallId);
     if (event.type === "config/set") this.settingsValue = applyConfig(this.settingsValue, event.configId, event.value);
@@ -191,10 +199,16 @@ export class Agent {
     return entry;
   }
 
+  /** Every other event goes out after the deltas that came before it. */
+  private publish(ev: AgentEvent): void {
+    this.deltas.flush();
+    this.hooks.publish(this, ev);
+  }
+
   /** Queue-aware cancel: drops queued work and aborts the running turn. Returns the dropped message ids. */
   cancel(): string[] {
     const dropped = this.queue.splice(0).map((m) => m.messageId);
-    if (dropped.length > 0) this.hooks.publish(this, { kind: "dropped", messageIds: dropped });
+    if (dropped.length > 0) this.publish({ kind: "dropped", messageIds: dropped });
     this.abortTurn();
     return dropped;
   }
@@ -209,7 +223,7 @@ export class Agent {
     if (!this.disposed) {
       this.disposed = true;
       const dropped = this.queue.splice(0).map((m) => m.messageId);
-      if (dropped.length > 0) this.hooks.publish(this, { kind: "dropped", messageIds: dropped });
+      if (dropped.length > 0) this.publish({ kind: "dropped", messageIds: dropped });
       this.turn?.controller.abort(ABORT_DISPOSED);
     }
     await this.running;
@@ -313,7 +327,7 @@ export class Agent {
       this.turn = null;
     }
     // Only now does the prompt learn how its turn ended: after the checkpoint, so "saved" is true (I-109).
-    this.hooks.publish(this, {
+    this.publish({
       kind: "turn-closed",
       turnId: turn.turnId,
       reason,
@@ -386,24 +400,28 @@ export class Agent {
     let finish: FinishReason = "stop";
     let usage: Usage | undefined;
     let text = "";
-    for await (const ev of abortable(model.stream(request), signal)) {
-      if (signal.aborted) break;
-      switch (ev.type) {
-        case "text-delta":
-          text += ev.text;
-          if (ev.text) this.append({ type: "assistant/text", messageId: stepMessageId, text: ev.text });
-          break;
-        case "reasoning-delta":
-          if (ev.text) this.append({ type: "assistant/thought", messageId: stepMessageId, text: ev.text });
-          break;
-        case "tool-call":
-          calls.push({ toolName: ev.toolName, input: ev.input });
-          break;
-        case "finish":
-          finish = ev.reason;
-          usage = ev.usage;
-          break;
+    try {
+      for await (const ev of abortable(model.stream(request), signal)) {
+        if (signal.aborted) break;
+        switch (ev.type) {
+          case "text-delta":
+            text += ev.text;
+            this.deltas.add("assistant/text", stepMessageId, ev.text);
+            break;
+          case "reasoning-delta":
+            this.deltas.add("assistant/thought", stepMessageId, ev.text);
+            break;
+          case "tool-call":
+            calls.push({ toolName: ev.toolName, input: ev.input });
+            break;
+          case "finish":
+            finish = ev.reason;
+            usage = ev.usage;
+            break;
+        }
       }
+    } finally {
+      this.deltas.flush(); // a step's deltas never outlive it, whatever ended it
     }
     if (!signal.aborted && usage && (usage.inputTokens !== undefined || usage.totalTokens !== undefined)) {
       const used = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
@@ -427,7 +445,7 @@ export class Agent {
     this.openCalls.add(toolCallId);
     this.append(call);
     this.session.flush();
-    this.hooks.publish(this, { kind: "tool-progress", toolCallId, status: "in_progress" });
+    this.publish({ kind: "tool-progress", toolCallId, status: "in_progress" });
     const ctx: ToolContext = {
       sessionId: this.sessionId,
       toolCallId,
@@ -441,7 +459,7 @@ export class Agent {
         : {}),
       runSubagent: (task, onText) => this.hooks.runSubagent(this, toolCallId, task, signal, onText),
       update: (patch) => {
-        if (!this.disposed) this.hooks.publish(this, { kind: "tool-progress", toolCallId, patch });
+        if (!this.disposed) this.publish({ kind: "tool-progress", toolCallId, patch });
       },
     };
     let result: ToolResult;
