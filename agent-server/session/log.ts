@@ -1,13 +1,18 @@
 // One open session log: the immutable header, the in-memory entries, and an append path that is
-// cheap (lines batched per microtask) and durable at checkpoints (fsync at each turn end).
+// cheap (lines batched for up to FLUSH_MS) and durable at checkpoints (fsync at each turn end).
 //
 // Rules (I-109): an entry gets its seq only once its line exists (serialisation cannot fail
 // later); lines are written in seq order and never dropped — a failed write keeps them queued,
 // reports the failure at once (`onWriteFailure`) and at every checkpoint until a write succeeds,
-// so the file is always a gap-free prefix of the entries. Lines are handed to the kernel in a
-// microtask queued by the append, before anything the agent publishes about them reaches stdout.
+// so the file is always a gap-free prefix of the entries. Lines reach the kernel when the flush
+// timer fires, when the agent calls `flush()` before it talks to the outside world (a model
+// request, a tool call), and at every checkpoint and close; so a crash loses at most the last
+// FLUSH_MS of a running turn, never a completed turn (I-86) nor a tool call that ran.
 import { LogWriteError, UnserializableEventError } from "./errors";
 import type { LogEntry, SessionEvent, SessionHeader } from "./events";
+
+/** The longest a line waits in memory before it is handed to the kernel. */
+export const FLUSH_MS = 50;
 
 /** Where the lines go. Writes are whole lines or nothing (FileSink); tests may fail it. */
 export interface LogSink {
@@ -19,7 +24,7 @@ export interface LogSink {
 export class SessionLog {
   /** Serialised lines not yet written, in seq order. */
   private readonly pending: string[] = [];
-  private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private failureValue: LogWriteError | null = null;
   /** The listener heard of the current run of failures (reset by a write that succeeds). */
@@ -76,13 +81,10 @@ export class SessionLog {
     }
     this.entryList.push(entry);
     this.pending.push(line);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      queueMicrotask(() => {
-        this.scheduled = false;
-        this.writePending();
-      });
-    }
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.writePending();
+    }, FLUSH_MS);
     return entry;
   }
 
@@ -92,6 +94,10 @@ export class SessionLog {
   }
 
   private writePending(): boolean {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
     if (this.pending.length === 0) return true;
     if (this.closed) return false;
     try {

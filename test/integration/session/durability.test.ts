@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { LOG_FORMAT_VERSION, type SessionEvent, type SessionHeader } from "../../../agent-server/session/events";
-import { SessionLog, type LogSink } from "../../../agent-server/session/log";
+import { FLUSH_MS, SessionLog, type LogSink } from "../../../agent-server/session/log";
 import { LogWriteError, UnserializableEventError } from "../../../agent-server/session/errors";
 import { FileSink, type WriteFn } from "../../../agent-server/session/fileSink";
 import { FileSessionStore } from "../../../agent-server/session/store";
@@ -43,6 +43,24 @@ class FaultySink implements LogSink {
     if (this.failSync) throw Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO" });
   }
   async close(): Promise<void> {}
+}
+
+/** Records what the log asked of it, in order. */
+class CountingSink implements LogSink {
+  data = "";
+  writes = 0;
+  readonly events: string[] = [];
+  write(t: string): void {
+    this.writes++;
+    this.data += t;
+    this.events.push(`write:${seqs(t).join(",")}`);
+  }
+  async sync(): Promise<void> {
+    this.events.push("sync");
+  }
+  async close(): Promise<void> {
+    this.events.push("close");
+  }
 }
 
 function seqs(data: string): number[] {
@@ -161,11 +179,43 @@ describe("I-109: session log durability (in-process)", () => {
     assert.equal(log.failure, null);
   });
 
-  it("I-109: lines reach the file before any microtask queued after the append runs (what the client is shown is written first)", async () => {
-    const sink = new FaultySink();
+  it("lines are batched on the flush timer: none is written per append, all of them in one write when it fires", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const sink = new CountingSink();
     const log = new SessionLog(header("s"), [], sink);
-    log.append(text("shown"));
-    await Promise.resolve(); // anything the bridge sends goes out at least one microtask later
+    log.append(text("a"));
+    log.append(text("b"));
+    log.append(text("c"));
+    assert.equal(sink.writes, 0, "nothing per append");
+    t.mock.timers.tick(FLUSH_MS - 1);
+    assert.equal(sink.writes, 0);
+    t.mock.timers.tick(1);
+    assert.deepEqual([sink.writes, seqs(sink.data)], [1, [1, 2, 3]]);
+  });
+
+  it("I-86: the flush timer loses no line at a turn checkpoint or at close: both write what waits, before the sync, and disarm it", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const sink = new CountingSink();
+    const log = new SessionLog(header("s"), [], sink);
+    log.append(text("turn"));
+    log.append({ type: "turn/end", turnId: "t", reason: "end_turn" });
+    await log.checkpoint(); // the timer has not fired
+    assert.deepEqual(sink.events, ["write:1,2", "sync"]);
+    log.append(text("late"));
+    await log.close();
+    assert.deepEqual(sink.events, ["write:1,2", "sync", "write:3", "sync", "close"]);
+    t.mock.timers.tick(FLUSH_MS); // a timer left armed would write after close
+    assert.equal(sink.events.length, 5);
+  });
+
+  it("flush() writes at once (before a model request or a tool runs), whatever the timer", (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const sink = new CountingSink();
+    const log = new SessionLog(header("s"), [], sink);
+    log.append(text("before the request"));
+    log.flush();
     assert.deepEqual(seqs(sink.data), [1]);
+    t.mock.timers.tick(FLUSH_MS);
+    assert.equal(sink.writes, 1, "the timer found nothing left to write");
   });
 });
