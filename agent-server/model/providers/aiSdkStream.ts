@@ -1,11 +1,15 @@
 // One attempt of one model step on the Vercel AI SDK v6: `streamText` with tools declared by JSON
-// Schema and no `execute`, `maxRetries: 0` (retries are ours), and an inactivity timeout.
+// Schema and no `execute`, `maxRetries: 0` (retries are ours), and an inactivity timeout. For an
+// OpenAI-compatible endpoint the plain text and reasoning deltas skip the SDK (./leanSse.ts): the
+// SDK builds the request and handles everything else of the answer (tool calls, finish, usage, errors).
 // The SDK and its providers are imported on first use (./sdk, a separate file in the build) so the
 // agent-server's cold start skips them.
 import type { LanguageModel, ToolSet } from "ai";
 import { abortError } from "../errors";
 import { ModelError, type ModelConfig, type ModelEvent, type ModelStreamRequest } from "../types";
 import { toFinishReason, toModelMessages, toUsage } from "./convert";
+import { EventQueue } from "./eventQueue";
+import { deltaFilter } from "./leanSse";
 
 /** What an attempt learned, read by the retry loop to classify a failure. */
 export interface AttemptState {
@@ -79,8 +83,9 @@ export async function* streamAttempt(
   signal.addEventListener("abort", onAbort, { once: true });
   const timeoutMs = config.timeoutMs ?? 0;
   let timer: unknown;
+  let over = false;
   const arm = (): void => {
-    if (timeoutMs <= 0) return;
+    if (timeoutMs <= 0 || over) return;
     timers.clear(timer);
     timer = timers.set(
       () => {
@@ -98,8 +103,11 @@ export async function* streamAttempt(
     state.responded = true;
     state.status = res.status;
     arm();
-    return res;
+    if (config.provider !== "openai-compatible" || !res.ok || !res.body || !isEventStream(res)) return res;
+    const body = res.body.pipeThrough(deltaFilter((d) => events.push(d), arm));
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+  const events = new EventQueue();
 
   try {
     const [{ streamText, jsonSchema }, model] = await Promise.all([loadSdk(), loadModel(config, fetchImpl)]);
@@ -117,18 +125,37 @@ export async function* streamAttempt(
       // the key). Errors reach us as `error` parts of fullStream instead.
       onError: () => undefined,
     });
+    void pumpSdk(result.fullStream, events, arm, () => signal.aborted || state.timedOut);
+    for (let ev = await events.next(); ev !== null; ev = await events.next()) yield ev;
+  } finally {
+    over = true;
+    timers.clear(timer);
+    signal.removeEventListener("abort", onAbort);
+    if (!controller.signal.aborted) controller.abort(); // the consumer stopped early: release the connection
+  }
+}
+
+function isEventStream(res: Response): boolean {
+  return (res.headers.get("content-type") ?? "").includes("text/event-stream");
+}
+
+type FullStream = ReturnType<Sdk["streamText"]>["fullStream"];
+
+/** The SDK's side of the answer into the queue: tool calls, the finish, and any failure, in order. */
+async function pumpSdk(parts: FullStream, events: EventQueue, arm: () => void, stopped: () => boolean): Promise<void> {
+  try {
     let finished = false;
-    for await (const part of result.fullStream) {
+    for await (const part of parts) {
       arm();
       switch (part.type) {
         case "text-delta":
-          if (part.text) yield { type: "text-delta", text: part.text };
+          if (part.text) events.push({ type: "text-delta", text: part.text });
           break;
         case "reasoning-delta":
-          if (part.text) yield { type: "reasoning-delta", text: part.text };
+          if (part.text) events.push({ type: "reasoning-delta", text: part.text });
           break;
         case "tool-call":
-          yield { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+          events.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
           break;
         case "error":
           throw part.error;
@@ -138,18 +165,16 @@ export async function* streamAttempt(
           if (part.finishReason === "error") throw new ModelError("protocol", "The model stream reported an error without details.");
           finished = true;
           const usage = toUsage(part.totalUsage);
-          yield { type: "finish", reason: toFinishReason(part.finishReason), ...(usage ? { usage } : {}) };
+          events.push({ type: "finish", reason: toFinishReason(part.finishReason), ...(usage ? { usage } : {}) });
           break;
         }
         default:
           break;
       }
     }
-    if (!finished)
-      throw signal.aborted || state.timedOut ? abortError() : new ModelError("protocol", "The model stream ended before it finished.");
-  } finally {
-    timers.clear(timer);
-    signal.removeEventListener("abort", onAbort);
-    if (!controller.signal.aborted) controller.abort(); // the consumer stopped early: release the connection
+    if (!finished) throw stopped() ? abortError() : new ModelError("protocol", "The model stream ended before it finished.");
+    events.end();
+  } catch (err) {
+    events.fail(err);
   }
 }
