@@ -33,23 +33,36 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined): Pr
   });
 }
 
-/** Iterates `source`, ending (and closing the source) as soon as `signal` aborts. */
+/**
+ * Iterates `source`, ending (and closing the source) as soon as `signal` aborts. One abort listener
+ * for the whole iteration, not one per item: a model stream yields thousands of deltas.
+ */
 export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   const it = source[Symbol.asyncIterator]();
+  let stop: ((err: unknown) => void) | null = null;
+  const onAbort = (): void => stop?.(new AbortedError());
+  signal.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
       if (signal.aborted) return;
       let r: IteratorResult<T>;
       try {
-        r = await raceAbort(it.next(), signal);
+        const next = it.next();
+        r = await new Promise<IteratorResult<T>>((resolve, reject) => {
+          stop = reject;
+          next.then(resolve, reject);
+        });
       } catch (err) {
         if (signal.aborted) return;
         throw err;
+      } finally {
+        stop = null;
       }
       if (r.done) return;
       yield r.value;
     }
   } finally {
+    signal.removeEventListener("abort", onAbort);
     void Promise.resolve(it.return?.()).catch(() => undefined);
   }
 }

@@ -31,7 +31,9 @@ export function plainDelta(data: string): Delta | null {
   const { delta, finish_reason: finish } = choice as { delta?: unknown; finish_reason?: unknown };
   if ((finish !== undefined && finish !== null) || typeof delta !== "object" || delta === null) return null;
   let out: Delta | null = null;
-  for (const [key, v] of Object.entries(delta)) {
+  const fields = delta as Record<string, unknown>;
+  for (const key in fields) {
+    const v = fields[key];
     if (v === null || v === undefined) continue;
     if (out !== null || typeof v !== "string") return null; // two fields, or not a string: the SDK's call
     if (key === "content") out = { type: "text-delta", text: v };
