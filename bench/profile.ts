@@ -2,7 +2,7 @@
 // map, so they name their package) under one benchmark scenario with `node --cpu-prof`, then prints
 // self time by package and by function.
 // Usage: npm run build && node --import tsx bench/profile.ts start|streaming|paced|new|load
-// (BENCH_PROFILE_TOP=40 for longer lists)
+// (BENCH_PROFILE_TOP=40 for longer lists; BENCH_PROFILE_CHUNKS=20000 for a streaming profile that start-up does not dominate)
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentSpec } from "./lib/agent";
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   };
   if (scenario === "streaming") {
     const ids = await createSessions(h, 20, cwd);
-    await Promise.all(ids.map((id) => prompt(h, id, "chunks=1000")));
+    await Promise.all(ids.map((id) => prompt(h, id, `chunks=${process.env.BENCH_PROFILE_CHUNKS ?? 1000}`)));
   } else if (scenario === "paced") {
     const ids = await createSessions(h, 20, cwd);
     await Promise.all(ids.map((id) => prompt(h, id, "chunks=250 rate=50")));
