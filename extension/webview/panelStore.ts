@@ -11,7 +11,7 @@ import {
   type RestoreDoneView,
   type RestorePlanView,
 } from "../common/webviewProtocol";
-import { announcementOf } from "./announcements";
+import { announcementOf } from "../common/announcements";
 
 export interface Announcement {
   readonly text: string;

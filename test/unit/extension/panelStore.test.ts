@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { emptyTranscript, type TranscriptEvent } from "../../../extension/common/transcript";
-import { announcementFor, announcementOf } from "../../../extension/webview/announcements";
+import { announcementFor, announcementOf } from "../../../extension/common/announcements";
 import { PanelStore, type FocusTarget } from "../../../extension/webview/panelStore";
 
 const chunk = (text: string): TranscriptEvent => ({

@@ -1,6 +1,6 @@
 // What the panel's polite status region says: a turn's end, an error, a request for the user. Streamed
 // text is never announced (the transcript is a log without aria-live); these moments are.
-import type { TranscriptEvent } from "../common/transcript";
+import type { TranscriptEvent } from "./transcript";
 
 type TurnEnd = Extract<TranscriptEvent, { type: "turn/ended" }>;
 
