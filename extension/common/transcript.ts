@@ -116,7 +116,8 @@ function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown)
 }
 
 function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEntry | undefined) => Omit<ToolEntry, "id">): TranscriptState {
-  const idx = s.entries.findIndex((e) => e.kind === "tool" && e.toolCallId === toolCallId);
+  // From the end: the call being updated is almost always among the latest entries (issue #19).
+  const idx = s.entries.findLastIndex((e) => e.kind === "tool" && e.toolCallId === toolCallId);
   if (idx >= 0) {
     const old = s.entries[idx] as ToolEntry;
     const entries = s.entries.slice();

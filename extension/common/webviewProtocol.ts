@@ -4,10 +4,12 @@
 //   `parseWebviewMessage` (zod) before use — a compromised webview must not be able to pass
 //   arbitrary shapes to the host.
 // Handshake: the webview posts `ready` once its script runs; the host answers with `snapshot`
-// (the full transcript state) and only then streams `events`. A webview that is hidden and shown
+// (the transcript state with its latest entries: extension/chat/panelFeed.ts) and only then streams
+// `events`; older entries come as `transcript/page` when the webview asks. A webview that is hidden and shown
 // again (its DOM is dropped) sends `ready` again and gets a fresh snapshot.
 import { z } from "zod";
 import type { TranscriptEvent, TranscriptState } from "./transcript";
+import { MAX_PAGE_ENTRIES, type TranscriptPage, type TranscriptWindow } from "./transcriptWindow";
 
 export { assertNever } from "./transcript";
 
@@ -59,13 +61,22 @@ export interface RestoreDoneView {
 }
 
 export type HostToWebview =
-  | { type: "snapshot"; state: TranscriptState }
+  | {
+      type: "snapshot";
+      state: TranscriptState;
+      /** Issue #19: the snapshot holds the latest entries only; absent = all of them. */
+      window?: TranscriptWindow;
+      /** What the events this snapshot replaces would have announced. */
+      announce?: string;
+    }
   | { type: "changes"; changes: ChangesView }
   | { type: "restore/plan"; plan: RestorePlanView | undefined }
   | { type: "restore/done"; done: RestoreDoneView | undefined }
   | { type: "events"; events: TranscriptEvent[] }
   | { type: "composer/attach"; attachments: Attachment[] }
-  | { type: "composer/focus" };
+  | { type: "composer/focus" }
+  /** Issue #19: older entries, asked for with `transcript/page`. */
+  | { type: "transcript/page"; page: TranscriptPage };
 
 const id = z.string().min(1).max(200);
 
@@ -140,6 +151,10 @@ const restoreConfirmMsg = z.object({ type: z.literal("restore/confirm"), planId:
 const restoreCancelMsg = z.object({ type: z.literal("restore/cancel"), planId: id }).strict();
 // Issue #18: run one of the agent's sign-in methods (the card's button; values are asked by the host).
 const signInMsg = z.object({ type: z.literal("auth/signIn"), methodId: id }).strict();
+// Issue #19: the webview holds the latest entries; it asks for older ones as the user scrolls up.
+const transcriptPageMsg = z
+  .object({ type: z.literal("transcript/page"), beforeId: id, count: z.number().int().min(1).max(MAX_PAGE_ENTRIES) })
+  .strict();
 
 export const webviewToHostSchema = z.discriminatedUnion("type", [
   changesRefreshMsg,
@@ -175,6 +190,7 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   imageMsg,
   pickImagesMsg,
   signInMsg,
+  transcriptPageMsg,
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

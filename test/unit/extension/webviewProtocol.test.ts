@@ -53,3 +53,29 @@ test("the webview protocol guard rejects malformed messages", () => {
     bad.map(() => undefined),
   );
 });
+
+test("issue #19: transcript/page names the webview's first entry and asks for 1 to 500 entries, nothing else", () => {
+  const good = [
+    { type: "transcript/page", beforeId: "e42", count: 100 },
+    { type: "transcript/page", beforeId: "e1", count: 1 },
+    { type: "transcript/page", beforeId: "e1", count: 500 },
+  ];
+  assert.deepEqual(good.map(parseWebviewMessage), good);
+  const bad: unknown[] = [
+    { type: "transcript/page" },
+    { type: "transcript/page", beforeId: "e1" },
+    { type: "transcript/page", count: 100 },
+    { type: "transcript/page", beforeId: "", count: 100 },
+    { type: "transcript/page", beforeId: "x".repeat(201), count: 100 },
+    { type: "transcript/page", beforeId: "e1", count: 0 },
+    { type: "transcript/page", beforeId: "e1", count: 501 },
+    { type: "transcript/page", beforeId: "e1", count: 1.5 },
+    { type: "transcript/page", beforeId: "e1", count: "100" },
+    { type: "transcript/page", beforeId: 7, count: 100 },
+    { type: "transcript/page", beforeId: "e1", count: 100, all: true },
+  ];
+  assert.deepEqual(
+    bad.map((m) => parseWebviewMessage(m)),
+    bad.map(() => undefined),
+  );
+});
