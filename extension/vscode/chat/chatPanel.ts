@@ -10,8 +10,8 @@ import {
   type SessionAction,
   type WebviewToHost,
 } from "../../common/webviewProtocol";
-import type { TranscriptEvent } from "../../common/transcript";
 import { renderShell } from "../../chat/html";
+import { PanelFeed } from "../../chat/panelFeed";
 import { attachmentLabel, buildPrompt, composePrompt, type ResolvedAttachment } from "../../chat/promptBuilder";
 import { checkImage, checkImageFile, type ImageCheck } from "../../chat/imageAttachments";
 import { pickImageFiles } from "./imagePicker";
@@ -64,8 +64,8 @@ export class ChatPanel implements vscode.Disposable {
   readonly #feed = this.#store.add(new MutableDisposable());
   readonly #attachments = new Map<string, ResolvedAttachment>();
   #attachSeq = 0;
-  #queue: TranscriptEvent[] = [];
-  #flushTimer?: ReturnType<typeof setTimeout>;
+  /** What the webview is sent of the session: a snapshot of its latest entries, then events once per frame. */
+  readonly #sent: PanelFeed;
   #disposed = false;
   readonly #onDidDispose = this.#store.add(new Emitter<void>());
   readonly onDidDispose: Event<void> = this.#onDidDispose.event;
@@ -82,6 +82,7 @@ export class ChatPanel implements vscode.Disposable {
     panel.title = panelTitle(session.folderName);
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = this.#html();
+    this.#sent = new PanelFeed({ state: () => session.state, post: (m) => this.#post(m) });
     this.review = new CheckpointReview({
       session,
       checkpoints: () => deps.checkpoints(session),
@@ -119,20 +120,6 @@ export class ChatPanel implements vscode.Disposable {
     if (!this.#disposed) void this.panel.webview.postMessage(msg);
   }
 
-  /** Events are batched (~one frame) so a streaming turn does not post thousands of messages. */
-  #enqueue(events: readonly TranscriptEvent[]): void {
-    if (events.length === 0) return;
-    this.#queue.push(...events);
-    this.#flushTimer ??= setTimeout(() => this.#flush(), 16);
-  }
-
-  #flush(): void {
-    this.#flushTimer = undefined;
-    const events = this.#queue;
-    this.#queue = [];
-    if (events.length > 0) this.#post({ type: "events", events });
-  }
-
   #onMessage(raw: unknown): void {
     const msg = parseWebviewMessage(raw);
     if (!msg) {
@@ -158,12 +145,12 @@ export class ChatPanel implements vscode.Disposable {
     switch (msg.type) {
       case "ready":
         // Snapshot, then live events: both from the same synchronous point, so nothing is lost.
-        clearTimeout(this.#flushTimer);
-        this.#flushTimer = undefined;
-        this.#queue = [];
-        this.#post({ type: "snapshot", state: s.state });
-        this.#feed.value = s.onDidEmit((events) => this.#enqueue(events));
+        this.#sent.start();
+        this.#feed.value = s.onDidEmit((events) => this.#sent.push(events));
         void this.refreshChanges();
+        return;
+      case "transcript/page":
+        this.#sent.page(msg.beforeId, msg.count);
         return;
       case "prompt/send": {
         const text = msg.text.trim();
@@ -313,7 +300,7 @@ export class ChatPanel implements vscode.Disposable {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    clearTimeout(this.#flushTimer);
+    this.#sent.dispose();
     this.#onDidDispose.fire();
     this.#store.dispose();
     this.panel.dispose();
