@@ -40,8 +40,32 @@ function createRenderer() {
 
 let renderer: ReturnType<typeof createRenderer> | undefined;
 
+/**
+ * Rendered texts, least recently used first (issue #19): an entry whose component is built again (a
+ * snapshot, an earlier page, a card re-keyed) does not parse its text again. Bounded by the characters
+ * it holds (text and HTML), so many panels in one renderer stay small; a streaming message's partial
+ * texts pass through and fall out.
+ */
+const cache = new Map<string, string>();
+let cachedChars = 0;
+export const MARKDOWN_CACHE_CHARS = 1_000_000;
+
 /** Renders untrusted markdown to inert HTML. */
 export function renderMarkdown(text: string): string {
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
   renderer ??= createRenderer();
-  return renderer.render(text);
+  const html = renderer.render(text);
+  cache.set(text, html);
+  cachedChars += text.length + html.length;
+  for (const [oldText, oldHtml] of cache) {
+    if (cachedChars <= MARKDOWN_CACHE_CHARS) break;
+    cache.delete(oldText);
+    cachedChars -= oldText.length + oldHtml.length;
+  }
+  return html;
 }

@@ -12,6 +12,7 @@ import {
   type RestorePlanView,
 } from "../common/webviewProtocol";
 import { announcementOf } from "../common/announcements";
+import { FULL_WINDOW, prependPage, type TranscriptWindow } from "../common/transcriptWindow";
 
 export interface Announcement {
   readonly text: string;
@@ -22,6 +23,8 @@ export interface Announcement {
 export interface PanelView {
   /** The transcript model; undefined until the host's snapshot arrives. */
   readonly state: TranscriptState | undefined;
+  /** Which of the host's entries `state.entries` holds: the latest, and older pages as the user scrolls up. */
+  readonly window: TranscriptWindow;
   readonly attachments: readonly Attachment[];
   readonly changes: ChangesView | undefined;
   readonly restorePlan: RestorePlanView | undefined;
@@ -34,6 +37,7 @@ export type FocusTarget = "composer";
 
 const INITIAL: PanelView = {
   state: undefined,
+  window: FULL_WINDOW,
   attachments: [],
   changes: undefined,
   restorePlan: undefined,
@@ -93,8 +97,17 @@ export class PanelStore {
   #apply(view: PanelView, msg: Exclude<HostToWebview, { type: "composer/focus" }>): PanelView {
     switch (msg.type) {
       case "snapshot":
-        // The state as it is, not news: nothing is announced.
-        return { ...view, state: msg.state };
+        // The state as it is, not news: only what the events it replaces would have said is announced.
+        return {
+          ...view,
+          state: msg.state,
+          window: msg.window ?? FULL_WINDOW,
+          ...(msg.announce ? { announcement: { text: msg.announce, seq: ++this.#announced } } : {}),
+        };
+      case "transcript/page": {
+        const merged = view.state && prependPage(view.state, view.window, msg.page);
+        return merged ? { ...view, ...merged } : view;
+      }
       case "events": {
         let state = view.state;
         if (!state) return view;

@@ -1,5 +1,6 @@
 // The panel: header, banners, plan, transcript (or an honest empty/loading state), composer.
 import type { TranscriptState } from "../../common/transcript";
+import { PAGE_ENTRIES } from "../../common/transcriptWindow";
 import type { Announcement, PanelStore } from "../panelStore";
 import { usePanelView } from "../usePanelView";
 import { ChangesList, RestoreConfirm, RestoreDone } from "./Checkpoints";
@@ -72,7 +73,14 @@ export function App({ store }: { store: PanelStore }) {
       {s.entries.length === 0 ? (
         <Empty s={s} />
       ) : (
-        <Transcript entries={s.entries} terminals={s.terminals} running={s.running} pendingPermissions={s.pendingPermissions} />
+        <Transcript
+          entries={s.entries}
+          held={view.window}
+          terminals={s.terminals}
+          running={s.running}
+          pendingPermissions={s.pendingPermissions}
+          onLoadEarlier={(beforeId) => post({ type: "transcript/page", beforeId, count: PAGE_ENTRIES })}
+        />
       )}
       <QueueList items={s.queue} running={s.running} canSteer={s.sessionFeatures.steer} />
       <RestoreConfirm plan={view.restorePlan} />

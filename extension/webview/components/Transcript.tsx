@@ -1,7 +1,7 @@
 // The transcript: messages, thoughts, tool cards, permission and question cards, notices. Untrusted text is
 // rendered either as plain text (JSX escapes it) or through renderMarkdown (inert HTML only).
 import { memo } from "preact/compat";
-import { useEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import {
   blockText,
   permissionState,
@@ -11,6 +11,7 @@ import {
   type ToolEntry,
   type TranscriptEntry,
 } from "../../common/transcript";
+import { isPrompt, type TranscriptWindow } from "../../common/transcriptWindow";
 import { TEST_IDS } from "../testIds";
 import { userIsTyping } from "../focus";
 import { Icon, kindIcon, statusIcon } from "../icons";
@@ -247,24 +248,113 @@ function hasTerminal(e: ToolEntry): boolean {
   return e.content.some((c) => c.type === "terminal");
 }
 
+/** How far above the viewport older entries start loading, so scrolling up rarely reaches the top. */
+const LOAD_MARGIN_PX = 1500;
+
+/**
+ * The top of a transcript that holds only the latest entries: a button that loads earlier ones (keyboard
+ * and screen readers), watched by an IntersectionObserver so that scrolling up loads them by itself.
+ */
+function EarlierEntries({ more, onLoad, sentinel }: { more: number; onLoad: () => void; sentinel: { current: HTMLDivElement | null } }) {
+  return (
+    <div class="earlier" ref={sentinel}>
+      {more > 0 ? (
+        <button class="link" data-testid={TEST_IDS.loadEarlier} onClick={onLoad}>
+          Show earlier messages ({more} more entries)
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * Keeps the transcript where the user reads: stuck to the bottom while new entries arrive unless they
+ * scrolled up, and on the same entry when older ones are put above it.
+ */
+function useScrollAnchor(ref: { current: HTMLDivElement | null }, entries: TranscriptEntry[]) {
+  const stick = useRef(true);
+  const first = useRef<string | undefined>(undefined);
+  // Before paint, so the panel opens on its latest message.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const was = first.current;
+    first.current = entries[0]?.id;
+    if (stick.current) {
+      el.scrollTop = el.scrollHeight;
+      return;
+    }
+    if (was === undefined || was === first.current) return;
+    // Entries were put above: move down by their height (children: the top block, then one element per entry).
+    const k = entries.findIndex((e) => e.id === was);
+    const oldFirst = el.children[k + 1] as HTMLElement | undefined;
+    const newFirst = el.children[1] as HTMLElement | undefined;
+    if (k > 0 && oldFirst && newFirst) el.scrollTop += oldFirst.offsetTop - newFirst.offsetTop;
+  });
+  return (el: HTMLDivElement) => {
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  };
+}
+
+/** Asks for earlier entries when the top block comes near the viewport, once per first entry. */
+function useLoadEarlier(
+  ref: { current: HTMLDivElement | null },
+  sentinel: { current: HTMLDivElement | null },
+  firstId: string | undefined,
+  more: number,
+  onLoadEarlier: (beforeId: string) => void,
+) {
+  const asked = useRef<string | undefined>(undefined);
+  const near = useRef(false);
+  const load = () => {
+    if (more <= 0 || firstId === undefined || asked.current === firstId) return;
+    asked.current = firstId;
+    onLoadEarlier(firstId);
+  };
+  const latest = useRef(load);
+  latest.current = load;
+  useEffect(() => {
+    const root = ref.current;
+    const target = sentinel.current;
+    if (!root || !target || typeof IntersectionObserver !== "function") return;
+    const io = new IntersectionObserver(
+      (records) => {
+        near.current = records.some((r) => r.isIntersecting);
+        if (near.current) latest.current();
+      },
+      { root, rootMargin: `${LOAD_MARGIN_PX}px 0px 0px 0px` },
+    );
+    io.observe(target);
+    return () => io.disconnect();
+  }, [ref, sentinel]);
+  // A page too short to push the top block out of reach: the observer will not fire again, so ask here.
+  useEffect(() => {
+    if (near.current) latest.current();
+  }, [firstId]);
+  return load;
+}
+
 export function Transcript({
   entries,
+  held,
   terminals,
   running,
   pendingPermissions,
+  onLoadEarlier,
 }: {
   entries: TranscriptEntry[];
+  /** Which of the session's entries these are: the latest, and earlier pages once asked for. */
+  held: TranscriptWindow;
   terminals: Record<string, TerminalView>;
   running: boolean;
   pendingPermissions: string[];
+  onLoadEarlier: (beforeId: string) => void;
 }) {
-  let users = 0;
+  let prompts = held.promptsBefore;
   const ref = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  useEffect(() => {
-    const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  });
+  const sentinel = useRef<HTMLDivElement>(null);
+  const onScroll = useScrollAnchor(ref, entries);
+  const load = useLoadEarlier(ref, sentinel, entries[0]?.id, held.start, onLoadEarlier);
   return (
     <div
       class="transcript"
@@ -272,17 +362,15 @@ export function Transcript({
       data-testid={TEST_IDS.transcript}
       role="log"
       aria-label="Conversation"
-      onScroll={(ev) => {
-        const el = ev.currentTarget as HTMLDivElement;
-        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-      }}
+      onScroll={(ev) => onScroll(ev.currentTarget as HTMLDivElement)}
     >
+      <EarlierEntries more={held.start} onLoad={load} sentinel={sentinel} />
       {entries.map((e) => (
         <Entry
           key={e.id}
           e={e}
           terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY}
-          promptIndex={e.kind === "user" && !e.steered ? users++ : -1}
+          promptIndex={isPrompt(e) ? prompts++ : -1}
           running={e.kind === "user" && running}
           pending={e.kind === "permission" && pendingPermissions.includes(e.requestId)}
         />

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { isSafeHref, renderMarkdown } from "../../../extension/webview/markdown";
+import { isSafeHref, MARKDOWN_CACHE_CHARS, renderMarkdown } from "../../../extension/webview/markdown";
 
 test("I-97: markdown of untrusted text renders <script>, <img onerror>, javascript: links and raw HTML as inert text", () => {
   const cases: Record<string, string> = {
@@ -58,4 +58,14 @@ test("I-97: safe links stay links; no rendered output carries script-capable mar
     ].map(isSafeHref),
     [true, true, true, true, false, false, false, false, false, false, false],
   );
+});
+
+test("issue #19: a text rendered again comes from the cache, the same HTML; the cache is bounded by characters", () => {
+  const text = "# Title\n\nSome *text* with a [link](https://example.com).";
+  const first = renderMarkdown(text);
+  assert.equal(renderMarkdown(text), first);
+  // Far more than the cache holds: older texts fall out and render again, to the same HTML.
+  for (let i = 0; i < 60; i++) renderMarkdown(`${"x".repeat(MARKDOWN_CACHE_CHARS / 40)} ${i}`);
+  assert.equal(renderMarkdown(text), first);
+  assert.equal(renderMarkdown("<script>alert(1)</script>"), "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n");
 });

@@ -2,7 +2,7 @@
 // event, and the status region's announcements (turn ends, errors, requests — never streamed text).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { emptyTranscript, type TranscriptEvent } from "../../../extension/common/transcript";
+import { emptyTranscript, reduceTranscript, type TranscriptEvent } from "../../../extension/common/transcript";
 import { announcementFor, announcementOf } from "../../../extension/common/announcements";
 import { PanelStore, type FocusTarget } from "../../../extension/webview/panelStore";
 
@@ -131,4 +131,24 @@ test("announcements: turn ends by reason, errors, and requests arriving", () => 
     "Turn cancelled. Error: boom",
   );
   assert.equal(announcementOf([chunk("x")]), undefined);
+});
+
+test("issue #19: a snapshot's window and announcement are kept; an earlier page is put in front only if it still fits", () => {
+  const store = new PanelStore();
+  let host = emptyTranscript("alpha", "Manifold");
+  for (let i = 0; i < 6; i++) host = reduceTranscript(host, { type: "user/prompt", text: `p${i}`, attachments: [] });
+  const tail = { ...host, entries: host.entries.slice(4) };
+  store.receive([{ type: "snapshot", state: tail, window: { start: 4, promptsBefore: 4 }, announce: "Agent finished" }]);
+  assert.deepEqual(store.getSnapshot().window, { start: 4, promptsBefore: 4 });
+  assert.equal(store.getSnapshot().announcement?.text, "Agent finished");
+  const beforeId = tail.entries[0]?.id ?? "";
+  const page = { beforeId, entries: host.entries.slice(2, 4), window: { start: 2, promptsBefore: 2 } };
+  store.receive([{ type: "transcript/page", page }]);
+  assert.deepEqual(store.getSnapshot().state?.entries, host.entries.slice(2));
+  assert.deepEqual(store.getSnapshot().window, { start: 2, promptsBefore: 2 });
+  const view = store.getSnapshot();
+  store.receive([{ type: "transcript/page", page }]); // no longer fits: nothing changes
+  assert.equal(store.getSnapshot(), view);
+  store.receive([{ type: "snapshot", state: host }]);
+  assert.deepEqual(store.getSnapshot().window, { start: 0, promptsBefore: 0 });
 });
