@@ -13,6 +13,7 @@ import {
 } from "../../common/transcript";
 import { isPrompt, type TranscriptWindow } from "../../common/transcriptWindow";
 import { TEST_IDS } from "../testIds";
+import { earlierRequest, entriesPutAbove, followsLatest } from "../transcriptScroll";
 import { userIsTyping } from "../focus";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { renderMarkdown } from "../markdown";
@@ -284,15 +285,14 @@ function useScrollAnchor(ref: { current: HTMLDivElement | null }, entries: Trans
       el.scrollTop = el.scrollHeight;
       return;
     }
-    if (was === undefined || was === first.current) return;
     // Entries were put above: move down by their height (children: the top block, then one element per entry).
-    const k = entries.findIndex((e) => e.id === was);
+    const k = entriesPutAbove(was, entries);
     const oldFirst = el.children[k + 1] as HTMLElement | undefined;
     const newFirst = el.children[1] as HTMLElement | undefined;
     if (k > 0 && oldFirst && newFirst) el.scrollTop += oldFirst.offsetTop - newFirst.offsetTop;
   });
   return (el: HTMLDivElement) => {
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    stick.current = followsLatest(el);
   };
 }
 
@@ -307,9 +307,10 @@ function useLoadEarlier(
   const asked = useRef<string | undefined>(undefined);
   const near = useRef(false);
   const load = () => {
-    if (more <= 0 || firstId === undefined || asked.current === firstId) return;
-    asked.current = firstId;
-    onLoadEarlier(firstId);
+    const beforeId = earlierRequest(firstId, more, asked.current);
+    if (beforeId === undefined) return;
+    asked.current = beforeId;
+    onLoadEarlier(beforeId);
   };
   const latest = useRef(load);
   latest.current = load;
