@@ -51,7 +51,8 @@ async function run(ctx: BenchContext): Promise<BenchOutput> {
   });
   try {
     host = await attachHostProbe(rig.hostPid());
-    const data = await measure({ rig, host, fake, log: ctx.log }, plan, long);
+    const profile = process.env.MANIFOLD_BENCH_PANEL_PROFILE === "1";
+    const data = await measure({ rig, host, fake, profile, log: ctx.log }, plan, long);
     return { tables: panelTables(plan, data), data: { plan, ...data } };
   } finally {
     host?.close();

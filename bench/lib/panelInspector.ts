@@ -28,6 +28,10 @@ export interface HostProbe {
   readLoopDelay(): Promise<LoopDelay>;
   /** JS heap after a full GC, and the process's RSS, in MiB. */
   heap(): Promise<{ heapMiB: number; rssMiB: number }>;
+  /** Starts sampling the host's CPU (1 ms interval). */
+  startProfile(): Promise<void>;
+  /** Stops sampling: the CDP profile, unvalidated (lib/panelProfile.ts reads it). */
+  stopProfile(): Promise<unknown>;
   close(): void;
 }
 
@@ -159,6 +163,16 @@ export async function attachHostProbe(pid: number): Promise<HostProbe> {
       const usage = await call("Runtime.getHeapUsage");
       const rss = Number(await evaluate(call, "process.memoryUsage().rss"));
       return { heapMiB: Number(usage.usedSize) / 2 ** 20, rssMiB: rss / 2 ** 20 };
+    },
+    async startProfile() {
+      await call("Profiler.enable");
+      await call("Profiler.setSamplingInterval", { interval: 1000 });
+      await call("Profiler.start");
+    },
+    async stopProfile() {
+      const r = await call("Profiler.stop");
+      await call("Profiler.disable");
+      return r.profile;
     },
     close: () => void child.stdin.end(),
   };

@@ -22,6 +22,7 @@ import { contentFrame, probeState, scriptedScroll, tasksIn } from "./panelProbe"
 import { closePanel, openPanel, panelTitle, switchToSeeded, timedOpen, type PanelRig } from "./panelRig";
 import { webviewFrame } from "../../test/vscode/support/browser";
 import type { SseFake } from "./sseFake";
+import { summarizeHostProfile, type HostProfile } from "./panelProfile";
 
 export interface PanelPlan {
   events: number;
@@ -40,6 +41,8 @@ export interface Stage {
   rig: PanelRig;
   host: HostProbe;
   fake: SseFake;
+  /** Take a CPU profile of the host while the panels stream (MANIFOLD_BENCH_PANEL_PROFILE=1). */
+  profile: boolean;
   log(msg: string): void;
 }
 
@@ -160,6 +163,8 @@ export interface StreamResult {
   workbench: TaskSummary;
   before: Memory;
   after: Memory;
+  /** The host's CPU over the streams, by script (only with `Stage.profile`). */
+  profile?: HostProfile;
 }
 
 /** How many of these folders' panels have a webview on screen (the workbench hides a background tab's). */
@@ -187,6 +192,7 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
   const visible = await visiblePanels(s, folders);
   const chunks = rate * seconds;
   const target = s.fake.stats.chunks + chunks * folders.length;
+  if (s.profile) await s.host.startProfile();
   await s.host.resetLoopDelay();
   const from = Date.now();
   for (const f of folders) {
@@ -197,6 +203,7 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
   await eventually(() => (s.fake.stats.chunks >= target ? true : undefined), "the four streams to end", (seconds * 3 + 120) * 1000);
   const to = Date.now();
   const loop = await s.host.readLoopDelay();
+  const profile = s.profile ? summarizeHostProfile(await s.host.stopProfile()) : undefined;
   const perPanel: TaskSummary[] = [];
   for (const f of folders) perPanel.push(await webviewTasks(await frameOf(f), from, to));
   const result: StreamResult = {
@@ -210,6 +217,7 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
     workbench: await workbenchTasks(s, from, to),
     before,
     after: await memory(s),
+    ...(profile ? { profile } : {}),
   };
   for (const f of folders) await closePanel(s.rig, f);
   return result;

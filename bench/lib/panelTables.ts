@@ -46,6 +46,7 @@ function openTable(plan: PanelPlan, data: PanelData): Table {
     rows,
     notes: [
       "ready = max(painted, composer usable); the panel was closed and reopened, which re-attaches its bound session (one row per run)",
+      "first msg in DOM: — when the panel holds only the latest entries (the history's first message arrives only on scrolling up)",
       "host loop: extension-host event-loop delay beyond its 10 ms timer (perf_hooks) over the open; CPU: used from the click to ready, by process",
     ],
   };
@@ -172,6 +173,25 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   };
 }
 
+function profileTable(data: PanelData): Table[] {
+  const p = data.streaming.profile;
+  if (!p) return [];
+  const pct = (ms: number): number => (p.totalMs > 0 ? (100 * ms) / p.totalMs : 0);
+  return [
+    {
+      title: "panel 2b: the extension host's CPU while the panels stream (self time, idle excluded)",
+      headers: ["script or function", "ms", "% of busy"],
+      rows: [
+        ...p.byScript.slice(0, 10).map((r): Cell[] => [r.script, r.ms, pct(r.ms)]),
+        ...p.top.map((r): Cell[] => [`  ${r.script}: ${r.fn}`, r.ms, pct(r.ms)]),
+      ],
+      notes: [
+        `busy ${p.totalMs.toFixed(0)} ms over ${data.streaming.seconds.toFixed(1)} s; sampled every 1 ms (MANIFOLD_BENCH_PANEL_PROFILE=1)`,
+      ],
+    },
+  ];
+}
+
 export function panelTables(plan: PanelPlan, data: PanelData): Table[] {
-  return [openTable(plan, data), scrollTable(data), streamTable(plan, data), memoryTable(plan, data)];
+  return [openTable(plan, data), scrollTable(data), streamTable(plan, data), ...profileTable(data), memoryTable(plan, data)];
 }
