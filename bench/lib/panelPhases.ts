@@ -94,6 +94,8 @@ export interface OpenRun {
   workbench: TaskSummary;
   /** CPU used from the click to ready, per process. */
   cpu: Cpu;
+  /** The host's CPU from the click to ready, by script (only with `Stage.profile`). */
+  profile?: HostProfile;
 }
 
 export interface OpenResult {
@@ -116,8 +118,10 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
     await closePanel(s.rig, folder);
     await s.host.resetLoopDelay();
     const cpu0 = await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids());
+    if (s.profile) await s.host.startProfile();
     const t = await timedOpen(s.rig, folder);
     const loop = await s.host.readLoopDelay();
+    const profile = s.profile ? summarizeHostProfile(await s.host.stopProfile()) : undefined;
     const cpu = cpuSince(cpu0, await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids()));
     frame = await contentFrame(t.frame);
     const end = t.at + t.ready;
@@ -133,6 +137,7 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
       loop,
       webview: await webviewTasks(frame, t.at, end),
       workbench: await workbenchTasks(s, t.at, end),
+      ...(profile ? { profile } : {}),
     });
     s.log(`panel: ${folder} (${events} events) ready in ${Math.round(t.ready)} ms`);
   }
