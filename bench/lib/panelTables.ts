@@ -1,5 +1,6 @@
 // The panel benchmark's numbers as tables (bench/README.md, "panel", says how to read each).
 import type { OpenResult, PanelData, PanelPlan } from "./panelPhases";
+import type { HostProfile } from "./panelProfile";
 import type { Cell, Table } from "./table";
 
 const tasks = (t: { count: number; totalMs: number; maxMs: number }): Cell[] => [t.count, t.totalMs, t.maxMs];
@@ -173,25 +174,38 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   };
 }
 
-function profileTable(data: PanelData): Table[] {
-  const p = data.streaming.profile;
+function profileTable(title: string, p: HostProfile | undefined, seconds: number): Table[] {
   if (!p) return [];
   const pct = (ms: number): number => (p.totalMs > 0 ? (100 * ms) / p.totalMs : 0);
   return [
     {
-      title: "panel 2b: the extension host's CPU while the panels stream (self time, idle excluded)",
+      title,
       headers: ["script or function", "ms", "% of busy"],
       rows: [
         ...p.byScript.slice(0, 10).map((r): Cell[] => [r.script, r.ms, pct(r.ms)]),
         ...p.top.map((r): Cell[] => [`  ${r.script}: ${r.fn}`, r.ms, pct(r.ms)]),
       ],
-      notes: [
-        `busy ${p.totalMs.toFixed(0)} ms over ${data.streaming.seconds.toFixed(1)} s; sampled every 1 ms (MANIFOLD_BENCH_PANEL_PROFILE=1)`,
-      ],
+      notes: [`busy ${p.totalMs.toFixed(0)} ms over ${seconds.toFixed(1)} s; sampled every 1 ms (MANIFOLD_BENCH_PANEL_PROFILE=1)`],
     },
   ];
 }
 
 export function panelTables(plan: PanelPlan, data: PanelData): Table[] {
-  return [openTable(plan, data), scrollTable(data), streamTable(plan, data), ...profileTable(data), memoryTable(plan, data)];
+  const open = data.full.runs[0];
+  return [
+    openTable(plan, data),
+    ...profileTable(
+      "panel 1c: the extension host's CPU while a long session opens (self time, idle excluded)",
+      open?.profile,
+      (open?.ready ?? 0) / 1000,
+    ),
+    scrollTable(data),
+    streamTable(plan, data),
+    ...profileTable(
+      "panel 2b: the extension host's CPU while the panels stream (self time, idle excluded)",
+      data.streaming.profile,
+      data.streaming.seconds,
+    ),
+    memoryTable(plan, data),
+  ];
 }
