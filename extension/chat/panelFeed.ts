@@ -5,7 +5,7 @@
 // fresh snapshot instead; a load's replay gives one snapshot when it ends, not thousands of events.
 import { announcementOf } from "../common/announcements";
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
-import { pageBefore, tailOf } from "../common/transcriptWindow";
+import { pageBefore, TAIL_ENTRIES, tailOf } from "../common/transcriptWindow";
 import type { HostToWebview } from "../common/webviewProtocol";
 import { coalesceEvents } from "./coalesce";
 
@@ -88,7 +88,9 @@ export class PanelFeed {
   #snapshot(announce: string | undefined): void {
     this.#resync = false;
     const s = this.deps.state();
-    const { state, window } = tailOf(s);
+    // While a load replays, what is folded so far is not worth a render: the panel says it is loading
+    // (and its composer works) until the snapshot at the load's end.
+    const { state, window } = tailOf(s, s.loading ? 0 : TAIL_ENTRIES);
     this.#held = window.start;
     this.#shownLoading = s.loading;
     this.deps.post({ type: "snapshot", state, ...(window.start > 0 ? { window } : {}), ...(announce ? { announce } : {}) });

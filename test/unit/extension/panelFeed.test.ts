@@ -150,6 +150,12 @@ test("a load's replay reaches the webview as one snapshot when it ends, not as t
     r.timer.tick();
   }
   assert.equal(r.posted.length, 0, "nothing while the history replays");
+  r.feed.start(); // the webview is rebuilt mid-load: it is told the panel is loading, without the partial history
+  assert.deepEqual(
+    r.posted.map((m) => (m.type === "snapshot" ? `snapshot loading=${m.state.loading} entries=${m.state.entries.length}` : m.type)),
+    ["snapshot loading=true entries=0"],
+  );
+  r.deliver();
   r.emit({ type: "session/bound", sessionId: "s1", clearHistory: false }, { type: "loading", loading: false });
   r.timer.tick();
   assert.deepEqual(
