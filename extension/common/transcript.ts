@@ -18,6 +18,7 @@ import type {
 } from "./transcriptModel";
 import { markedTurnEnd, stopNotice, type TurnEndNotice } from "./turnEnd";
 import { imageSrc, type ImageData } from "./images";
+import { carryToolIndex, findTool } from "./toolIndex";
 
 export type * from "./transcriptModel";
 
@@ -116,8 +117,7 @@ function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown)
 }
 
 function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEntry | undefined) => Omit<ToolEntry, "id">): TranscriptState {
-  // From the end: the call being updated is almost always among the latest entries (issue #19).
-  const idx = s.entries.findLastIndex((e) => e.kind === "tool" && e.toolCallId === toolCallId);
+  const idx = findTool(s.entries, toolCallId);
   if (idx >= 0) {
     const old = s.entries[idx] as ToolEntry;
     const entries = s.entries.slice();
@@ -236,6 +236,12 @@ function withTurnEnd(s: TranscriptState, notice: TurnEndNotice, from: "marker" |
 }
 
 export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
+  const next = reduce(s, ev);
+  if (next.entries !== s.entries) carryToolIndex(s.entries, next.entries);
+  return next;
+}
+
+function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
   switch (ev.type) {
     case "acp":
       return applyAcp(s, ev.update);

@@ -1,0 +1,41 @@
+// Where each tool card sits in a transcript's entries (issue #19): the reducer looks a card up on every
+// tool update, and a scan of the whole transcript per new tool call made a load of n events O(n²).
+// Entries never move once added (the reducer appends, replaces in place, or cuts or clears the end), so a
+// child array can share its parent's index and only register what was appended. An index may name
+// positions past a shorter array's end (a sibling's additions): lookups check the entry they find.
+import type { ToolEntry, TranscriptEntry } from "./transcriptModel";
+
+const indexes = new WeakMap<readonly TranscriptEntry[], Map<string, number>>();
+
+function indexOf(entries: readonly TranscriptEntry[]): Map<string, number> {
+  let m = indexes.get(entries);
+  if (!m) {
+    m = new Map();
+    entries.forEach((e, i) => {
+      if (e.kind === "tool") m?.set(e.toolCallId, i);
+    });
+    indexes.set(entries, m);
+  }
+  return m;
+}
+
+/** Position of the tool card for `toolCallId`, or -1. */
+export function findTool(entries: readonly TranscriptEntry[], toolCallId: string): number {
+  const i = indexOf(entries).get(toolCallId);
+  if (i === undefined) return -1;
+  const e = entries[i];
+  if (e?.kind === "tool" && e.toolCallId === toolCallId) return i;
+  // Not where the index says (a sibling's addition): look it up the slow way.
+  return entries.findLastIndex((x) => x.kind === "tool" && (x as ToolEntry).toolCallId === toolCallId);
+}
+
+/** `to` was made from `from` by the reducer: share the index when it only grew or changed in place. */
+export function carryToolIndex(from: readonly TranscriptEntry[], to: readonly TranscriptEntry[]): void {
+  const m = indexes.get(from);
+  if (!m || to.length < from.length) return; // cut or cleared: built again on its first lookup
+  for (let i = Math.max(0, from.length - 1); i < to.length; i++) {
+    const e = to[i];
+    if (e?.kind === "tool") m.set(e.toolCallId, i);
+  }
+  indexes.set(to, m);
+}
