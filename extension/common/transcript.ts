@@ -11,6 +11,7 @@ import type {
   PermissionState,
   QuestionEntry,
   ToolEntry,
+  TranscriptEntry,
   TranscriptEvent,
   TranscriptState,
   TranscriptUpdate,
@@ -65,6 +66,13 @@ export function blockText(block: ContentBlock): string {
   }
 }
 
+/** The entries with the last one replaced (one copy: the transcript can hold thousands, issue #19). */
+function withLast(entries: readonly TranscriptEntry[], last: TranscriptEntry): TranscriptEntry[] {
+  const out = entries.slice();
+  out[out.length - 1] = last;
+  return out;
+}
+
 function mintId(s: TranscriptState): [string, number] {
   return [`e${s.nextId}`, s.nextId + 1];
 }
@@ -74,11 +82,11 @@ function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string
   if (last && last.kind === kind && (messageId === undefined || last.messageId === undefined || last.messageId === messageId)) {
     const id = last.messageId ?? messageId;
     const merged: AgentTextEntry = { ...last, text: last.text + text, ...(id !== undefined ? { messageId: id } : {}) };
-    return { ...s, entries: [...s.entries.slice(0, -1), merged] };
+    return { ...s, entries: withLast(s.entries, merged) };
   }
   const [id, nextId] = mintId(s);
   const entry: AgentTextEntry = { kind, id, text, ...(messageId !== undefined ? { messageId } : {}) };
-  return { ...s, nextId, entries: [...s.entries, entry] };
+  return { ...s, nextId, entries: s.entries.concat([entry]) };
 }
 
 /** An image block the panel can show (an admitted type): kept as an image, not as the "[image]" label. */
@@ -102,7 +110,7 @@ function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown)
       : isAttachment
         ? { ...last, attachments: [...last.attachments, name] }
         : { ...last, text: last.text + blockText(block) };
-    return { ...s, entries: [...s.entries.slice(0, -1), merged] };
+    return { ...s, entries: withLast(s.entries, merged) };
   }
   const [id, nextId] = mintId(s);
   const entry: UserEntry = {
@@ -113,7 +121,7 @@ function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown)
     ...(steer ? { steered: true as const } : {}),
     ...(image ? { images: [image] } : {}),
   };
-  return { ...s, nextId, entries: [...s.entries, entry] };
+  return { ...s, nextId, entries: s.entries.concat([entry]) };
 }
 
 function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEntry | undefined) => Omit<ToolEntry, "id">): TranscriptState {
@@ -125,7 +133,7 @@ function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEnt
     return { ...s, entries };
   }
   const [id, nextId] = mintId(s);
-  return { ...s, nextId, entries: [...s.entries, { ...patch(undefined), id }] };
+  return { ...s, nextId, entries: s.entries.concat([{ ...patch(undefined), id }]) };
 }
 
 function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
@@ -193,7 +201,7 @@ function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
       const [id, nextId] = mintId(s);
       const severity = u.severity === "warning" || u.severity === "error" ? u.severity : "info";
       const text = u.description ? `${u.title}: ${u.description}` : u.title;
-      return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, severity, text }] };
+      return { ...s, nextId, entries: s.entries.concat([{ kind: "notice", id, severity, text }]) };
     }
     case "compaction_update":
     case "compaction_summary_chunk":
@@ -217,7 +225,7 @@ function finishTools(s: TranscriptState): TranscriptState {
 
 function withNotice(s: TranscriptState, severity: NoticeEntry["severity"], text: string): TranscriptState {
   const [id, nextId] = mintId(s);
-  return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, severity, text }] };
+  return { ...s, nextId, entries: s.entries.concat([{ kind: "notice", id, severity, text }]) };
 }
 
 /**
@@ -229,10 +237,10 @@ function withTurnEnd(s: TranscriptState, notice: TurnEndNotice, from: "marker" |
   const last = s.entries[s.entries.length - 1];
   if (last?.kind === "notice" && last.turnEnd) {
     if (from === "stopReason") return s;
-    return { ...s, entries: [...s.entries.slice(0, -1), { ...last, ...notice }] };
+    return { ...s, entries: withLast(s.entries, { ...last, ...notice }) };
   }
   const [id, nextId] = mintId(s);
-  return { ...s, nextId, entries: [...s.entries, { kind: "notice", id, ...notice, turnEnd: true }] };
+  return { ...s, nextId, entries: s.entries.concat([{ kind: "notice", id, ...notice, turnEnd: true }]) };
 }
 
 export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
@@ -306,7 +314,7 @@ function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
     case "user/prompt": {
       const [id, nextId] = mintId(s);
       const images = ev.images && ev.images.length > 0 ? { images: ev.images } : {};
-      return { ...s, nextId, entries: [...s.entries, { kind: "user", id, text: ev.text, attachments: ev.attachments, ...images }] };
+      return { ...s, nextId, entries: s.entries.concat([{ kind: "user", id, text: ev.text, attachments: ev.attachments, ...images }]) };
     }
     case "transcript/truncate": {
       let users = 0;
@@ -330,7 +338,7 @@ function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
         title: ev.title,
         options: ev.options,
       };
-      return { ...s, nextId, entries: [...s.entries, entry] };
+      return { ...s, nextId, entries: s.entries.concat([entry]) };
     }
     case "permission/resolved":
       return {
@@ -352,7 +360,7 @@ function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
         form: ev.form,
         outcome: { state: "pending" },
       };
-      return { ...s, nextId, entries: [...s.entries, entry] };
+      return { ...s, nextId, entries: s.entries.concat([entry]) };
     }
     case "question/resolved":
       return {
