@@ -52,14 +52,18 @@ export function missingFileAnswer(): ReadTextFileResponse {
   return { content: "", _meta: { "manifold/exists": false } };
 }
 
+/** Told of every request refused because its path leaves the folder (the panel says so: I-94). */
+export type RefusedListener = (access: "read" | "write", path: string, reason: string) => void;
+
 export class SessionFileService {
   constructor(
     private readonly confinement: PathConfinement,
     private readonly editor: EditorFiles,
+    private readonly onRefused: RefusedListener = () => undefined,
   ) {}
 
   async readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse> {
-    const real = await this.#confine(params.path);
+    const real = await this.#confine("read", params.path);
     let text = this.editor.openDocumentText(real);
     if (text === undefined) {
       try {
@@ -81,7 +85,7 @@ export class SessionFileService {
    * meanwhile (opencode writes the file itself right after asking) never makes the write fail or vanish.
    */
   async writeTextFile(params: WriteTextFileRequest): Promise<void> {
-    const real = await this.#confine(params.path);
+    const real = await this.#confine("write", params.path);
     // A hard link inside the folder may alias a file outside it: refuse to write through it.
     if (hasOtherHardLinks(real))
       throw RequestError.invalidParams({ path: params.path }, `${params.path} has several hard links; refusing to write through it`);
@@ -96,9 +100,12 @@ export class SessionFileService {
     }
   }
 
-  async #confine(path: string): Promise<string> {
+  async #confine(access: "read" | "write", path: string): Promise<string> {
     const r = await this.confinement.confine(path);
-    if (!r.ok) throw RequestError.invalidParams({ path }, r.reason);
+    if (!r.ok) {
+      this.onRefused(access, path, r.reason);
+      throw RequestError.invalidParams({ path }, r.reason);
+    }
     return r.path;
   }
 }

@@ -49,7 +49,11 @@ export class BoundSession {
         hooks.emit({ type: "permission/resolved", requestId, outcome }, { type: "permissions/pending", requestIds: pending }),
     });
     this.#questions = new QuestionBroker(sessionId, transcriptListener(hooks.emit, hooks.onQuestionRequested));
-    const files = new SessionFileService(confinement, hooks.editor);
+    // A refusal is said where the user looks: an agent may swallow the error (and, running as the
+    // user, write the file itself), so the panel is the only place the user learns of it.
+    const files = new SessionFileService(confinement, hooks.editor, (access, path, reason) =>
+      hooks.emit({ type: "notice", severity: "warning", text: `Manifold refused the agent's ${access} of ${path}: ${reason}` }),
+    );
     const terminals = new TerminalService(confinement, {
       sessionId,
       sandbox: () => hooks.terminalSandbox(),

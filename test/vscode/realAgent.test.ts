@@ -127,7 +127,7 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
       assert.equal(existsSync(target), false, "Reject still wrote the file");
     }));
 
-  it("I-94 with an agent that runs as you: a write outside the folder, rejected, writes nothing; approved, opencode writes it itself", () =>
+  it("I-94 with an agent that runs as you: a write outside the folder, rejected, writes nothing; approved, Manifold's fs/* refuses it (said in alpha's panel only) and opencode writes it itself", () =>
     scenario().step("real-outside", async () => {
       const t = scenario();
       const outside = join(t.workspace.root, "outside.txt");
@@ -159,6 +159,12 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
       await pending.first().waitFor({ state: "visible", timeout: 90_000 });
       await answerAll(/allow once|allow/i);
       assert.equal(existsSync(outside), true, "opencode no longer writes approved files itself: revisit the protection line's wording");
+      // What Manifold served stayed confined: its fs/write_text_file refused the path, and alpha's panel
+      // (only alpha's) says so, since opencode swallows the error.
+      const refused = (frame: typeof alpha) =>
+        frame.locator(byTestId(TEST_IDS.notice), { hasText: /Manifold refused the agent's write of .*outside\.txt/ });
+      await refused(alpha).first().waitFor({ state: "visible", timeout: 30_000 });
+      assert.equal(await refused(await webviewFrame(t.page, "Manifold: beta")).count(), 0, "beta's panel shows alpha's refusal");
     }));
 
   it("Cancel ends a hanging turn; the panel is idle again", () =>

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -165,6 +165,25 @@ test("I-93: dismissing a request that offers no reject option answers `cancelled
   s.dismissPermission(permissions(s.state)[0]!.requestId);
   await turn;
   assert.deepEqual(answer, { outcome: { outcome: "cancelled" } });
+});
+
+test("I-94: an fs/* request refused outside the folder is said in that folder's panel only, even when the agent swallows the error", async () => {
+  const [a, b] = dirs() as [string, string];
+  mkdirSync(a);
+  mkdirSync(b);
+  const h = await setup([a, b]);
+  const [sa, sb] = h.sessions as [FolderSession, FolderSession];
+  h.fake.onPrompt = async ({ params, client }) => {
+    // Like opencode: the write is handed to the client, and the refusal is not passed on to the user.
+    await client.request(acp.methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: join(a, "..", "outside.txt"), content: "x" }).catch(() => undefined);
+    return "end_turn";
+  };
+  await sa.prompt([{ type: "text", text: "x" }], { text: "x", attachments: [] });
+  const notices = (st: TranscriptState) => st.entries.flatMap((e) => (e.kind === "notice" ? [e.text] : []));
+  const refused = notices(sa.state).filter((t) => t.startsWith("Manifold refused"));
+  assert.equal(refused.length, 1, notices(sa.state).join("\n"));
+  assert.match(refused[0]!, /^Manifold refused the agent's write of \S+\/outside\.txt: .*outside/);
+  assert.deepEqual(notices(sb.state), []);
 });
 
 test("I-91: an update the agent sends for an unknown session id changes no folder's model", async () => {
