@@ -175,7 +175,9 @@ test("I-94: an fs/* request refused outside the folder is said in that folder's 
   const [sa, sb] = h.sessions as [FolderSession, FolderSession];
   h.fake.onPrompt = async ({ params, client }) => {
     // Like opencode: the write is handed to the client, and the refusal is not passed on to the user.
-    await client.request(acp.methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: join(a, "..", "outside.txt"), content: "x" }).catch(() => undefined);
+    await client
+      .request(acp.methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: join(a, "..", "outside.txt"), content: "x" })
+      .catch(() => undefined);
     return "end_turn";
   };
   await sa.prompt([{ type: "text", text: "x" }], { text: "x", attachments: [] });
