@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { detectSandbox } from "../../../sandbox/detect";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
+import { sessionContext } from "./fixture";
 import { runIn } from "./run";
 
 const linux = process.platform === "linux";
@@ -19,17 +20,7 @@ let rootB: string;
 let outside: string;
 const silent = () => {};
 
-function ctxFor(id: string, root: string, extra: Partial<SandboxContext> = {}): SandboxContext {
-  return {
-    sessionId: id,
-    mode: "workspace-write",
-    approval: "on-request",
-    root,
-    tmpDir: path.join(base, ".tmp", id),
-    network: false,
-    ...extra,
-  };
-}
+const ctxFor = (id: string, root: string, extra: Partial<SandboxContext> = {}): SandboxContext => sessionContext(base, id, root, extra);
 
 before(async () => {
   sb = await detectSandbox(

@@ -20,21 +20,26 @@ export interface Fixture {
   cleanup(): void;
 }
 
+/** A workspace-write session's context: `root` as its folder, its temp area under `base/.tmp`. */
+export function sessionContext(base: string, id: string, root: string, extra: Partial<SandboxContext> = {}): SandboxContext {
+  return {
+    sessionId: id,
+    mode: "workspace-write",
+    approval: "on-request",
+    root,
+    tmpDir: path.join(base, ".tmp", id),
+    network: false,
+    ...extra,
+  };
+}
+
 export function makeFixture(prefix: string): Fixture {
   const parent = fs.existsSync("/var/tmp") ? "/var/tmp" : os.tmpdir();
   const base = fs.realpathSync(fs.mkdtempSync(path.join(parent, prefix)));
   fs.chmodSync(base, 0o755);
   return {
     base,
-    ctxFor: (id, root, extra = {}) => ({
-      sessionId: id,
-      mode: "workspace-write",
-      approval: "on-request",
-      root,
-      tmpDir: path.join(base, ".tmp", id),
-      network: false,
-      ...extra,
-    }),
+    ctxFor: (id, root, extra = {}) => sessionContext(base, id, root, extra),
     dir(name) {
       const d = path.join(base, name);
       fs.mkdirSync(d, { recursive: true });

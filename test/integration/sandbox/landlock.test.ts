@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { detectSandbox, probeLandlock } from "../../../sandbox/detect";
 import { LANDLOCK_HELPER_SOURCE } from "../../../sandbox/landlockHelper";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
+import { sessionContext } from "./fixture";
 import { runIn } from "./run";
 
 const KEY = "sk-landlock-test-key-0123";
@@ -21,15 +22,7 @@ let base: string;
 let rootA: string;
 let rootB: string;
 
-const ctxFor = (id: string, root: string, extra: Partial<SandboxContext> = {}): SandboxContext => ({
-  sessionId: id,
-  mode: "workspace-write",
-  approval: "on-request",
-  root,
-  tmpDir: path.join(base, ".tmp", id),
-  network: false,
-  ...extra,
-});
+const ctxFor = (id: string, root: string, extra: Partial<SandboxContext> = {}): SandboxContext => sessionContext(base, id, root, extra);
 
 describe("Landlock backend", { skip: !available && "needs Linux with Landlock and /usr/bin/python3" }, () => {
   before(async () => {
