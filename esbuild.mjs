@@ -19,8 +19,11 @@ const common = {
 };
 
 // The agent-server's cold start (DESIGN.md §7) skips the AI SDK: its providers are a second file,
-// dist/agent-server-providers.js, that the main bundle `require`s at the first model step. This
-// plugin turns the one dynamic `import("./sdk")` (model/providers/aiSdkStream.ts) into that runtime load.
+// dist/agent-server-providers.js, loaded at the first model step. This plugin marks the one dynamic
+// `import("./sdk")` (model/providers/aiSdkStream.ts) external under that file's name, so the built
+// dist/agent-server.js keeps a real `import("./agent-server-providers.js")`, not a `require`: Node's
+// ESM loader loads the CJS file and finds its named exports through the `0 && (module.exports = …)`
+// annotation esbuild writes for platform "node".
 const PROVIDERS_FILE = "agent-server-providers.js";
 /** @type {esbuild.Plugin} */
 const providersApart = {
@@ -32,8 +35,8 @@ const providersApart = {
   },
 };
 
-// Likewise the MCP client (the MCP SDK, ajv): dist/agent-server-mcp.js, required when the first
-// session with MCP servers starts them (the one dynamic `import("./connection")` in mcp/sessions.ts).
+// Likewise the MCP client (the MCP SDK, ajv): dist/agent-server-mcp.js, loaded by `import()` when the
+// first session with MCP servers starts them (the dynamic `import("./connection")` in mcp/sessions.ts).
 const MCP_FILE = "agent-server-mcp.js";
 /** @type {esbuild.Plugin} */
 const mcpApart = {
