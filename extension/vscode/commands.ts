@@ -94,7 +94,7 @@ async function attached(manager: SessionManager, arg: unknown, placeHolder: stri
   if (!folder) return undefined;
   manager.openPanel(folder, { preserveFocus: true });
   const s = manager.session(folder);
-  await manager.ensureAttached(s);
+  await manager.agent.ensureAttached(s);
   return s;
 }
 
@@ -203,7 +203,7 @@ function registerAgentCommands(
 ): void {
   registerAgentPicker(manager, context, store);
   reg(store, COMMANDS.setApiKey, () => setApiKey(manager, context));
-  reg(store, COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.restartAgent()));
+  reg(store, COMMANDS.restartAgent, () => withErrors("Restart Agent", () => manager.agent.restartAgent()));
   reg(store, COMMANDS.showLog, () => manager.log.show(true));
   reg(store, COMMANDS.signOut, () => withErrors("Sign Out of Agent", () => signOut(manager)));
   reg(store, COMMANDS.clearAgentSecret, () => withErrors("Clear Agent Secret", () => clearAgentSecret(manager)));
@@ -211,7 +211,7 @@ function registerAgentCommands(
 
 /** `logout` where the running agent advertises it; the next session it is asked for may need a sign-in again. */
 async function signOut(manager: SessionManager): Promise<void> {
-  const client = manager.agentHost.client;
+  const client = manager.agent.host.client;
   if (!client) {
     void vscode.window.showInformationMessage("Manifold: the agent is not running.");
     return;
@@ -228,7 +228,7 @@ async function signOut(manager: SessionManager): Promise<void> {
 
 /** Removes one variable an env-var sign-in stored; it stops being passed when the agent restarts. */
 async function clearAgentSecret(manager: SessionManager): Promise<void> {
-  const entries = manager.agentSecrets.entries();
+  const entries = manager.agent.secrets.entries();
   if (entries.length === 0) {
     void vscode.window.showInformationMessage("Manifold: no agent secrets are stored.");
     return;
@@ -238,14 +238,14 @@ async function clearAgentSecret(manager: SessionManager): Promise<void> {
     { placeHolder: "Clear which stored agent secret?" },
   );
   if (!picked) return;
-  await manager.agentSecrets.clear(picked.e.agent, picked.e.name);
+  await manager.agent.secrets.clear(picked.e.agent, picked.e.name);
   const restart = "Restart Agent";
-  if (manager.agentHost.spec?.name === picked.e.agent) {
+  if (manager.agent.host.spec?.name === picked.e.agent) {
     const answer = await vscode.window.showInformationMessage(
       `Manifold: ${picked.e.name} is cleared; the running agent still has it until it restarts.`,
       restart,
     );
-    if (answer === restart) await manager.restartAgent();
+    if (answer === restart) await manager.agent.restartAgent();
   }
 }
 
@@ -267,9 +267,9 @@ async function setApiKey(manager: SessionManager, context: vscode.ExtensionConte
   if (value.trim() === "") await context.secrets.delete(provider.key);
   else await context.secrets.store(provider.key, value.trim());
   const restart = "Restart Agent";
-  if (manager.agentHost.pid !== undefined) {
+  if (manager.agent.host.pid !== undefined) {
     const answer = await vscode.window.showInformationMessage("Manifold: the key is used when the agent starts.", restart);
-    if (answer === restart) await withErrors("Restart Agent", () => manager.restartAgent());
+    if (answer === restart) await withErrors("Restart Agent", () => manager.agent.restartAgent());
   }
 }
 

@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
   );
   store.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsAgent(e) && manager.agentHost.pid !== undefined) {
+      if (affectsAgent(e) && manager.agent.host.pid !== undefined) {
         const restart = "Restart Agent";
         void vscode.window
           .showInformationMessage("Manifold: agent settings changed; they apply when the agent restarts.", restart)
@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
   // VS Code disposes subscriptions on shutdown; deactivate() awaits the same teardown.
   context.subscriptions.push({ dispose: () => void dispose() });
   return {
-    agentPid: () => manager.agentHost.pid,
+    agentPid: () => manager.agent.host.pid,
     bindings: () => manager.bindings(),
     whenReady: () => manager.whenReady(),
     panels: () => manager.panels(),

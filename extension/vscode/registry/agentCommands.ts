@@ -18,7 +18,7 @@ type AgentItem = vscode.QuickPickItem & {
 
 async function restart(manager: SessionManager): Promise<void> {
   try {
-    await manager.restartAgent();
+    await manager.agent.restartAgent();
   } catch (err) {
     void vscode.window.showErrorMessage(`Manifold: Restart Agent failed: ${errorText(err)}`);
   }
@@ -33,7 +33,7 @@ async function choose(manager: SessionManager, setting: string): Promise<void> {
   await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agent, setting, vscode.ConfigurationTarget.Global);
   if (setting === current) return restart(manager);
   try {
-    await manager.switchAgent(setting);
+    await manager.agent.switchAgent(setting);
   } catch (err) {
     void vscode.window.showErrorMessage(`Manifold: Select Agent failed: ${errorText(err)}`);
   }

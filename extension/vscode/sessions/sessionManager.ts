@@ -1,21 +1,17 @@
-// Folder ↔ session ↔ panel: one FolderSession per workspace folder (cwd = folder.uri.fsPath), one
-// chat panel per folder, the window's one agent started at first need, re-attach after restarts.
+// Folder ↔ session ↔ panel: one FolderSession per workspace folder (cwd = folder.uri.fsPath), its
+// binding and queue persisted per folder, one chat panel per folder. The window's agent (start,
+// status, re-attach after restarts, switch, sign-in) is windowAgent.ts.
 import * as vscode from "vscode";
 import type { FolderBinding, ManifoldChange, PanelSnapshot } from "../../api";
-import type { AcpClient } from "../../agent/acpClient";
-import { AgentHost } from "../../agent/agentHost";
-import type { AgentLog } from "../../agent/agentProcess";
-import { resolveAgentSpec } from "../../agent/agentSpec";
 import { ChatPanel, CHAT_VIEW_TYPE, panelTitle, webviewOptions } from "../chat/chatPanel";
 import type { DiffContentProvider } from "../chat/diffContent";
 import { vscodeFiles } from "../client/vscodeFiles";
-import { readAgentSettings, readSecrets, sessionDefaults, traceEnabled } from "../config";
-import { installedRegistryLaunch } from "../registry/registryAgents";
+import { readAgentSettings, sessionDefaults } from "../config";
 import { McpHost } from "../mcp/mcpHost";
 import { surfaceHiddenRequest } from "../permissions/surface";
 import { surfaceHiddenQuestion } from "../questions/surface";
 import type { SessionAction } from "../../common/webviewProtocol";
-import { permissionState, type AgentStatus } from "../../common/transcript";
+import { permissionState } from "../../common/transcript";
 import { detectSandbox, type CommandSandbox } from "../../../sandbox";
 import { errorText } from "../../common/text";
 import { FolderSession } from "../../sessions/folderSession";
@@ -25,8 +21,7 @@ import { CheckpointRegistry } from "../../checkpoints/registry";
 import { Emitter, Event } from "../../common/event";
 import { DisposableMap, DisposableStore } from "../../common/lifecycle";
 import { TerminalOutputs } from "../chat/terminalOutputs";
-import { signIn } from "../../sessions/signIn";
-import { AgentSecretStore, signInIO } from "./agentAuth";
+import { WindowAgent } from "./windowAgent";
 
 const BINDINGS_KEY = "manifold.bindings";
 /** Folder → its queue of messages waiting for a turn to end (validated on read, extension/common/promptQueue.ts). */
@@ -41,18 +36,13 @@ export class SessionManager implements vscode.Disposable {
   readonly #store = new DisposableStore();
   readonly #onDidChange = this.#store.add(new Emitter<ManifoldChange>());
   readonly onDidChange: Event<ManifoldChange> = this.#onDidChange.event;
-  readonly agentHost: AgentHost;
+  /** The window's agent: its process, status, re-attach, switch and sign-in. */
+  readonly agent: WindowAgent;
   readonly mcp: McpHost;
-  #status: AgentStatus = "idle";
   readonly checkpoints: CheckpointRegistry;
   readonly baselineDocs: BaselineDocs;
   /** Issue #17: the terminals' recent output, recorded from the start for the `@` mention. */
   readonly terminalOutputs = this.#store.add(new TerminalOutputs());
-  #statusMessage: string | undefined;
-  /** Sign-in variables of third-party agents (SecretStorage). */
-  readonly agentSecrets: AgentSecretStore;
-  /** Set while `switchAgent` restarts the agent: the next attach keeps each transcript under a divider. */
-  #switching = false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -61,55 +51,17 @@ export class SessionManager implements vscode.Disposable {
     private readonly runAction: (action: SessionAction, session: FolderSession) => void,
   ) {
     this.mcp = new McpHost(context, (m) => log.info(m));
-    this.agentSecrets = new AgentSecretStore(context.secrets, context.globalState);
     this.checkpoints = new CheckpointRegistry(
       vscode.Uri.joinPath(context.globalStorageUri, "checkpoints").fsPath,
       { dirtyFiles: () => vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === "file").map((d) => d.uri.fsPath) },
       (m) => log.info(m),
     );
     this.baselineDocs = new BaselineDocs((folder) => this.checkpoints.get(folder));
-    const agentLog: AgentLog = {
-      info: (m) => log.info(m),
-      warn: (m) => log.warn(m),
-      error: (m) => log.error(m),
-      trace: (m) => log.trace(m),
-    };
-    this.agentHost = new AgentHost({
-      log: agentLog,
-      trace: traceEnabled,
-      needed: () => this.#panels.size > 0,
-      recordsDir: vscode.Uri.joinPath(context.globalStorageUri, "agents").fsPath,
-      resolveSpec: async () => {
-        // The data dir (and the agent's cwd) must exist before the spawn.
-        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(context.globalStorageUri, "sessions"));
-        const settings = readAgentSettings();
-        return resolveAgentSpec({
-          settings,
-          registryAgent: await installedRegistryLaunch(context, settings.agent),
-          secrets: { ...(await readSecrets(context.secrets)), agentEnv: await this.agentSecrets.read(settings.agent) },
-          baseEnv: process.env,
-          execPath: process.execPath,
-          extensionPath: context.extensionUri.fsPath,
-          dataDir: vscode.Uri.joinPath(context.globalStorageUri, "sessions").fsPath,
-          cwd: context.globalStorageUri.fsPath,
-        });
-      },
-      onStarted: (client, restart) => this.#onAgentStarted(client, restart),
-      onCrashed: (message) => {
-        for (const s of this.#sessions.values()) s.agentDied(message);
-      },
-      onStatus: (status, message) => this.#setStatus(status, message),
-    });
-    if (!vscode.workspace.isTrusted) this.#status = "untrusted";
+    this.agent = new WindowAgent(context, log, { all: () => this.#sessions.values(), open: () => this.#openSessions() });
+    this.#store.add(this.agent.onDidChangeStatus((status) => this.#onDidChange.fire({ kind: "agent", status })));
     this.#store.add(this.baselineDocs);
     this.#store.add(this.#sessionSubs);
     this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders((e) => this.#foldersChanged(e)));
-    this.#store.add(
-      vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.#setStatus("idle");
-        for (const s of this.#openSessions()) void this.ensureAttached(s).catch(() => undefined);
-      }),
-    );
   }
 
   #sandbox?: Promise<CommandSandbox>;
@@ -134,7 +86,7 @@ export class SessionManager implements vscode.Disposable {
    * session. The built-in agent keeps the original key (bindings from before #18 stay valid).
    */
   #bindingsKey(): string {
-    const spec = this.agentHost.spec;
+    const spec = this.agent.host.spec;
     const agent = spec ? (spec.builtin ? "builtin" : spec.name) : readAgentSettings().agent;
     return agent === "builtin" || agent === "" ? BINDINGS_KEY : `${BINDINGS_KEY}/${agent}`;
   }
@@ -195,7 +147,7 @@ export class SessionManager implements vscode.Disposable {
         key,
         s.onDidEmit(() => this.#onDidChange.fire({ kind: "session", folder: key })),
       );
-      s.setStatus(this.#status, this.#statusMessage);
+      this.agent.applyStatusTo(s);
     });
   }
 
@@ -217,77 +169,6 @@ export class SessionManager implements vscode.Disposable {
 
   panel(folder: string): ChatPanel | undefined {
     return this.#panels.get(folder);
-  }
-
-  // ---- agent ----
-
-  #setStatus(status: AgentStatus, message?: string): void {
-    this.#status = status;
-    this.#statusMessage = message;
-    for (const s of this.#sessions.values()) s.setStatus(status, message);
-    this.#onDidChange.fire({ kind: "agent", status });
-  }
-
-  async #onAgentStarted(client: AcpClient, restart: boolean): Promise<void> {
-    // Lives as long as the client: a restart brings a new client and a new subscription.
-    client.onDidReportMcpStatus(({ sessionId, servers }) => {
-      for (const s of this.#sessions.values()) s.mcpStatus(sessionId, servers);
-    });
-    const switched = this.#switching;
-    this.#switching = false;
-    const opts = {
-      restart: restart && !switched,
-      builtin: this.agentHost.spec?.builtin ?? true,
-      ...(switched ? { switchedTo: client.agentName } : {}),
-    };
-    await Promise.all(
-      this.#openSessions().map((s) =>
-        s.attach(client, opts).catch((err: unknown) => this.log.error(`[${s.folderName}] attach failed: ${errorText(err)}`)),
-      ),
-    );
-  }
-
-  /**
-   * After `manifold.agent` changed: running turns are cancelled (each panel says so), every open
-   * session is closed, the agent restarts as the new one and every open panel attaches to a new (or its
-   * own earlier) session of it, the transcript so far kept above a divider (the I-95 re-attach path).
-   */
-  async switchAgent(to: string): Promise<void> {
-    if (!vscode.workspace.isTrusted) return;
-    await Promise.all(this.#openSessions().map((s) => s.leaveForSwitch(to).catch(() => undefined)));
-    this.#switching = this.#openSessions().length > 0;
-    await this.agentHost.restart();
-  }
-
-  /** Runs one of the agent's sign-in methods for the folder `s` (its card's button). */
-  signIn(s: FolderSession): (methodId: string) => Promise<void> {
-    return (methodId) =>
-      signIn(
-        s,
-        methodId,
-        signInIO({
-          spec: () => this.agentHost.spec,
-          store: this.agentSecrets,
-          cwd: s.folder,
-          restartAgent: () => this.restartAgent(),
-        }),
-      );
-  }
-
-  /** Binds `s` to a live session, starting the agent if needed (never in an untrusted workspace). */
-  async ensureAttached(s: FolderSession): Promise<void> {
-    if (!vscode.workspace.isTrusted) {
-      this.#setStatus("untrusted", "Manifold starts no agent until you trust this workspace.");
-      return;
-    }
-    const client = await this.agentHost.ensure();
-    await s.whenAttached();
-    if (!s.sessionId && !s.state.auth) await s.attach(client, { restart: false, builtin: this.agentHost.spec?.builtin ?? true });
-  }
-
-  async restartAgent(): Promise<void> {
-    if (!vscode.workspace.isTrusted) return;
-    await this.agentHost.restart();
   }
 
   // ---- panels ----
@@ -326,8 +207,8 @@ export class SessionManager implements vscode.Disposable {
       baselineDocs: this.baselineDocs,
       checkpoints: (x) => this.checkpoints.forFolder(x.folder),
       runAction: this.runAction,
-      ensureAttached: (x) => this.ensureAttached(x),
-      signIn: (x, methodId) => this.signIn(x)(methodId),
+      ensureAttached: (x) => this.agent.ensureAttached(x),
+      signIn: (x, methodId) => this.agent.signIn(x)(methodId),
       log: (m) => this.log.warn(m),
       terminals: this.terminalOutputs,
     });
@@ -341,7 +222,7 @@ export class SessionManager implements vscode.Disposable {
     // Shown or hidden: `panels()` reports `visible`.
     chat.onDidChangeVisibility(() => this.#onDidChange.fire({ kind: "panels" }));
     this.#onDidChange.fire({ kind: "panels" });
-    void this.ensureAttached(s).catch((err: unknown) => this.log.error(`[${folder.name}] ${errorText(err)}`));
+    void this.agent.ensureAttached(s).catch((err: unknown) => this.log.error(`[${folder.name}] ${errorText(err)}`));
     return chat;
   }
 
@@ -402,10 +283,10 @@ export class SessionManager implements vscode.Disposable {
   async whenReady(): Promise<void> {
     for (;;) {
       // A (re)start in flight re-attaches every open panel when it completes: wait for it first.
-      await this.agentHost.whenStartSettled();
+      await this.agent.host.whenStartSettled();
       const open = this.#openSessions();
       // An attach in progress already has an id (registered before load): wait for it to finish.
-      await Promise.all(open.map(async (s) => (await s.whenAttached(), s.sessionId ? undefined : this.ensureAttached(s))));
+      await Promise.all(open.map(async (s) => (await s.whenAttached(), s.sessionId ? undefined : this.agent.ensureAttached(s))));
       // A panel showing its agent's sign-in card is settled too: it waits for the user.
       if (!vscode.workspace.isTrusted || this.#openSessions().every((s) => s.sessionId || s.state.auth)) return;
       await Event.toPromise(this.onDidChange);
@@ -419,6 +300,6 @@ export class SessionManager implements vscode.Disposable {
     this.#sessions.clear();
     this.#store.dispose();
     this.mcp.dispose();
-    await Promise.all([this.agentHost.dispose(), terminalsGone]);
+    await Promise.all([this.agent.dispose(), terminalsGone]);
   }
 }

@@ -1,0 +1,166 @@
+// The window's agent as the folder sessions see it: which command runs (settings, a registry install,
+// stored sign-in secrets), its status told to every folder, the open panels attached again after each
+// (re)start, switching agents and signing in. Apart from SessionManager (folders, panels, persisted
+// bindings) because this half needs only two things of it: which folder sessions exist and which of
+// them have a panel open.
+import * as vscode from "vscode";
+import type { AcpClient } from "../../agent/acpClient";
+import { AgentHost } from "../../agent/agentHost";
+import type { AgentLog } from "../../agent/agentProcess";
+import { resolveAgentSpec } from "../../agent/agentSpec";
+import { readAgentSettings, readSecrets, traceEnabled } from "../config";
+import { installedRegistryLaunch } from "../registry/registryAgents";
+import type { AgentStatus } from "../../common/transcript";
+import { errorText } from "../../common/text";
+import type { FolderSession } from "../../sessions/folderSession";
+import { Emitter, type Event } from "../../common/event";
+import { DisposableStore } from "../../common/lifecycle";
+import { signIn } from "../../sessions/signIn";
+import { AgentSecretStore, signInIO } from "./agentAuth";
+
+/** What the agent half knows of the folders: every live folder session, and those with a panel open. */
+export interface AgentSessions {
+  all(): Iterable<FolderSession>;
+  open(): FolderSession[];
+}
+
+export class WindowAgent {
+  readonly #store = new DisposableStore();
+  readonly #onDidChangeStatus = this.#store.add(new Emitter<AgentStatus>());
+  /** Fired after every folder session was told the new status. */
+  readonly onDidChangeStatus: Event<AgentStatus> = this.#onDidChangeStatus.event;
+  readonly host: AgentHost;
+  /** Sign-in variables of third-party agents (SecretStorage). */
+  readonly secrets: AgentSecretStore;
+  #status: AgentStatus = "idle";
+  #statusMessage: string | undefined;
+  /** Set while `switchAgent` restarts the agent: the next attach keeps each transcript under a divider. */
+  #switching = false;
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly sessions: AgentSessions,
+  ) {
+    this.secrets = new AgentSecretStore(context.secrets, context.globalState);
+    const agentLog: AgentLog = {
+      info: (m) => log.info(m),
+      warn: (m) => log.warn(m),
+      error: (m) => log.error(m),
+      trace: (m) => log.trace(m),
+    };
+    this.host = new AgentHost({
+      log: agentLog,
+      trace: traceEnabled,
+      needed: () => this.sessions.open().length > 0,
+      recordsDir: vscode.Uri.joinPath(context.globalStorageUri, "agents").fsPath,
+      resolveSpec: async () => {
+        // The data dir (and the agent's cwd) must exist before the spawn.
+        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(context.globalStorageUri, "sessions"));
+        const settings = readAgentSettings();
+        return resolveAgentSpec({
+          settings,
+          registryAgent: await installedRegistryLaunch(context, settings.agent),
+          secrets: { ...(await readSecrets(context.secrets)), agentEnv: await this.secrets.read(settings.agent) },
+          baseEnv: process.env,
+          execPath: process.execPath,
+          extensionPath: context.extensionUri.fsPath,
+          dataDir: vscode.Uri.joinPath(context.globalStorageUri, "sessions").fsPath,
+          cwd: context.globalStorageUri.fsPath,
+        });
+      },
+      onStarted: (client, restart) => this.#onAgentStarted(client, restart),
+      onCrashed: (message) => {
+        for (const s of this.sessions.all()) s.agentDied(message);
+      },
+      onStatus: (status, message) => this.#setStatus(status, message),
+    });
+    if (!vscode.workspace.isTrusted) this.#status = "untrusted";
+    this.#store.add(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.#setStatus("idle");
+        for (const s of this.sessions.open()) void this.ensureAttached(s).catch(() => undefined);
+      }),
+    );
+  }
+
+  /** Tells a folder session created after the last status change what the agent's status is. */
+  applyStatusTo(s: FolderSession): void {
+    s.setStatus(this.#status, this.#statusMessage);
+  }
+
+  #setStatus(status: AgentStatus, message?: string): void {
+    this.#status = status;
+    this.#statusMessage = message;
+    for (const s of this.sessions.all()) s.setStatus(status, message);
+    this.#onDidChangeStatus.fire(status);
+  }
+
+  async #onAgentStarted(client: AcpClient, restart: boolean): Promise<void> {
+    // Lives as long as the client: a restart brings a new client and a new subscription.
+    client.onDidReportMcpStatus(({ sessionId, servers }) => {
+      for (const s of this.sessions.all()) s.mcpStatus(sessionId, servers);
+    });
+    const switched = this.#switching;
+    this.#switching = false;
+    const opts = {
+      restart: restart && !switched,
+      builtin: this.host.spec?.builtin ?? true,
+      ...(switched ? { switchedTo: client.agentName } : {}),
+    };
+    await Promise.all(
+      this.sessions
+        .open()
+        .map((s) => s.attach(client, opts).catch((err: unknown) => this.log.error(`[${s.folderName}] attach failed: ${errorText(err)}`))),
+    );
+  }
+
+  /**
+   * After `manifold.agent` changed: running turns are cancelled (each panel says so), every open
+   * session is closed, the agent restarts as the new one and every open panel attaches to a new (or its
+   * own earlier) session of it, the transcript so far kept above a divider (the I-95 re-attach path).
+   */
+  async switchAgent(to: string): Promise<void> {
+    if (!vscode.workspace.isTrusted) return;
+    await Promise.all(this.sessions.open().map((s) => s.leaveForSwitch(to).catch(() => undefined)));
+    this.#switching = this.sessions.open().length > 0;
+    await this.host.restart();
+  }
+
+  /** Runs one of the agent's sign-in methods for the folder `s` (its card's button). */
+  signIn(s: FolderSession): (methodId: string) => Promise<void> {
+    return (methodId) =>
+      signIn(
+        s,
+        methodId,
+        signInIO({
+          spec: () => this.host.spec,
+          store: this.secrets,
+          cwd: s.folder,
+          restartAgent: () => this.restartAgent(),
+        }),
+      );
+  }
+
+  /** Binds `s` to a live session, starting the agent if needed (never in an untrusted workspace). */
+  async ensureAttached(s: FolderSession): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      this.#setStatus("untrusted", "Manifold starts no agent until you trust this workspace.");
+      return;
+    }
+    const client = await this.host.ensure();
+    await s.whenAttached();
+    if (!s.sessionId && !s.state.auth) await s.attach(client, { restart: false, builtin: this.host.spec?.builtin ?? true });
+  }
+
+  async restartAgent(): Promise<void> {
+    if (!vscode.workspace.isTrusted) return;
+    await this.host.restart();
+  }
+
+  /** Resolves when the agent's whole process tree is gone (I-96). */
+  async dispose(): Promise<void> {
+    this.#store.dispose();
+    await this.host.dispose();
+  }
+}
