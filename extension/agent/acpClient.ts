@@ -1,77 +1,29 @@
 // The ACP client side of one agent connection. It takes a transport (a stdio stream
 // in production, an in-process `AgentApp` in tests) and routes everything the agent sends by
-// `sessionId` to that session's owner (see router.ts). Optional agent methods are only called when
-// the agent advertised them.
+// `sessionId` to that session's owner (the handlers: clientHandlers.ts; the routing: router.ts).
+// Optional agent methods are only called when the agent advertised them.
 import * as acp from "@agentclientprotocol/sdk";
 import type {
   AgentCapabilities,
   ContentBlock,
-  CreateElicitationRequest,
-  CreateElicitationResponse,
-  CreateTerminalRequest,
-  CreateTerminalResponse,
   InitializeResponse,
-  KillTerminalRequest,
   McpServer,
   ListSessionsResponse,
   LoadSessionResponse,
   NewSessionResponse,
-  ReadTextFileRequest,
-  ReadTextFileResponse,
-  ReleaseTerminalRequest,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
   ResumeSessionResponse,
   SessionConfigOption,
   SessionInfo,
   StopReason,
-  TerminalOutputRequest,
-  TerminalOutputResponse,
-  WaitForTerminalExitRequest,
-  WaitForTerminalExitResponse,
-  WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
-import { z } from "zod";
 import { authMethodViews, type AuthMethodView } from "../common/auth";
 import type { McpServerStatus } from "../common/mcpRows";
+import { clientHandlers, type McpStatusReport, type SessionServices } from "./clientHandlers";
 import { SessionRouter } from "./router";
 import { Emitter, type Event } from "../common/event";
 
-/** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */
-export const MCP_STATUS_METHOD = "_manifold/mcp_status";
 /** Manifold's extension method: restart one MCP server of a session (built-in agent). */
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";
-
-const mcpStatusParams = z.object({
-  sessionId: z.string(),
-  servers: z
-    .array(
-      z.object({
-        name: z.string().max(200),
-        state: z.enum(["starting", "ready", "failed"]),
-        tools: z.number().int().min(0).optional(),
-        error: z.string().max(2_000).optional(),
-      }),
-    )
-    .max(100),
-});
-
-/** A session-scoped, form-mode `elicitation/create` (the only kind routed to a session). */
-export type SessionFormElicitation = Extract<CreateElicitationRequest, { sessionId: string }> & { mode: "form" };
-
-/** What the client serves to the agent for one session. */
-export interface SessionServices {
-  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
-  /** A question for the user, shown in this session's panel only (I-46). */
-  elicit(params: SessionFormElicitation, signal: AbortSignal): Promise<CreateElicitationResponse>;
-  readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
-  writeTextFile(params: WriteTextFileRequest): Promise<void>;
-  createTerminal(params: CreateTerminalRequest): Promise<CreateTerminalResponse>;
-  terminalOutput(params: TerminalOutputRequest): Promise<TerminalOutputResponse>;
-  waitForTerminalExit(params: WaitForTerminalExitRequest, signal: AbortSignal): Promise<WaitForTerminalExitResponse>;
-  killTerminal(params: KillTerminalRequest): Promise<void>;
-  releaseTerminal(params: ReleaseTerminalRequest): Promise<void>;
-}
 
 export type Transport = acp.Stream | acp.AgentApp;
 
@@ -151,34 +103,7 @@ function manifoldMeta(caps: AgentCapabilities | undefined | null): Record<string
 
 export class UnsupportedError extends Error {}
 
-/**
- * `elicitation/create`: only form mode is advertised, so any other mode is invalid params. A session
- * question goes to the owner of that session id only; an unknown id is answered `cancel` and shown
- * nowhere. A request-scoped question (no session, e.g. during setup) has no panel to be asked in: it is
- * declined (I-46).
- */
-export function routeElicitation(
-  router: SessionRouter<SessionServices>,
-  params: CreateElicitationRequest,
-  signal: AbortSignal,
-): Promise<CreateElicitationResponse> {
-  if (params.mode !== "form")
-    return Promise.reject(
-      acp.RequestError.invalidParams(undefined, `elicitation mode "${String(params.mode).slice(0, 40)}" is not supported`),
-    );
-  if (!("sessionId" in params) || typeof params.sessionId !== "string") return Promise.resolve({ action: "decline" });
-  const s = router.services(params.sessionId);
-  if (!s) return Promise.resolve({ action: "cancel" });
-  return s.elicit(params as SessionFormElicitation, signal);
-}
-
 const CLIENT_INFO = { name: "manifold-vscode", version: "0.1.0" };
-
-/** One `_manifold/mcp_status` report: the states of one session's MCP servers. */
-export interface McpStatusReport {
-  readonly sessionId: string;
-  readonly servers: McpServerStatus[];
-}
 
 export class AcpClient {
   readonly router: SessionRouter<SessionServices>;
@@ -192,43 +117,11 @@ export class AcpClient {
 
   constructor(transport: Transport, onRouteError: (sessionId: string, err: unknown) => void = () => {}) {
     this.router = new SessionRouter<SessionServices>(onRouteError);
-    const router = this.router;
-    const svc = (sessionId: string): SessionServices => {
-      const s = router.services(sessionId);
-      if (!s) throw acp.RequestError.sessionNotFound(sessionId);
-      return s;
-    };
-    const app = acp
-      .client({ name: CLIENT_INFO.name })
-      .onNotification(acp.methods.client.session.update, ({ params }) => router.dispatch(params))
-      .onNotification(MCP_STATUS_METHOD, mcpStatusParams, ({ params }) => {
-        // Kept per session: a report may arrive before the session/new answer that names the session.
-        this.#mcpStatus.set(params.sessionId, params.servers);
-        this.#onDidReportMcpStatus.fire({ sessionId: params.sessionId, servers: params.servers });
-      })
-      .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
-        const s = router.services(params.sessionId);
-        // Unknown session: fail closed.
-        if (!s) return { outcome: { outcome: "cancelled" } };
-        return s.requestPermission(params, signal);
-      })
-      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => svc(params.sessionId).readTextFile(params))
-      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-        await svc(params.sessionId).writeTextFile(params);
-        return {};
-      })
-      .onRequest(acp.methods.client.terminal.create, ({ params }) => svc(params.sessionId).createTerminal(params))
-      .onRequest(acp.methods.client.terminal.output, ({ params }) => svc(params.sessionId).terminalOutput(params))
-      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => svc(params.sessionId).waitForTerminalExit(params, signal))
-      .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
-        await svc(params.sessionId).killTerminal(params);
-        return {};
-      })
-      .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
-        await svc(params.sessionId).releaseTerminal(params);
-        return {};
-      });
+    const app = clientHandlers(CLIENT_INFO.name, this.router, (report) => {
+      // Kept per session: a report may arrive before the session/new answer that names the session.
+      this.#mcpStatus.set(report.sessionId, report.servers);
+      this.#onDidReportMcpStatus.fire(report);
+    });
     this.#conn = "onRequest" in transport ? app.connect(transport) : app.connect(transport);
   }
 

@@ -3,7 +3,7 @@
 // (Decline) settle a question with the user's word; `cancelAll` (turn cancelled, panel closed,
 // session left, agent gone) and the agent withdrawing its request answer `cancel` (I-46).
 import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
-import type { SessionFormElicitation } from "../agent/acpClient";
+import type { SessionFormElicitation } from "../agent/clientHandlers";
 import { PendingRequests } from "../common/pendingRequests";
 import type { TranscriptEvent } from "../common/transcript";
 import { answerSummary, coerceAnswer, parseQuestionSchema, type QuestionForm } from "../common/questionForm";

@@ -3,7 +3,8 @@
 // router. Created when the folder binds a session, disposed when it leaves it; disposing answers every
 // pending request (a dismissal never grants, a question is cancelled).
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { AcpClient, SessionServices } from "../agent/acpClient";
+import type { AcpClient } from "../agent/acpClient";
+import type { SessionServices } from "../agent/clientHandlers";
 import type { IDisposable } from "../common/lifecycle";
 import { SessionFileService, type EditorFiles } from "../client/fileService";
 import type { PathConfinement } from "../client/folderConfinement";

@@ -1,0 +1,127 @@
+// What the agent may send the client, each routed by the `sessionId` it names (router.ts): its
+// `session/update`s, Manifold's MCP status notification, and the requests the client serves —
+// permission, form elicitation, `fs/*`, `terminal/*`. Apart from acpClient.ts (the connection, what
+// the client asks of the agent, and the ordering of answers after their updates) because routing
+// holds no connection state: a request reaches the services of the session it names, or fails closed.
+import * as acp from "@agentclientprotocol/sdk";
+import type {
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  KillTerminalRequest,
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  ReleaseTerminalRequest,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
+  WriteTextFileRequest,
+} from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import type { McpServerStatus } from "../common/mcpRows";
+import type { SessionRouter } from "./router";
+
+/** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */
+export const MCP_STATUS_METHOD = "_manifold/mcp_status";
+
+const mcpStatusParams = z.object({
+  sessionId: z.string(),
+  servers: z
+    .array(
+      z.object({
+        name: z.string().max(200),
+        state: z.enum(["starting", "ready", "failed"]),
+        tools: z.number().int().min(0).optional(),
+        error: z.string().max(2_000).optional(),
+      }),
+    )
+    .max(100),
+});
+
+/** One `_manifold/mcp_status` report: the states of one session's MCP servers. */
+export interface McpStatusReport {
+  readonly sessionId: string;
+  readonly servers: McpServerStatus[];
+}
+
+/** A session-scoped, form-mode `elicitation/create` (the only kind routed to a session). */
+export type SessionFormElicitation = Extract<CreateElicitationRequest, { sessionId: string }> & { mode: "form" };
+
+/** What the client serves to the agent for one session. */
+export interface SessionServices {
+  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  /** A question for the user, shown in this session's panel only (I-46). */
+  elicit(params: SessionFormElicitation, signal: AbortSignal): Promise<CreateElicitationResponse>;
+  readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
+  writeTextFile(params: WriteTextFileRequest): Promise<void>;
+  createTerminal(params: CreateTerminalRequest): Promise<CreateTerminalResponse>;
+  terminalOutput(params: TerminalOutputRequest): Promise<TerminalOutputResponse>;
+  waitForTerminalExit(params: WaitForTerminalExitRequest, signal: AbortSignal): Promise<WaitForTerminalExitResponse>;
+  killTerminal(params: KillTerminalRequest): Promise<void>;
+  releaseTerminal(params: ReleaseTerminalRequest): Promise<void>;
+}
+
+/**
+ * `elicitation/create`: only form mode is advertised, so any other mode is invalid params. A session
+ * question goes to the owner of that session id only; an unknown id is answered `cancel` and shown
+ * nowhere. A request-scoped question (no session, e.g. during setup) has no panel to be asked in: it is
+ * declined (I-46).
+ */
+export function routeElicitation(
+  router: SessionRouter<SessionServices>,
+  params: CreateElicitationRequest,
+  signal: AbortSignal,
+): Promise<CreateElicitationResponse> {
+  if (params.mode !== "form")
+    return Promise.reject(
+      acp.RequestError.invalidParams(undefined, `elicitation mode "${String(params.mode).slice(0, 40)}" is not supported`),
+    );
+  if (!("sessionId" in params) || typeof params.sessionId !== "string") return Promise.resolve({ action: "decline" });
+  const s = router.services(params.sessionId);
+  if (!s) return Promise.resolve({ action: "cancel" });
+  return s.elicit(params as SessionFormElicitation, signal);
+}
+
+/** The client app named `name`, every handler routed through `router`; MCP status reports (validated) go to `onMcpStatus`. */
+export function clientHandlers(
+  name: string,
+  router: SessionRouter<SessionServices>,
+  onMcpStatus: (report: McpStatusReport) => void,
+): acp.ClientApp {
+  const svc = (sessionId: string): SessionServices => {
+    const s = router.services(sessionId);
+    if (!s) throw acp.RequestError.sessionNotFound(sessionId);
+    return s;
+  };
+  return acp
+    .client({ name })
+    .onNotification(acp.methods.client.session.update, ({ params }) => router.dispatch(params))
+    .onNotification(MCP_STATUS_METHOD, mcpStatusParams, ({ params }) => onMcpStatus(params))
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
+      const s = router.services(params.sessionId);
+      // Unknown session: fail closed.
+      if (!s) return { outcome: { outcome: "cancelled" } };
+      return s.requestPermission(params, signal);
+    })
+    .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => svc(params.sessionId).readTextFile(params))
+    .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+      await svc(params.sessionId).writeTextFile(params);
+      return {};
+    })
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => svc(params.sessionId).createTerminal(params))
+    .onRequest(acp.methods.client.terminal.output, ({ params }) => svc(params.sessionId).terminalOutput(params))
+    .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => svc(params.sessionId).waitForTerminalExit(params, signal))
+    .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
+      await svc(params.sessionId).killTerminal(params);
+      return {};
+    })
+    .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
+      await svc(params.sessionId).releaseTerminal(params);
+      return {};
+    });
+}
