@@ -9,6 +9,7 @@ import type { FileChange } from "../../checkpoints/folderCheckpoints";
 import type { FolderSession, SessionActivity } from "../../sessions/folderSession";
 import type { SessionManager } from "./sessionManager";
 import { DisposableStore } from "../../common/lifecycle";
+import { SessionsViewRefresh } from "../../sessions/sessionsViewRefresh";
 
 export type SessionsNode =
   | { kind: "folder"; folder: vscode.WorkspaceFolder }
@@ -57,7 +58,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   readonly onDidChangeTreeData = this.#onDidChangeTreeData.event;
   readonly #view: vscode.TreeView<SessionsNode>;
   readonly #store = new DisposableStore();
-  #refreshTimer?: ReturnType<typeof setTimeout>;
+  /** Redraws only when what the view shows changed, at most once per 250 ms (not per streamed delta). */
+  readonly #refresh: SessionsViewRefresh;
   /** session/list results per folder, refetched when the folder's current session changes. */
   readonly #lists = new Map<string, { current: string | undefined; list: Promise<SessionInfo[]> }>();
   /**
@@ -70,23 +72,24 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.#view = vscode.window.createTreeView("manifold.sessions", { treeDataProvider: this, showCollapseAll: false });
     this.#store.add(this.#view);
     this.#store.add(this.#onDidChangeTreeData);
-    this.#store.add(manager.onDidChange(() => this.#scheduleRefresh()));
-    this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => this.#scheduleRefresh()));
+    this.#refresh = this.#store.add(
+      new SessionsViewRefresh({
+        sessions: () => manager.allSessions(),
+        redraw: () => {
+          this.#updateBadge();
+          this.#onDidChangeTreeData.fire(undefined);
+        },
+      }),
+    );
+    this.#store.add(manager.onDidChange(() => this.#refresh.sessionsChanged()));
+    this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => this.#refresh.invalidate()));
     this.#store.add(
       manager.checkpoints.onDidChange((folder) => {
         this.#changes.delete(folder);
-        this.#scheduleRefresh();
+        this.#refresh.invalidate();
       }),
     );
     this.#updateBadge();
-  }
-
-  #scheduleRefresh(): void {
-    this.#updateBadge();
-    this.#refreshTimer ??= setTimeout(() => {
-      this.#refreshTimer = undefined;
-      this.#onDidChangeTreeData.fire(undefined);
-    }, 100);
   }
 
   #updateBadge(): void {
@@ -196,11 +199,10 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   refresh(): void {
     this.#lists.clear();
     this.#changes.clear();
-    this.#scheduleRefresh();
+    this.#refresh.invalidate();
   }
 
   dispose(): void {
-    clearTimeout(this.#refreshTimer);
     this.#store.dispose();
   }
 }
