@@ -62,7 +62,7 @@ function scriptedIO(o: { value?: string; exitCode?: number; restartOnto?: Folder
     runInTerminal: async (m) => (log.terminals.push(m), o.exitCode),
     restartAgent: async () => {
       log.restarts++;
-      // Like AgentHost.restart + SessionManager: a new process (now signed in), every open panel attaches.
+      // Like AgentHost.restart + WindowAgent: a new process (now signed in), every open panel attaches.
       const { client } = await connect({ methods: [LOGIN, ENV, TUI], signedIn: true });
       for (const s of o.restartOnto ?? []) await s.attach(client, { restart: true });
     },
