@@ -22,7 +22,10 @@ export interface PanelSnapshot {
   /** untrusted | idle | starting | ready | restarting | error | stopped */
   agentStatus: string;
   running: boolean;
-  /** Transcript entries in order; `text` is the message text, tool title, permission title or notice. */
+  /**
+   * The transcript's live entries in order (all of a short one; of a long one the latest few hundred, the
+   * older ones being kept compressed by the host); `text` is the message text, tool title, permission title or notice.
+   */
   entries: { kind: "user" | "agent" | "thought" | "tool" | "permission" | "question" | "notice"; text: string; status?: string }[];
   pendingApprovals: number;
 }

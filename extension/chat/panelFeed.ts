@@ -5,7 +5,7 @@
 // fresh snapshot instead; a load's replay gives one snapshot when it ends, not thousands of events.
 import { announcementOf } from "../common/announcements";
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
-import { pageBefore, TAIL_ENTRIES, tailOf } from "../common/transcriptWindow";
+import { TAIL_ENTRIES, type TranscriptPage, type TranscriptWindow } from "../common/transcriptWindow";
 import type { HostToWebview } from "../common/webviewProtocol";
 import { coalesceEvents } from "./coalesce";
 
@@ -22,9 +22,22 @@ const realTimer: FeedTimer = {
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/**
+ * The session's transcript as the host keeps it (extension/sessions/hostTranscript.ts): the state with
+ * its latest entries live, `archived` older ones before them. Indexes are absolute.
+ */
+export interface FeedSource {
+  /** With every event pushed so far folded in. */
+  readonly state: TranscriptState;
+  readonly archived: number;
+  /** Moves whenever entries are removed or brought back: a page computed before no longer fits. */
+  readonly generation: number;
+  tail(count: number): { state: TranscriptState; window: TranscriptWindow };
+  page(beforeId: string, count: number): Promise<TranscriptPage | undefined>;
+}
+
 export interface PanelFeedDeps {
-  /** The session's state, with every event pushed so far folded in. */
-  state(): TranscriptState;
+  source: FeedSource;
   post(msg: HostToWebview): void;
   timer?: FeedTimer;
 }
@@ -64,7 +77,7 @@ export class PanelFeed {
     const queued = this.#queue;
     this.#queue = [];
     if (this.#resync) {
-      if (this.deps.state().loading && this.#shownLoading) return;
+      if (this.deps.source.state.loading && this.#shownLoading) return;
       this.#snapshot(announcementOf(queued));
       return;
     }
@@ -72,10 +85,13 @@ export class PanelFeed {
   }
 
   /** The webview, holding entries from `beforeId` on, asks for up to `count` older ones. */
-  page(beforeId: string, count: number): void {
-    const page = pageBefore(this.deps.state().entries, beforeId, count);
-    // A request made before the last snapshot asks from an entry the webview no longer starts with.
-    if (!page || page.window.start + page.entries.length !== this.#held) return;
+  async page(beforeId: string, count: number): Promise<void> {
+    const src = this.deps.source;
+    const generation = src.generation;
+    const page = await src.page(beforeId, count);
+    // A request made before the last snapshot asks from an entry the webview no longer starts with; one
+    // answered from entries that were cut or brought back meanwhile may not fit either.
+    if (!page || src.generation !== generation || page.window.start + page.entries.length !== this.#held) return;
     this.#held = page.window.start;
     this.deps.post({ type: "transcript/page", page });
   }
@@ -87,10 +103,10 @@ export class PanelFeed {
 
   #snapshot(announce: string | undefined): void {
     this.#resync = false;
-    const s = this.deps.state();
+    const s = this.deps.source.state;
     // While a load replays, what is folded so far is not worth a render: the panel says it is loading
     // (and its composer works) until the snapshot at the load's end.
-    const { state, window } = tailOf(s, s.loading ? 0 : TAIL_ENTRIES);
+    const { state, window } = this.deps.source.tail(s.loading ? 0 : TAIL_ENTRIES);
     this.#held = window.start;
     this.#shownLoading = s.loading;
     this.deps.post({ type: "snapshot", state, ...(window.start > 0 ? { window } : {}), ...(announce ? { announce } : {}) });
@@ -102,7 +118,7 @@ export class PanelFeed {
   }
 
   #needsSnapshot(events: readonly TranscriptEvent[]): boolean {
-    const s = this.deps.state();
+    const s = this.deps.source.state;
     if (s.loading) return true;
     return events.some((ev) => {
       switch (ev.type) {
@@ -125,7 +141,9 @@ export class PanelFeed {
 
   /** Whether the tool card is among the entries the webview holds (searched from the end: it is usually recent). */
   #holdsTool(s: TranscriptState, toolCallId: string): boolean {
-    for (let i = s.entries.length - 1; i >= this.#held; i--) {
+    // Live entries only: an event about an archived card brought the archive back before it got here.
+    const from = Math.max(0, this.#held - this.deps.source.archived);
+    for (let i = s.entries.length - 1; i >= from; i--) {
       const e = s.entries[i];
       if (e?.kind === "tool" && e.toolCallId === toolCallId) return true;
     }

@@ -1,5 +1,6 @@
-// Which part of a long transcript the webview holds (issue #19). The host keeps every entry; the
-// webview gets the latest ones in its snapshot and asks for older pages as the user scrolls up. Entries
+// Which part of a long transcript the webview holds (issue #19). The host keeps every entry (the older
+// ones compressed: extension/sessions/hostTranscript.ts); the webview gets the latest ones in its
+// snapshot and asks for older pages as the user scrolls up. Entries
 // are only ever appended at the end or cleared (the host resends a snapshot then), so "the webview holds
 // entries[start..]" stays true between snapshots. Pure: both sides import it.
 import type { TranscriptEntry, TranscriptState } from "./transcript";
@@ -33,34 +34,10 @@ export function isPrompt(e: TranscriptEntry): boolean {
   return e.kind === "user" && !e.steered;
 }
 
-function promptsBefore(entries: readonly TranscriptEntry[], end: number): number {
-  let n = 0;
-  for (let i = 0; i < end; i++) if (isPrompt(entries[i] as TranscriptEntry)) n++;
-  return n;
-}
-
-/** The state a snapshot carries: everything but entries older than the latest `count`. */
-export function tailOf(state: TranscriptState, count = TAIL_ENTRIES): { state: TranscriptState; window: TranscriptWindow } {
-  const start = Math.max(0, state.entries.length - count);
-  if (start === 0) return { state, window: FULL_WINDOW };
-  return {
-    state: { ...state, entries: state.entries.slice(start) },
-    window: { start, promptsBefore: promptsBefore(state.entries, start) },
-  };
-}
-
 /** Index of the entry with `id`, searched from the end (the webview's first entry is usually recent). */
 export function indexOfEntry(entries: readonly TranscriptEntry[], id: string): number {
   for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.id === id) return i;
   return -1;
-}
-
-/** Up to `count` entries before the one with `beforeId`; undefined when that entry is gone (the webview gets a snapshot instead). */
-export function pageBefore(entries: readonly TranscriptEntry[], beforeId: string, count: number): TranscriptPage | undefined {
-  const end = indexOfEntry(entries, beforeId);
-  if (end < 0) return undefined;
-  const start = Math.max(0, end - Math.min(Math.max(1, count), MAX_PAGE_ENTRIES));
-  return { beforeId, entries: entries.slice(start, end), window: { start, promptsBefore: promptsBefore(entries, start) } };
 }
 
 /**

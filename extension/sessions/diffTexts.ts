@@ -1,6 +1,10 @@
 // The texts of the agent's edits in one folder's transcript. The transcript (and so the webview)
 // holds a summary of each diff; the texts stay here until "Open diff" asks for them by the tool
-// call's id and the content's index (the same pair the summary sits at).
+// call's id and the content's index (the same pair the summary sits at). A long session makes
+// hundreds of edits of whole files (issue #19): the latest few stay plain, older ones are deflated off
+// the event loop and inflated when asked for.
+import { deflateRaw, inflateRaw } from "node:zlib";
+import { promisify } from "node:util";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { DiffSummary, ToolContentView, TranscriptUpdate } from "../common/transcript";
 
@@ -11,8 +15,21 @@ export interface DiffText {
   newText: string;
 }
 
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
+
+/** Diffs kept plain (the ones "Open diff" is most likely asked for: the latest turns'). */
+export const PLAIN_DIFFS = 32;
+
 export class DiffTexts {
-  readonly #texts = new Map<string, DiffText>();
+  /** Insertion order is age: the first plain entries are the oldest. */
+  readonly #texts = new Map<string, DiffText | Buffer>();
+  #plain = 0;
+  readonly #compressing = new Set<Promise<void>>();
+  /** Texts being compressed: no longer counted as plain. */
+  readonly #settingAside = new WeakSet<DiffText>();
+
+  constructor(private readonly plainLimit = PLAIN_DIFFS) {}
 
   /** The transcript's form of an agent update: diffs summarised (their texts kept here), raw tool input and output dropped. */
   view(update: SessionUpdate): TranscriptUpdate {
@@ -22,19 +39,60 @@ export class DiffTexts {
     return { ...rest, content: content.map((c, i) => this.#summarise(update.toolCallId, i, c)) };
   }
 
-  get(toolCallId: string, index: number): DiffText | undefined {
-    return this.#texts.get(key(toolCallId, index));
+  async get(toolCallId: string, index: number): Promise<DiffText | undefined> {
+    const t = this.#texts.get(key(toolCallId, index));
+    // Our own serialisation of a DiffText, never outside data.
+    return Buffer.isBuffer(t) ? (JSON.parse((await inflate(t)).toString("utf8")) as DiffText) : t;
+  }
+
+  /** Resolves when the texts set aside so far are compressed. */
+  async compressed(): Promise<void> {
+    await Promise.all([...this.#compressing]);
+  }
+
+  /** Bytes held compressed (for the tests). */
+  get compressedBytes(): number {
+    let n = 0;
+    for (const t of this.#texts.values()) if (Buffer.isBuffer(t)) n += t.length;
+    return n;
   }
 
   /** The transcript was cleared: no summary refers to these texts any more. */
   clear(): void {
     this.#texts.clear();
+    this.#plain = 0;
   }
 
   #summarise(toolCallId: string, index: number, c: ToolCallContent): ToolContentView {
     if (c.type !== "diff") return c;
-    this.#texts.set(key(toolCallId, index), { path: c.path, oldText: c.oldText, newText: c.newText });
+    const k = key(toolCallId, index);
+    const old = this.#texts.get(k);
+    if (old !== undefined && !Buffer.isBuffer(old) && !this.#settingAside.has(old)) this.#plain--;
+    // A newer text for the same pair replaces the older one and becomes the newest.
+    this.#texts.delete(k);
+    this.#texts.set(k, { path: c.path, oldText: c.oldText, newText: c.newText });
+    this.#plain++;
+    if (this.#plain > this.plainLimit) this.#setAsideOldest();
     return summary(c);
+  }
+
+  /** Deflates the oldest plain text; it stays readable as it is until the compressed form is ready. */
+  #setAsideOldest(): void {
+    for (const [k, t] of this.#texts) {
+      if (Buffer.isBuffer(t) || this.#settingAside.has(t)) continue;
+      this.#plain--;
+      this.#settingAside.add(t);
+      const done = deflate(Buffer.from(JSON.stringify(t), "utf8"), { level: 1 }).then(
+        (buf) => {
+          // Replaced or cleared meanwhile: leave the newer entry alone.
+          if (this.#texts.get(k) === t) this.#texts.set(k, buf);
+        },
+        () => undefined, // zlib failed: the text stays plain
+      );
+      this.#compressing.add(done);
+      void done.finally(() => this.#compressing.delete(done));
+      return;
+    }
   }
 }
 

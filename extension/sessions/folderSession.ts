@@ -9,10 +9,11 @@ import type { SessionServers } from "../mcp/sessionServers";
 import type { PendingPermission } from "../permissions/permissionBroker";
 import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
-import { emptyTranscript, reduceTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
+import { emptyTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
 import type { McpRow, McpServerStatus } from "../common/mcpRows";
 import type { ImageData } from "../common/images";
 import { DiffTexts, type DiffText } from "./diffTexts";
+import { HostTranscript } from "./hostTranscript";
 import { BoundSession } from "./boundSession";
 import { FolderQueue, type QueueStore } from "./folderQueue";
 import { errorText } from "../common/text";
@@ -55,7 +56,7 @@ export interface SessionCheckpointHooks {
 }
 
 export class FolderSession extends Disposable {
-  #state: TranscriptState;
+  readonly #transcript: HostTranscript;
   #client?: AcpClient;
   /** What is served for the bound session id (none while detached). */
   #binding?: BoundSession;
@@ -86,22 +87,27 @@ export class FolderSession extends Disposable {
   ) {
     super();
     this.confinement = new PathConfinement(folder);
-    this.#state = emptyTranscript(folderName, "");
+    this.#transcript = new HostTranscript(emptyTranscript(folderName, ""));
     this.queue = new FolderQueue({
       folder,
       store: deps.queues,
-      running: () => this.#state.running,
+      running: () => this.state.running,
       canSteer: () => this.#client?.features.steering === true,
       emit: (ev) => this.emit(ev),
       send: (text) => this.prompt([{ type: "text", text }], { text, attachments: [] }),
       steer: (text) => this.#steer(text),
       ...(deps.log ? { log: deps.log } : {}),
     });
-    this.#state = { ...this.#state, queue: [...this.queue.queue.items] };
+    this.#transcript.patch({ queue: [...this.queue.queue.items] });
   }
 
+  /** The transcript's state, with its latest entries live (older ones: `transcript`). */
   get state(): TranscriptState {
-    return this.#state;
+    return this.#transcript.state;
+  }
+  /** The whole transcript: the live state and the compressed older entries (issue #19). */
+  get transcript(): HostTranscript {
+    return this.#transcript;
   }
   get sessionId(): string | undefined {
     return this.#binding?.sessionId;
@@ -120,14 +126,14 @@ export class FolderSession extends Disposable {
     if (!this.sessionId) return this.#error ? "error" : "detached";
     if (this.pending.length > 0) return "needs-approval";
     if (this.pendingQuestions.length > 0) return "needs-answer";
-    if (this.#state.running) return "running";
+    if (this.state.running) return "running";
     return this.#error ? "error" : "idle";
   }
 
   emit(...events: [TranscriptEvent, ...TranscriptEvent[]]): void {
     for (const ev of events) {
       if (ev.type === "reset" || (ev.type === "session/bound" && ev.clearHistory)) this.#diffs.clear();
-      this.#state = reduceTranscript(this.#state, ev);
+      this.#transcript.apply(ev);
     }
     this.#onDidEmit.fire(events);
   }
@@ -144,7 +150,7 @@ export class FolderSession extends Disposable {
    * An agent that answers `auth_required` gets its sign-in card instead of an error (issue #18).
    */
   attach(client: AcpClient, opts: { restart: boolean; builtin?: boolean; switchedTo?: string }): Promise<void> {
-    const keep = opts.switchedTo !== undefined && this.#state.entries.length > 0;
+    const keep = opts.switchedTo !== undefined && this.#transcript.length > 0;
     const run = async () => {
       // A close still in flight (panel closed, then reopened at once) finishes first, so the agent never
       // sees the resume of a session it is still closing.
@@ -152,7 +158,7 @@ export class FolderSession extends Disposable {
       this.#unregister();
       this.#client = client;
       this.#error = false;
-      if (this.#state.agentName !== client.agentName || (opts.builtin !== undefined && this.#state.builtin !== opts.builtin))
+      if (this.state.agentName !== client.agentName || (opts.builtin !== undefined && this.state.builtin !== opts.builtin))
         this.emit({ type: "agent", agentName: client.agentName, ...(opts.builtin !== undefined ? { builtin: opts.builtin } : {}) });
       if (keep) this.emit({ type: "agent/switched", agentName: client.agentName });
       // The first snapshot of a big folder hashes every file: do it now, not in front of the first prompt.
@@ -173,7 +179,7 @@ export class FolderSession extends Disposable {
         }
       }
       await this.#create(client, keep);
-      if (this.#state.auth) this.emit({ type: "auth/cleared" });
+      if (this.state.auth) this.emit({ type: "auth/cleared" });
     };
     const p = run().catch((err: unknown) => {
       // A stale attach (the agent restarted meanwhile) fails quietly; the newer one reports.
@@ -226,13 +232,13 @@ export class FolderSession extends Disposable {
     const client = this.#client;
     const sessionId = this.sessionId;
     if (!client || !sessionId) throw new Error("no session is attached to this folder");
-    const row = this.#state.mcpServers.find((r) => r.name === name);
+    const row = this.state.mcpServers.find((r) => r.name === name);
     const wasPassed = row !== undefined && ["starting", "ready", "failed", "passed"].includes(row.state);
     if (wasPassed && client.features.mcpRestart) {
       await client.restartMcpServer(sessionId, name);
       return;
     }
-    if (this.#state.running) throw new Error("wait for the running turn to end");
+    if (this.state.running) throw new Error("wait for the running turn to end");
     await this.#reopen(client, sessionId, false);
   }
 
@@ -256,7 +262,7 @@ export class FolderSession extends Disposable {
     const sessionId = this.sessionId;
     if (!sessionId) return;
     for (const [configId, value] of Object.entries(this.deps.defaults?.() ?? {})) {
-      const opt = this.#state.configOptions.find((o) => o.id === configId);
+      const opt = this.state.configOptions.find((o) => o.id === configId);
       if (!opt || opt.type !== "select" || opt.currentValue === value) continue;
       const values = opt.options.flatMap((o) => ("group" in o ? o.options : [o])).map((o) => o.value);
       if (!values.includes(value)) {
@@ -273,7 +279,7 @@ export class FolderSession extends Disposable {
 
   async #reopen(client: AcpClient, sessionId: string, restart: boolean, keepHistory = false): Promise<void> {
     const f = client.features;
-    const haveHistory = this.#state.sessionId === sessionId && this.#state.entries.length > 0;
+    const haveHistory = this.state.sessionId === sessionId && this.#transcript.length > 0;
     // With history on screen, resume (no replay). Without it, load (replays history) if possible.
     const useResume = f.resume && (haveHistory || !f.load);
     if (!useResume && !f.load) throw new UnsupportedError("this agent can neither resume nor load sessions");
@@ -332,9 +338,9 @@ export class FolderSession extends Disposable {
     const client = this.#client;
     const sessionId = this.sessionId;
     if (!client || !sessionId) throw new Error("no session is attached to this folder");
-    if (this.#state.running) throw new Error("a turn is already running in this session");
+    if (this.state.running) throw new Error("a turn is already running in this session");
     // Steers are not prompts: checkpoints and forks count prompts only.
-    const promptIndex = this.#state.entries.filter((e) => e.kind === "user" && !e.steered).length;
+    const promptIndex = this.#transcript.prompts;
     const images = display.images && display.images.length > 0 ? { images: display.images } : {};
     this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments, ...images }, { type: "turn/started" });
     // The folder's state before the prompt reaches the agent; a failure is said, and the prompt still goes.
@@ -361,7 +367,7 @@ export class FolderSession extends Disposable {
         client.closed.then(() => true),
         new Promise<boolean>((r) => setImmediate(() => r(false))),
       ]);
-      if (connectionGone || this.sessionId !== sessionId || !this.#state.running) return;
+      if (connectionGone || this.sessionId !== sessionId || !this.state.running) return;
       this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
       this.queue.turnEnded(false);
     }
@@ -390,7 +396,7 @@ export class FolderSession extends Disposable {
     const client = this.#client;
     const sessionId = this.sessionId;
     if (!client || !sessionId) throw new Error("no session is attached to this folder");
-    if (this.#state.running) throw new Error("a turn is running; cancel it before editing an earlier message");
+    if (this.state.running) throw new Error("a turn is running; cancel it before editing an earlier message");
     if (client.features.forkAtPrompt) {
       const forked = await client.forkAtPrompt(sessionId, this.folder, keepPrompts);
       await this.deps.checkpoints
@@ -429,7 +435,7 @@ export class FolderSession extends Disposable {
   }
 
   /** The texts of the diff at `index` of a tool call's content ("Open diff"). */
-  diff(toolCallId: string, index: number): DiffText | undefined {
+  diff(toolCallId: string, index: number): Promise<DiffText | undefined> {
     return this.#diffs.get(toolCallId, index);
   }
 
@@ -526,7 +532,7 @@ export class FolderSession extends Disposable {
     if (!sessionId) return;
     // Closing a card or panel dismisses (reject); then a running turn is cancelled.
     this.#binding?.dismissPermissions();
-    const wasRunning = this.#state.running;
+    const wasRunning = this.state.running;
     if (wasRunning) await this.cancel();
     this.#unregister();
     if (wasRunning) this.emit({ type: "turn/ended", stopReason: "cancelled" });
@@ -544,14 +550,14 @@ export class FolderSession extends Disposable {
   async leaveForSwitch(to: string): Promise<void> {
     const client = this.#client;
     if (!client) return;
-    if (this.#state.running)
+    if (this.state.running)
       this.emit({ type: "notice", severity: "warning", text: `The running turn is cancelled: the agent is being switched to ${to}.` });
     await this.#leave(client);
   }
 
   /** The agent process died: pending requests are void, a running turn is shown interrupted. */
   agentDied(message: string): void {
-    const wasRunning = this.#state.running;
+    const wasRunning = this.state.running;
     this.#unregister();
     this.#client = undefined;
     if (wasRunning) this.emit({ type: "turn/ended", stopReason: "interrupted", message: `The turn was interrupted: ${message}` });

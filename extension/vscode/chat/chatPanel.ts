@@ -82,7 +82,7 @@ export class ChatPanel implements vscode.Disposable {
     panel.title = panelTitle(session.folderName);
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = this.#html();
-    this.#sent = new PanelFeed({ state: () => session.state, post: (m) => this.#post(m) });
+    this.#sent = new PanelFeed({ source: session.transcript, post: (m) => this.#post(m) });
     this.review = new CheckpointReview({
       session,
       checkpoints: () => deps.checkpoints(session),
@@ -150,7 +150,7 @@ export class ChatPanel implements vscode.Disposable {
         void this.refreshChanges();
         return;
       case "transcript/page":
-        this.#sent.page(msg.beforeId, msg.count);
+        void this.#sent.page(msg.beforeId, msg.count);
         return;
       case "prompt/send": {
         const text = msg.text.trim();
@@ -259,7 +259,7 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   async #openDiff(toolCallId: string, index: number): Promise<void> {
-    const d = this.session.diff(toolCallId, index);
+    const d = await this.session.diff(toolCallId, index);
     if (d) await this.deps.diffs.open(d.path, d.oldText, d.newText);
   }
 

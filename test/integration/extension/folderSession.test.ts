@@ -295,8 +295,8 @@ test("an edit reaches the panel as a summary: no event or snapshot carries its t
   assert.deepEqual(tool?.kind === "tool" ? tool.content : undefined, [
     { type: "diff", path: join(a, "a.ts"), newFile: false, linesBefore: 2, linesAfter: 3 },
   ]);
-  assert.deepEqual(s.diff("t1", 0), { path: join(a, "a.ts"), oldText, newText });
-  assert.equal(s.diff("t1", 1), undefined);
+  assert.deepEqual(await s.diff("t1", 0), { path: join(a, "a.ts"), oldText, newText });
+  assert.equal(await s.diff("t1", 1), undefined);
 });
 
 test("the permission broker owns which requests are pending: the panel model's list is the broker's at every change", async () => {

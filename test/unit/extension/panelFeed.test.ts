@@ -9,6 +9,7 @@ import { emptyTranscript, reduceTranscript, type TranscriptEvent, type Transcrip
 import { TAIL_ENTRIES } from "../../../extension/common/transcriptWindow";
 import type { HostToWebview } from "../../../extension/common/webviewProtocol";
 import { PanelStore } from "../../../extension/webview/panelStore";
+import { HostTranscript, type HostTranscriptLimits } from "../../../extension/sessions/hostTranscript";
 
 const delta = (text: string, messageId?: string, kind: "agent" | "thought" = "agent"): TranscriptEvent => ({
   type: "acp",
@@ -75,21 +76,26 @@ function manualTimer(): FeedTimer & { tick(): void; pending(): number } {
   };
 }
 
-/** A session, a feed and the webview's store, wired like chatPanel.ts. */
-function rig(initial: readonly TranscriptEvent[] = []) {
+/** A session, a feed and the webview's store, wired like chatPanel.ts. `state()`: the plain reducer's, to compare with. */
+function rig(initial: readonly TranscriptEvent[] = [], limits?: HostTranscriptLimits) {
   let state = fold(initial);
+  const host = new HostTranscript(emptyTranscript("alpha", "Manifold"), limits);
+  for (const ev of initial) host.apply(ev);
   const posted: HostToWebview[] = [];
   const timer = manualTimer();
-  const feed = new PanelFeed({ state: () => state, post: (m) => posted.push(m), timer });
+  const feed = new PanelFeed({ source: host, post: (m) => posted.push(m), timer });
   const store = new PanelStore();
   const emit = (...events: TranscriptEvent[]) => {
-    for (const ev of events) state = reduceTranscript(state, ev);
+    for (const ev of events) {
+      state = reduceTranscript(state, ev);
+      host.apply(ev);
+    }
     feed.push(events);
   };
   const deliver = () => {
     store.receive(posted.splice(0));
   };
-  return { feed, store, timer, posted, emit, deliver, state: () => state };
+  return { feed, store, timer, posted, emit, deliver, host, state: () => state };
 }
 
 function turns(n: number): TranscriptEvent[] {
@@ -115,23 +121,53 @@ test("events wait one frame and go as one message, deltas merged; the webview's 
   assert.deepEqual(r.store.getSnapshot().state, r.state());
 });
 
-test("a long session's snapshot holds the latest entries; pages asked for in turn give the whole transcript", () => {
-  const r = rig(turns(200));
+for (const [name, limits] of [
+  ["all live", undefined],
+  ["mostly archived", { keep: TAIL_ENTRIES + 10, page: 25 }],
+] as const) {
+  test(`${name}: a long session's snapshot holds the latest entries; pages asked for in turn give the whole transcript`, async () => {
+    const r = rig(turns(200), limits);
+    if (limits) assert.ok(r.host.archived > 0, "older entries archived");
+    r.feed.start();
+    r.deliver();
+    const view = r.store.getSnapshot();
+    assert.equal(view.state?.entries.length, TAIL_ENTRIES);
+    assert.equal(view.window.start, 400 - TAIL_ENTRIES);
+    for (let guard = 0; r.store.getSnapshot().window.start > 0 && guard < 10; guard++) {
+      const first = r.store.getSnapshot().state?.entries[0];
+      assert.ok(first);
+      await r.feed.page(first.id, 100);
+      r.deliver();
+    }
+    assert.deepEqual(r.store.getSnapshot().state, r.state());
+    // A request from before the webview had that page (it asks again for the same entry): nothing is sent.
+    await r.feed.page(r.state().entries[250]?.id ?? "", 100);
+    assert.equal(r.posted.length, 0);
+  });
+}
+
+test("a page that resolves after the archive was brought back is not sent (it may no longer fit)", async () => {
+  const r = rig([{ type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "old", title: "old" } }, ...turns(200)], {
+    keep: TAIL_ENTRIES + 10,
+    page: 25,
+  });
   r.feed.start();
   r.deliver();
-  const view = r.store.getSnapshot();
-  assert.equal(view.state?.entries.length, TAIL_ENTRIES);
-  assert.equal(view.window.start, 400 - TAIL_ENTRIES);
-  for (let guard = 0; r.store.getSnapshot().window.start > 0 && guard < 10; guard++) {
-    const first = r.store.getSnapshot().state?.entries[0];
-    assert.ok(first);
-    r.feed.page(first.id, 100);
-    r.deliver();
-  }
-  assert.deepEqual(r.store.getSnapshot().state, r.state());
-  // A request from before the webview had that page (it asks again for the same entry): nothing is sent.
-  r.feed.page(r.state().entries[250]?.id ?? "", 100);
-  assert.equal(r.posted.length, 0);
+  const first = r.store.getSnapshot().state?.entries[0];
+  assert.ok(first);
+  const asked = r.feed.page(first.id, 100);
+  // Before the archive answers, an update to the first card thaws it (the generation moves).
+  r.emit(tool("old", "completed"));
+  await asked;
+  assert.deepEqual(
+    r.posted.map((m) => m.type),
+    [],
+  );
+  r.timer.tick();
+  assert.deepEqual(
+    r.posted.map((m) => m.type),
+    ["snapshot"],
+  );
 });
 
 test("a load's replay reaches the webview as one snapshot when it ends, not as thousands of events", () => {
@@ -206,7 +242,7 @@ test("a cut history, or a tool card older than what the webview holds, gives a s
   );
 });
 
-test("a page asked for before a snapshot replaced the webview's entries is not sent; a new ready starts afresh", () => {
+test("a page asked for before a snapshot replaced the webview's entries is not sent; a new ready starts afresh", async () => {
   const r = rig(turns(200));
   r.feed.start();
   const first = r.posted[0]?.type === "snapshot" ? r.posted[0].state.entries[0] : undefined;
@@ -214,7 +250,7 @@ test("a page asked for before a snapshot replaced the webview's entries is not s
   r.emit({ type: "transcript/truncate", keepPrompts: 190 });
   r.timer.tick();
   r.deliver();
-  r.feed.page(first.id, 100);
+  await r.feed.page(first.id, 100);
   assert.equal(r.posted.length, 0, "a stale page request gets nothing");
   r.emit(delta("x"));
   r.feed.start(); // the webview was reloaded: its pending frame is dropped, the snapshot has it all

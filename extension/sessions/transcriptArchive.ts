@@ -1,0 +1,158 @@
+// The older part of a long transcript, kept compressed (issue #19). A panel shows the latest entries and
+// pages older ones in as the user scrolls up, so the host has no reason to keep thousands of entries as
+// live objects: HostTranscript (hostTranscript.ts) moves its oldest entries here a page at a time. Each
+// page is deflated off the event loop (zlib's thread pool) and inflated again only when a panel asks for
+// it, or when an event must change an entry inside it (rare: see HostTranscript).
+import { deflateRaw, inflateRaw, inflateRawSync } from "node:zlib";
+import { promisify } from "node:util";
+import type { TranscriptEntry } from "../common/transcript";
+import { isPrompt } from "../common/transcriptWindow";
+
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
+
+/** Level 1: most of the gain (≈ 3× on source text and tool output) for a third of level 6's CPU. */
+const LEVEL = 1;
+
+interface Page {
+  /** The entries' ids, in order (to find where a panel's first entry is). */
+  ids: string[];
+  /** Positions of user prompts (steers not counted) in the page. */
+  prompts: number[];
+  /** The live entries until their compressed form is ready, then that. */
+  data: TranscriptEntry[] | Buffer;
+}
+
+/** What a page holds that an event can refer to (so the event can tell whether it needs the archive). */
+export interface ArchivedRefs {
+  toolCallIds: Set<string>;
+  requestIds: Set<string>;
+  questionIds: Set<string>;
+  /** Tool cards still pending or in progress (a cancel marks them). */
+  unfinishedTools: number;
+}
+
+function emptyRefs(): ArchivedRefs {
+  return { toolCallIds: new Set(), requestIds: new Set(), questionIds: new Set(), unfinishedTools: 0 };
+}
+
+function decode(data: Buffer): TranscriptEntry[] {
+  // The archive's own serialisation of entries it was given, never outside data.
+  return JSON.parse(data.toString("utf8")) as TranscriptEntry[];
+}
+
+export class TranscriptArchive {
+  #pages: Page[] = [];
+  #count = 0;
+  #prompts = 0;
+  #refs = emptyRefs();
+  #compressedBytes = 0;
+  readonly #compressing = new Set<Promise<void>>();
+
+  /** Entries held (they precede the live ones). */
+  get count(): number {
+    return this.#count;
+  }
+  /** User prompts (steers not counted) among them. */
+  get prompts(): number {
+    return this.#prompts;
+  }
+  get refs(): Readonly<ArchivedRefs> {
+    return this.#refs;
+  }
+  /** Bytes of the pages compressed so far (for the benchmark and the tests). */
+  get compressedBytes(): number {
+    return this.#compressedBytes;
+  }
+
+  /** Appends `entries` (the oldest live ones) as one page and compresses it in the background. */
+  freeze(entries: TranscriptEntry[]): void {
+    if (entries.length === 0) return;
+    const prompts: number[] = [];
+    entries.forEach((e, i) => {
+      if (isPrompt(e)) prompts.push(i);
+    });
+    const page: Page = { ids: entries.map((e) => e.id), prompts, data: entries };
+    this.#pages.push(page);
+    this.#count += entries.length;
+    this.#prompts += prompts.length;
+    for (const e of entries) this.#note(e);
+    const done = deflate(Buffer.from(JSON.stringify(entries), "utf8"), { level: LEVEL }).then(
+      (buf) => {
+        // Thawed or cleared meanwhile: the page is gone and its entries live again.
+        if (page.data !== entries || !this.#pages.includes(page)) return;
+        page.data = buf;
+        this.#compressedBytes += buf.length;
+      },
+      () => undefined, // zlib failed (out of memory): the page simply stays uncompressed
+    );
+    this.#compressing.add(done);
+    void done.finally(() => this.#compressing.delete(done));
+  }
+
+  /** Resolves when every page frozen so far is compressed (or left as it was). */
+  async compressed(): Promise<void> {
+    await Promise.all([...this.#compressing]);
+  }
+
+  /** Absolute index of the archived entry `id`, or -1. */
+  indexOf(id: string): number {
+    let base = 0;
+    for (const p of this.#pages) {
+      const i = p.ids.indexOf(id);
+      if (i >= 0) return base + i;
+      base += p.ids.length;
+    }
+    return -1;
+  }
+
+  /** User prompts before the absolute index `abs` (≤ count). */
+  promptsBefore(abs: number): number {
+    let n = 0;
+    let base = 0;
+    for (const p of this.#pages) {
+      if (abs >= base + p.ids.length) n += p.prompts.length;
+      else return n + p.prompts.filter((i) => base + i < abs).length;
+      base += p.ids.length;
+    }
+    return n;
+  }
+
+  /** Archived entries [from, to) (absolute indexes, clamped to the archive). */
+  async slice(from: number, to: number): Promise<TranscriptEntry[]> {
+    const out: TranscriptEntry[] = [];
+    let base = 0;
+    for (const p of [...this.#pages]) {
+      const end = base + p.ids.length;
+      if (end > from && base < to) {
+        const entries = Array.isArray(p.data) ? p.data : decode(await inflate(p.data));
+        out.push(...entries.slice(Math.max(0, from - base), Math.min(p.ids.length, to - base)));
+      }
+      base = end;
+    }
+    return out;
+  }
+
+  /** Every archived entry, live again; the archive is empty afterwards. Synchronous: an event is waiting on it. */
+  thaw(): TranscriptEntry[] {
+    const all = this.#pages.flatMap((p) => (Array.isArray(p.data) ? p.data : decode(inflateRawSync(p.data))));
+    this.clear();
+    return all;
+  }
+
+  clear(): void {
+    this.#pages = [];
+    this.#count = 0;
+    this.#prompts = 0;
+    this.#refs = emptyRefs();
+    this.#compressedBytes = 0;
+  }
+
+  #note(e: TranscriptEntry): void {
+    if (e.kind === "tool") {
+      this.#refs.toolCallIds.add(e.toolCallId);
+      if (e.status === "pending" || e.status === "in_progress") this.#refs.unfinishedTools++;
+    } else if (e.kind === "permission") this.#refs.requestIds.add(e.requestId);
+    else if (e.kind === "question") this.#refs.questionIds.add(e.questionId);
+  }
+}
