@@ -232,18 +232,24 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
  * Scenario 3: opens and binds one more panel per folder in `folders` (each to its seeded long
  * history), measuring memory after each, so the growth per panel can be read off the rows.
  */
-export async function memoryScenario(
-  s: Stage,
-  folders: readonly string[],
-  alreadyOpen: number,
-): Promise<Array<{ panels: number } & Memory>> {
+export async function memoryScenario(s: Stage, folders: readonly string[], alreadyOpen: number): Promise<MemoryResult> {
   const rows: Array<{ panels: number } & Memory> = [{ panels: alreadyOpen, ...(await memory(s)) }];
-  for (const [i, f] of folders.entries()) {
-    await switchToSeeded(s.rig, f, await openPanel(s.rig, f));
-    rows.push({ panels: alreadyOpen + i + 1, ...(await memory(s)) });
-    s.log(`panel: ${alreadyOpen + i + 1} long panels open`);
+  try {
+    for (const [i, f] of folders.entries()) {
+      await switchToSeeded(s.rig, f, await openPanel(s.rig, f));
+      rows.push({ panels: alreadyOpen + i + 1, ...(await memory(s)) });
+      s.log(`panel: ${alreadyOpen + i + 1} long panels open`);
+    }
+    return { rows };
+  } catch (error) {
+    // The rows so far are still a result: keep them, and say where and why it stopped.
+    return { rows, error: `stopped after ${rows.length - 1 + alreadyOpen} panels: ${String(error).split("\n")[0]}` };
   }
-  return rows;
+}
+
+export interface MemoryResult {
+  rows: Array<{ panels: number } & Memory>;
+  error?: string;
 }
 
 export interface PanelData {
@@ -251,5 +257,5 @@ export interface PanelData {
   streaming: StreamResult;
   empty: OpenResult;
   full: OpenResult;
-  memory: Array<{ panels: number } & Memory>;
+  memory: MemoryResult;
 }

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
 import {
+  filterQuickPick,
   launchBrowser,
   openWorkbench,
   quickItem,
@@ -119,7 +120,7 @@ export async function startRig(
 
 /** "Open Chat for Folder…" + the folder; resolves when the composer shows. */
 export async function openPanel(rig: PanelRig, folder: string): Promise<FrameLocator> {
-  await runCommandAndPick(rig.page, OPEN_CHAT, folder);
+  await runCommandAndPick(rig.page, OPEN_CHAT, folder, 90_000, { filter: true });
   const frame = await webviewFrame(rig.page, panelTitle(folder), 120_000);
   await frame.locator(composer).waitFor({ state: "visible", timeout: 120_000 });
   return frame;
@@ -128,7 +129,8 @@ export async function openPanel(rig: PanelRig, folder: string): Promise<FrameLoc
 /** Binds the open panel of `folder` to its seeded session (Switch Session… → folder → title). */
 export async function switchToSeeded(rig: PanelRig, folder: string, frame: FrameLocator): Promise<void> {
   await untilPicked(rig, async () => {
-    await runCommandAndPick(rig.page, SWITCH_SESSION, folder);
+    await runCommandAndPick(rig.page, SWITCH_SESSION, folder, 90_000, { filter: true });
+    await filterQuickPick(rig.page, historyTitle(folder));
     await quickItem(rig.page, historyTitle(folder)).click({ timeout: 15_000 });
   });
   const inner = await contentFrame(frame);
@@ -174,6 +176,7 @@ export async function timedOpen(rig: PanelRig, folder: string): Promise<OpenTimi
   let t0 = 0;
   await untilPicked(rig, async () => {
     await runCommand(rig.page, OPEN_CHAT);
+    await filterQuickPick(rig.page, folder);
     const row = quickItem(rig.page, folder);
     await row.waitFor({ state: "visible", timeout: 15_000 });
     t0 = Date.now();

@@ -148,11 +148,11 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   const rows: Cell[][] = [
     m("no panel", data.baseline.memory),
     m(`${data.streaming.panels} new sessions`, data.streaming.before),
-    ...data.memory.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r)),
+    ...data.memory.rows.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r)),
   ];
-  const first = data.memory[0];
-  const last = data.memory[data.memory.length - 1];
-  const notes: string[] = [];
+  const first = data.memory.rows[0];
+  const last = data.memory.rows[data.memory.rows.length - 1];
+  const notes: string[] = data.memory.error ? [`did not reach ${plan.memoryPanels} panels: ${data.memory.error}`] : [];
   if (first && last && last.panels > first.panels) {
     const per = (k: "rendererHeapMiB" | "hostHeapMiB" | "agentRssMiB"): string =>
       ((last[k] - first[k]) / (last.panels - first.panels)).toFixed(1);
@@ -163,7 +163,7 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   const own = data.full.ownHeapMiB;
   notes.push(
     own === null
-      ? "the webviews run in the workbench's renderer (same origin): their heap is in the renderer column"
+      ? "the webviews run in the workbench's renderer (same origin): their heap is in the renderer column; each panel opens beside the last, so every one is on screen with its webview alive"
       : `a long panel's own renderer heap: ${own.toFixed(1)} MiB`,
   );
   return {

@@ -113,6 +113,14 @@ export async function runCommand(page: Page, title: string, timeout = 60_000): P
   }
 }
 
+/**
+ * Types `text` into the open quick pick's filter. Its list is virtualised: with more rows than fit on
+ * screen (20 folders), a row further down is not in the DOM until the list is filtered or scrolled.
+ */
+export async function filterQuickPick(page: Page, text: string): Promise<void> {
+  await page.locator(".quick-input-widget .quick-input-box input").fill(text, { timeout: 10_000 });
+}
+
 /** The quick-pick row whose label is exactly `label`. */
 export function quickItem(page: Page, label: string) {
   const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`);
@@ -127,11 +135,18 @@ export function quickItem(page: Page, label: string) {
  * "Manifold: Open Chat for Folder…" then a folder name). A quick pick closes when focus moves (a webview
  * that just opened takes focus a moment later), so the whole sequence is retried until `timeout`.
  */
-export async function runCommandAndPick(page: Page, title: string, label: string, timeout = 90_000): Promise<void> {
+export async function runCommandAndPick(
+  page: Page,
+  title: string,
+  label: string,
+  timeout = 90_000,
+  opts: { filter?: boolean } = {},
+): Promise<void> {
   const deadline = Date.now() + timeout;
   for (;;) {
     await runCommand(page, title, Math.max(deadline - Date.now(), 10_000));
     try {
+      if (opts.filter) await filterQuickPick(page, label);
       await quickItem(page, label).click({ timeout: 10_000 });
       return;
     } catch (error) {
