@@ -99,6 +99,9 @@ export interface OpenRun {
 }
 
 export interface OpenResult {
+  /** The first bind (Switch Session…, a `session/load` replaying the history): ms to the last message painted, host loop, CPU. */
+  load: { painted: number; loop: LoopDelay; cpu: Cpu };
+  /** Closed and opened again: the folder re-attaches the session it still holds. */
   runs: OpenRun[];
   scroll: FrameStats & { height: number; webview: TaskSummary; workbench: TaskSummary };
   /** Heap of the panel's own renderer if it has one (null: it shares the workbench's). */
@@ -111,7 +114,15 @@ export interface OpenResult {
  */
 export async function openScenario(s: Stage, folder: string, events: number, reps: number): Promise<OpenResult> {
   const first = await openPanel(s.rig, folder);
-  await switchToSeeded(s.rig, folder, first);
+  await s.host.resetLoopDelay();
+  const loadCpu0 = await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids());
+  const bound = await switchToSeeded(s.rig, folder, first);
+  const load = {
+    painted: bound.painted,
+    loop: await s.host.readLoopDelay(),
+    cpu: cpuSince(loadCpu0, await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids())),
+  };
+  s.log(`panel: ${folder} (${events} events) loaded in ${Math.round(bound.painted)} ms`);
   const runs: OpenRun[] = [];
   let frame: Frame | undefined;
   for (let i = 0; i < reps; i++) {
@@ -144,6 +155,7 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
   if (!frame) throw new Error("no open run");
   const sc = await scriptedScroll(frame);
   return {
+    load,
     runs,
     scroll: {
       ...frameStats(sc.intervals),

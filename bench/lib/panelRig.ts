@@ -126,16 +126,25 @@ export async function openPanel(rig: PanelRig, folder: string): Promise<FrameLoc
   return frame;
 }
 
-/** Binds the open panel of `folder` to its seeded session (Switch Session… → folder → title). */
-export async function switchToSeeded(rig: PanelRig, folder: string, frame: FrameLocator): Promise<void> {
+/**
+ * Binds the open panel of `folder` to its seeded session (Switch Session… → folder → title): a
+ * `session/load`, the history replayed. Returns ms from the click on the title to the last message
+ * painted, and the click's epoch ms.
+ */
+export async function switchToSeeded(rig: PanelRig, folder: string, frame: FrameLocator): Promise<{ at: number; painted: number }> {
+  let t0 = 0;
   await untilPicked(rig, async () => {
     await runCommandAndPick(rig.page, SWITCH_SESSION, folder, 90_000, { filter: true });
     await filterQuickPick(rig.page, historyTitle(folder));
-    await quickItem(rig.page, historyTitle(folder)).click({ timeout: 15_000 });
+    const row = quickItem(rig.page, historyTitle(folder));
+    await row.waitFor({ state: "visible", timeout: 15_000 });
+    t0 = Date.now();
+    await row.click({ timeout: 15_000 });
   });
   const inner = await contentFrame(frame);
   const marker = lastMessageMarker(folder);
-  await eventually(async () => (await probeState(inner)).painted[marker], `${folder}'s history in its panel`, 300_000);
+  const painted = await eventually(async () => (await probeState(inner)).painted[marker], `${folder}'s history in its panel`, 300_000);
+  return { at: t0, painted: painted - t0 };
 }
 
 /**

@@ -8,7 +8,7 @@ const tasks = (t: { count: number; totalMs: number; maxMs: number }): Cell[] => 
 function openTable(plan: PanelPlan, data: PanelData): Table {
   const rows = [data.empty, data.full].flatMap((r: OpenResult) =>
     r.runs.map((x): Cell[] => [
-      x.events === plan.emptyEvents ? "empty" : "long",
+      x.events === plan.emptyEvents ? "empty: reopen" : "long: reopen",
       x.events,
       x.firstInDom,
       x.inDom,
@@ -24,6 +24,25 @@ function openTable(plan: PanelPlan, data: PanelData): Table {
       x.cpu.rendererMs,
     ]),
   );
+  const loads = [data.empty, data.full].map((r: OpenResult, i): Cell[] => [
+    i === 0 ? "empty: load" : "long: load",
+    i === 0 ? plan.emptyEvents : plan.events,
+    "—",
+    "—",
+    r.load.painted,
+    "—",
+    r.load.painted,
+    r.load.loop.p99,
+    r.load.loop.max,
+    "—",
+    "—",
+    "—",
+    "—",
+    r.load.cpu.agentMs,
+    r.load.cpu.hostMs,
+    r.load.cpu.rendererMs,
+  ]);
+  rows.push(...loads);
   return {
     title: "panel 1: open a session's panel (ms from the click on the folder)",
     headers: [
@@ -47,6 +66,7 @@ function openTable(plan: PanelPlan, data: PanelData): Table {
     rows,
     notes: [
       "ready = max(painted, composer usable); the panel was closed and reopened, which re-attaches its bound session (one row per run)",
+      "load rows: the first bind, Switch Session… to the seeded session in an open panel (a session/load replays the whole history; ms from the click on its title; the composer stays usable meanwhile)",
       "first msg in DOM: — when the panel holds only the latest entries (the history's first message arrives only on scrolling up)",
       "host loop: extension-host event-loop delay beyond its 10 ms timer (perf_hooks) over the open; CPU: used from the click to ready, by process",
     ],
