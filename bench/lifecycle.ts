@@ -1,5 +1,7 @@
 // 4. Session lifecycle: session/new one at a time and in bursts of 20 and 100 (Manifold beside the
-// SDK-minimal floor), and session/load of 1,000- and 10,000-event histories written into the data dir.
+// SDK-minimal floor), and session/load of 1,000- and 10,000-event histories written into the data dir,
+// each beside two floors measured in the same run: reading and parsing the file, and the SDK-minimal
+// agent sending the very updates Manifold replayed (the replay floor).
 import { readFile } from "node:fs/promises";
 import type { Benchmark, BenchContext } from "./lib/bench";
 import type { AgentHandle, AgentSpec } from "./lib/agent";
@@ -62,6 +64,10 @@ interface LoadRow {
   readParseMs: Summary;
   /** The floor's CPU (this process, user + sys). */
   readParseCpuMs: Summary;
+  /** The replay floor: the SDK-minimal agent's session/load sending the same updates (request → response). */
+  replayMs: Summary;
+  /** The replay floor's agent CPU (/proc, 10 ms ticks). */
+  replayCpuMs: Summary;
 }
 
 /** What any loader must pay: read the file and parse each line (the agent also validates, folds and replays). */
@@ -75,6 +81,28 @@ async function readAndParse(file: string): Promise<{ ms: number; cpuMs: number }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = process.cpuUsage(cpu0);
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+type Samples = Map<number, number[]>;
+
+/** One sample list per history size, under one name per measured figure. */
+function samplesFor(sizes: readonly number[], names: readonly string[]): Map<string, Samples> {
+  return new Map(names.map((n) => [n, new Map(sizes.map((s) => [s, []]))]));
+}
+
+/** session/load of `id` at `h`, timed at the client; the update objects of `id` it received before the response. */
+async function timedLoad(h: AgentHandle, id: string, cwd: string): Promise<{ ms: number; cpuMs: number; updates: unknown[] }> {
+  const updates: unknown[] = [];
+  h.onUpdate = (u) => {
+    if (u.sessionId === id) updates.push(u.update);
+  };
+  const cpu0 = cpuMs(h.pid);
+  const t0 = process.hrtime.bigint();
+  await h.request("session/load", { sessionId: id, cwd, mcpServers: [] });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = cpuMs(h.pid) - cpu0;
+  h.onUpdate = () => undefined;
+  return { ms, cpuMs: cpu, updates };
 }
 
 async function sessionLoad(baseUrl: string, cwd: string, quick: boolean, log: BenchContext["log"]): Promise<LoadRow[]> {
@@ -92,43 +120,70 @@ async function sessionLoad(baseUrl: string, cwd: string, quick: boolean, log: Be
     ids.set(size, list);
   }
   const h = await startAgent(manifoldBundle(baseUrl, dataDir));
-  const samples = new Map<number, number[]>(sizes.map((s) => [s, []]));
-  const cpu = new Map<number, number[]>(sizes.map((s) => [s, []]));
-  const floor = new Map<number, number[]>(sizes.map((s) => [s, []]));
-  const floorCpu = new Map<number, number[]>(sizes.map((s) => [s, []]));
+  const floorAgent = await startAgent(await sdkMinimal());
+  const m = samplesFor(sizes, ["ms", "cpu", "rp", "rpCpu", "replay", "replayCpu"]);
+  const add = (name: string, size: number, v: number): void => void m.get(name)?.get(size)?.push(v);
   const updates = new Map<number, number>();
   try {
     for (let i = 0; i < copies; i++) {
       for (const size of sizes) {
         const id = ids.get(size)?.[i] as string;
-        let n = 0;
-        h.onUpdate = (u) => {
-          if (u.sessionId === id) n++;
-        };
         const rp = await readAndParse(sessionLogPath(dataDir, id)); // same file, same moment
-        floor.get(size)?.push(rp.ms);
-        floorCpu.get(size)?.push(rp.cpuMs);
-        const cpu0 = cpuMs(h.pid);
-        const t0 = process.hrtime.bigint();
-        await h.request("session/load", { sessionId: id, cwd, mcpServers: [] });
-        samples.get(size)?.push(Number(process.hrtime.bigint() - t0) / 1e6);
-        cpu.get(size)?.push(cpuMs(h.pid) - cpu0);
-        updates.set(size, n);
-        h.onUpdate = () => undefined;
+        add("rp", size, rp.ms);
+        add("rpCpu", size, rp.cpuMs);
+        const load = await timedLoad(h, id, cwd);
+        add("ms", size, load.ms);
+        add("cpu", size, load.cpuMs);
+        updates.set(size, load.updates.length);
+        // The replay floor sends what Manifold's load just sent (primed outside the timing).
+        await floorAgent.request("_bench/replay", { sessionId: id, updates: load.updates });
+        const floor = await timedLoad(floorAgent, id, cwd);
+        if (floor.updates.length !== load.updates.length)
+          throw new Error(`replay floor sent ${floor.updates.length} of ${load.updates.length} updates`);
+        add("replay", size, floor.ms);
+        add("replayCpu", size, floor.cpuMs);
       }
     }
   } finally {
     await h.close();
+    await floorAgent.close();
   }
   log(`  session/load: ${sizes.map((s) => `${s} events → ${updates.get(s)} updates`).join(", ")}`);
+  const sum = (name: string, size: number): Summary => summarize(m.get(name)?.get(size) ?? []);
   return sizes.map((s) => ({
     events: s,
-    ms: summarize(samples.get(s) ?? []),
+    ms: sum("ms", s),
     updates: updates.get(s) ?? 0,
-    cpuMs: summarize(cpu.get(s) ?? []),
-    readParseMs: summarize(floor.get(s) ?? []),
-    readParseCpuMs: summarize(floorCpu.get(s) ?? []),
+    cpuMs: sum("cpu", s),
+    readParseMs: sum("rp", s),
+    readParseCpuMs: sum("rpCpu", s),
+    replayMs: sum("replay", s),
+    replayCpuMs: sum("replayCpu", s),
   }));
+}
+
+const times = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
+
+function loadCells(r: LoadRow): Cell[] {
+  return [
+    r.events,
+    r.ms.n,
+    r.ms.p50,
+    r.ms.p90,
+    r.ms.min,
+    r.ms.max,
+    r.cpuMs.p50,
+    r.readParseMs.p50,
+    r.readParseMs.min,
+    times(r.ms.p50, r.readParseMs.p50),
+    r.readParseCpuMs.p50,
+    times(r.cpuMs.p50, r.readParseCpuMs.p50),
+    r.replayMs.p50,
+    r.replayCpuMs.p50,
+    times(r.ms.p50, r.readParseMs.p50 + r.replayMs.p50),
+    times(r.cpuMs.p50, r.readParseCpuMs.p50 + r.replayCpuMs.p50),
+    r.updates,
+  ];
 }
 
 function loadRatio(rows: readonly LoadRow[]): string {
@@ -182,27 +237,16 @@ export const lifecycle: Benchmark = {
             "load vs read + parse (p50)",
             "read + parse CPU ms p50",
             "agent CPU vs read + parse CPU",
+            "SDK replay floor ms p50",
+            "floor CPU ms p50",
+            "load vs read + parse + replay floor (p50)",
+            "agent CPU vs (read + parse + floor) CPU",
             "updates replayed",
           ],
-          rows: loadError
-            ? [[`failed: ${loadError.slice(0, 140)}`]]
-            : loadRows.map((r) => [
-                r.events,
-                r.ms.n,
-                r.ms.p50,
-                r.ms.p90,
-                r.ms.min,
-                r.ms.max,
-                r.cpuMs.p50,
-                r.readParseMs.p50,
-                r.readParseMs.min,
-                `${(r.ms.p50 / r.readParseMs.p50).toFixed(2)}×`,
-                r.readParseCpuMs.p50,
-                `${(r.cpuMs.p50 / r.readParseCpuMs.p50).toFixed(2)}×`,
-                r.updates,
-              ]),
+          rows: loadError ? [[`failed: ${loadError.slice(0, 140)}`]] : loadRows.map(loadCells),
           notes: [
             "histories written straight into a fresh data dir (bench/lib/history.ts), loaded by one agent process, copies interleaved; read + parse: this process reads the same file and JSON.parses each line just before each load (the floor any loader pays). Wall time is request → response at the client; the CPU columns (agent: /proc, 10 ms ticks; read + parse: process.cpuUsage) are the steadier figures on a loaded machine.",
+            "SDK replay floor: right after each Manifold load, the SDK-minimal agent (bench/peers/minimalAgent.ts) is primed with the update objects that load delivered and answers its own session/load by sending them, in order, before its response (request → response at the client; its CPU from /proc). It is what any agent on this SDK pays to replay that history frame by frame; Manifold ÷ (read + parse + replay floor) is how much of the load is Manifold's own.",
             `target (DESIGN §7): 10,000 events ≤ 1.5× read + parse. This run: ${loadRatio(loadRows)}.`,
           ],
         },
