@@ -1,7 +1,8 @@
 // Reading a log file back: header checks (I-89), contiguous seq, a torn last line tolerated, and
 // crash recovery (I-87): an open turn is closed as `interrupted`, unanswered tool calls get an error result.
 import { CorruptSessionError, UnsupportedVersionError } from "./errors";
-import { LOG_FORMAT_VERSION, SessionEvent, SessionHeader, type LogEntry } from "./events";
+import { parseEntry } from "./entry";
+import { LOG_FORMAT_VERSION, SessionHeader, type LogEntry, type SessionEvent } from "./events";
 
 export interface ParsedLog {
   header: SessionHeader;
@@ -58,27 +59,6 @@ export function parseLog(id: string, text: string): ParsedLog {
     goodChars = next;
   }
   return { header: header.data, entries, goodLength: Buffer.byteLength(text.slice(0, goodChars)), torn };
-}
-
-function parseEntry(line: string): LogEntry | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (typeof raw !== "object" || raw === null) return null;
-  const { seq, at, type } = raw as { seq?: unknown; at?: unknown; type?: unknown };
-  if (typeof seq !== "number" || !Number.isInteger(seq) || typeof at !== "string") return null;
-  if (type === "assistant/text" || type === "assistant/thought") {
-    // Fast path for the bulk of every log (streamed text), checked by hand: same rules as the schema.
-    const { messageId, text } = raw as { messageId?: unknown; text?: unknown };
-    if (typeof messageId !== "string" || typeof text !== "string") return null;
-    return { type, messageId, text, seq, at };
-  }
-  const ev = SessionEvent.safeParse(raw);
-  if (!ev.success) return null;
-  return { ...ev.data, seq, at } as LogEntry;
 }
 
 /** Events that close a turn the process died in (I-87). Empty when the log is balanced. */
