@@ -1,21 +1,20 @@
-// AgentLoop: one live agent of one session. A message queue; each message runs one turn
-// (`turn/start` … `turn/end{reason}`) of model steps and tool calls; queue-aware cancel; dispose.
+// Agent: one live agent of one session. A message queue; each message runs one turn
+// (`turn/start` … `turn/end{reason}`) of model steps and tool calls (steps.ts); queue-aware cancel; dispose.
 import { randomUUID } from "node:crypto";
-import type { ChatMessage, ModelStreamRequest, FinishReason, Usage } from "../model/types";
+import type { ChatMessage } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
 import type { SandboxContext } from "../../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
-import type { TaskAccess, ToolContext, ToolResult, ToolRunner } from "../tools/types";
+import type { TaskAccess, ToolContext } from "../tools/types";
 import type { ClientFs, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
-import { abortable, raceAbort } from "./abortable";
 import { DeltaCoalescer } from "./deltaCoalescer";
 import type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 import { isLocalCommand, parseCommand } from "./commands";
-import { buildMessages, imagesAfter, unseenImagesNotice } from "./history";
+import { buildMessages } from "./history";
 import { runLocalCommand } from "./localCommands";
-import { projectInstructions } from "./instructions";
 import { defaultSettings, foldSettings, applyConfig, type SessionSettings } from "./settings";
+import { modelStep, runSteps, type StepHost, type StepTurn } from "./steps";
 
 export type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 
@@ -49,17 +48,12 @@ export interface AgentOptions {
   hooks: AgentHooks;
 }
 
-interface OpenTurn {
+interface OpenTurn extends StepTurn {
   turnId: string;
   messageId: string | null;
   source: MessageSource;
-  controller: AbortController;
-  /** Set once the turn decided to end (or runs a command that takes no steers): `steer` refuses from then on. */
-  closing: boolean;
   /** Seq of its `turn/start`. */
   startSeq: number;
-  /** Images up to this seq were already noticed as unseen. */
-  imagesNoticedSeq: number;
 }
 
 const ABORT_DISPOSED = "disposed";
@@ -92,6 +86,8 @@ export class Agent {
   private readonly steers: SteerMessage[] = [];
   /** The model's text and thought deltas, merged; flushed before anything else is recorded or published. */
   private readonly deltas = new DeltaCoalescer((type, messageId, text) => void this.record({ type, messageId, text }));
+  /** What the turn's model steps and tool calls (steps.ts) see of this agent. */
+  private readonly steps: StepHost;
 
   constructor(opts: AgentOptions) {
     this.session = opts.log;
@@ -101,6 +97,7 @@ export class Agent {
     this.hooks = opts.hooks;
     this.settingsValue = foldSettings(defaultSettings(opts.services.defaultModelId), opts.log.entries);
     opts.log.onWriteFailure(() => this.turn?.controller.abort(ABORT_UNSAVED));
+    this.steps = this.stepHost();
     const tasks = opts.services.tasksFor(this.sessionId, () => this.sandboxContext());
     this.tasks = {
       ...tasks,
@@ -283,11 +280,11 @@ export class Agent {
               ...buildMessages(before, { vision }),
               { role: "user", content: [{ type: "text", text: instruction }] },
             ];
-            const { text } = await this.modelStep(turn, { withTools: false, conversation });
+            const { text } = await modelStep(this.steps, turn, { withTools: false, conversation });
             return signal.aborted ? null : text;
           },
         });
-      } else reason = await this.runSteps(turn);
+      } else reason = await runSteps(this.steps, turn);
     } catch (err) {
       if (!signal.aborted) {
         reason = "error";
@@ -295,6 +292,14 @@ export class Agent {
         if (!(err instanceof Error && err.name === "ModelError")) console.error(`[runtime] ${this.sessionId}: turn failed:`, err);
       }
     }
+    await this.closeTurn(turn, reason, error);
+  }
+
+  /** Ends the turn: open calls balanced, unclaimed steers recorded, `turn/end`, the checkpoint (I-86), then `turn-closed`. */
+  private async closeTurn(turn: OpenTurn, ended: TurnEndReason, failure: string | undefined): Promise<void> {
+    const signal = turn.controller.signal;
+    let reason = ended;
+    let error = failure;
     turn.closing = true; // from here on a steer is refused (unless a queued prompt will take it)
     if (signal.aborted) {
       if (signal.reason === ABORT_UNSAVED) {
@@ -341,112 +346,28 @@ export class Agent {
     for (const s of this.steers.splice(0)) this.append({ type: "user/steer", messageId: s.messageId, content: s.content, applied });
   }
 
-  private async runSteps(turn: OpenTurn): Promise<TurnEndReason> {
-    const signal = turn.controller.signal;
-    for (let step = 0; ; step++) {
-      if (step >= this.services.maxSteps) return "max_turn_requests";
-      if (signal.aborted) return "aborted";
-      const { calls, finish } = await this.modelStep(turn, { withTools: true });
-      if (signal.aborted) return "aborted";
-      if (calls.length === 0) {
-        // A steer accepted while this step ran gets one more step; deciding to end is synchronous with refusing later ones.
-        if (this.steers.length > 0) continue;
-        turn.closing = true;
-        if (finish === "length") return "max_tokens";
-        if (finish === "content-filter") return "refusal";
-        return "end_turn";
-      }
-      for (const call of calls) {
-        if (signal.aborted) return "aborted";
-        await this.runTool(call.toolName, call.input, signal);
-      }
-    }
-  }
-
-  /**
-   * One model step: the model read once (I-54), the request built from the log with the steers taken
-   * in just before, text and reasoning appended as they stream. `conversation` replaces the log's
-   * (`/compact`'s summarisation request; no steer is taken in then).
-   */
-  private async modelStep(
-    turn: OpenTurn,
-    opts: { withTools: boolean; conversation?: (vision: boolean) => ChatMessage[] },
-  ): Promise<{ calls: Array<{ toolName: string; input: unknown }>; finish: FinishReason; text: string }> {
-    const signal = turn.controller.signal;
-    const model = await raceAbort(this.services.modelFor(this.settingsValue.model), signal);
-    const tools = this.services.tools;
-    // This session's own tools (its MCP servers) are known before the request is built (bounded).
-    if (opts.withTools && tools.sessionReady) await raceAbort(tools.sessionReady(this.sessionId, signal), signal);
-    const instructions = await raceAbort(projectInstructions(this.root), signal);
-    const notes = opts.withTools ? (tools.sessionNotes?.(this.sessionId) ?? []) : [];
-    if (!opts.conversation) this.takeSteers(true);
-    const vision = model.config.vision === true;
-    if (!vision) {
-      // Said once per image, in the transcript; the model gets a placeholder (history.ts).
-      const unseen = imagesAfter(this.session.entries, turn.imagesNoticedSeq);
-      turn.imagesNoticedSeq = this.session.entries[this.session.entries.length - 1]?.seq ?? 0;
-      if (unseen > 0) this.append({ type: "notice", text: unseenImagesNotice(unseen) });
-    }
-    const request: ModelStreamRequest = {
-      system: [this.services.systemPrompt(this.cwd), ...(instructions ? [instructions] : []), ...notes].join("\n"),
-      messages: opts.conversation ? opts.conversation(vision) : buildMessages(this.session.entries, { vision }),
-      tools: opts.withTools ? tools.specs({ askUser: this.hooks.canAskUser?.(this) ?? false, sessionId: this.sessionId }) : [],
-      signal,
+  private stepHost(): StepHost {
+    return {
+      sessionId: this.sessionId,
+      root: this.root,
+      cwd: this.cwd,
+      session: this.session,
+      services: this.services,
+      deltas: this.deltas,
+      modelId: () => this.settingsValue.model,
+      canAskUser: () => this.hooks.canAskUser?.(this) ?? false,
+      append: (event) => this.append(event),
+      publish: (ev) => this.publish(ev),
+      hasSteers: () => this.steers.length > 0,
+      takeSteers: (applied) => this.takeSteers(applied),
+      openCall: (toolCallId) => void this.openCalls.add(toolCallId),
+      toolContext: (toolCallId, signal) => this.toolContext(toolCallId, signal),
     };
-    // What happened so far is in the file before the request leaves (a crash mid-step loses nothing before it).
-    this.session.flush();
-    const stepMessageId = randomUUID();
-    const calls: Array<{ toolName: string; input: unknown }> = [];
-    let finish: FinishReason = "stop";
-    let usage: Usage | undefined;
-    let text = "";
-    try {
-      for await (const ev of abortable(model.stream(request), signal)) {
-        if (signal.aborted) break;
-        switch (ev.type) {
-          case "text-delta":
-            text += ev.text;
-            this.deltas.add("assistant/text", stepMessageId, ev.text);
-            break;
-          case "reasoning-delta":
-            this.deltas.add("assistant/thought", stepMessageId, ev.text);
-            break;
-          case "tool-call":
-            calls.push({ toolName: ev.toolName, input: ev.input });
-            break;
-          case "finish":
-            finish = ev.reason;
-            usage = ev.usage;
-            break;
-        }
-      }
-    } finally {
-      this.deltas.flush(); // a step's deltas never outlive it, whatever ended it
-    }
-    if (!signal.aborted && usage && (usage.inputTokens !== undefined || usage.totalTokens !== undefined)) {
-      const used = usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-      this.append({ type: "usage", used, size: model.config.contextWindow ?? 0 });
-    }
-    return { calls, finish, text };
   }
 
-  private async runTool(name: string, input: unknown, signal: AbortSignal): Promise<void> {
-    const toolCallId = `call_${randomUUID().replace(/-/g, "")}`;
-    const tools = this.services.tools;
-    let described: ReturnType<ToolRunner["describe"]>;
-    try {
-      described = tools.describe(name, input, this.cwd, this.sessionId);
-    } catch {
-      described = { title: name, kind: "other", locations: [] };
-    }
-    const call: SessionEvent = { type: "tool/call", toolCallId, name, input, title: described.title, kind: described.kind };
-    if (described.locations.length > 0)
-      call.locations = described.locations.map((l) => (typeof l.line === "number" ? { path: l.path, line: l.line } : { path: l.path }));
-    this.openCalls.add(toolCallId);
-    this.append(call);
-    this.session.flush();
-    this.publish({ kind: "tool-progress", toolCallId, status: "in_progress" });
-    const ctx: ToolContext = {
+  /** A tool call's view of its session: its sandbox, the client's files, tasks, and the asks routed to this agent's owner. */
+  private toolContext(toolCallId: string, signal: AbortSignal): ToolContext {
+    return {
       sessionId: this.sessionId,
       toolCallId,
       signal,
@@ -462,22 +383,5 @@ export class Agent {
         if (!this.disposed) this.publish({ kind: "tool-progress", toolCallId, patch });
       },
     };
-    let result: ToolResult;
-    try {
-      result = await raceAbort(tools.run(name, input, ctx), signal);
-    } catch (err) {
-      if (signal.aborted) return; // closed as cancelled by the turn
-      result = { output: `The tool failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
-    }
-    if (result.plan) this.append({ type: "plan", entries: result.plan });
-    const ev: SessionEvent = {
-      type: "tool/result",
-      toolCallId,
-      status: result.isError ? "failed" : "completed",
-      output: result.output,
-      isError: result.isError,
-    };
-    if (result.content) ev.content = result.content;
-    this.append(ev);
   }
 }
