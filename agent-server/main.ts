@@ -3,7 +3,8 @@
 import "./stdoutGuard";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Readable, Writable } from "node:stream";
+import { Readable } from "node:stream";
+import { batchedOutput } from "./acp/batchedOutput";
 import { guardedNdJsonStream } from "./acp/frameGuard";
 import { createServer } from "./server";
 import { resolveDataDir } from "./session/fileName";
@@ -25,11 +26,11 @@ function dataDirOf(argv: string[], env: NodeJS.ProcessEnv): string {
 }
 
 const server = createServer({ env: process.env, dataDir: dataDirOf(process.argv.slice(2), process.env) });
-// Every stdin line is judged (depth, size, encoding) before the SDK parses it (I-108).
-const stream = guardedNdJsonStream(
-  Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-  Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-);
+// Every stdin line is judged (depth, size, encoding) before the SDK parses it (I-108). Lines out
+// are batched per turn of the event loop; whatever is pending still leaves on exit.
+const output = batchedOutput(process.stdout);
+process.on("exit", () => output.flush());
+const stream = guardedNdJsonStream(output.writable, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
 const connection = server.app.connect(stream);
 
 const exits = new Set<string>();
