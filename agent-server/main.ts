@@ -30,7 +30,7 @@ const server = createServer({ env: process.env, dataDir: dataDirOf(process.argv.
 // are batched per turn of the event loop; whatever is pending still leaves on exit.
 const output = batchedOutput(process.stdout);
 process.on("exit", () => output.flush());
-const stream = guardedNdJsonStream(output.writable, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+const stream = guardedNdJsonStream(output, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
 const connection = server.app.connect(stream);
 
 const exits = new Set<string>();

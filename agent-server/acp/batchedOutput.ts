@@ -6,7 +6,10 @@
 import type { Writable } from "node:stream";
 
 export interface BatchedOutput {
+  /** What the SDK's ndJsonStream writes its lines into. */
   readonly writable: WritableStream<Uint8Array>;
+  /** One whole line of our own (the frame guard's refusals), joined to the same batch, without the SDK's writer lock. */
+  writeLine(line: Uint8Array): void;
   /** Writes what is still pending, now (for a synchronous exit). */
   flush(): void;
 }
@@ -32,22 +35,26 @@ export function batchedOutput(out: Writable): BatchedOutput {
     }
   };
 
+  const add = (chunk: Uint8Array): void => {
+    pending.push(chunk);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+
   const writable = new WritableStream<Uint8Array>({
     start(controller) {
       // A broken pipe fails the next write, as Node's own Writable.toWeb adapter would.
-      out.once("error", (err) => controller.error(err));
+      out.on("error", (err) => controller.error(err));
     },
     write(chunk) {
-      pending.push(chunk);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      add(chunk);
       return drained ?? undefined;
     },
     close() {
       flush();
     },
   });
-  return { writable, flush };
+  return { writable, writeLine: add, flush };
 }

@@ -6,6 +6,7 @@
 // requests settles that request with an error (never a grant); a refused notification is dropped.
 // Parsed messages then pass the envelope checks the SDK's lenient schemas skip (`_meta: 5`).
 import * as acp from "@agentclientprotocol/sdk";
+import type { BatchedOutput } from "./batchedOutput";
 import { messageProblem } from "./envelope";
 import { DEFAULT_FRAME_LIMITS, FrameScanner, problemMessage, type FrameLimits, type ScannedLine } from "./frameScanner";
 
@@ -26,15 +27,16 @@ function refusalLogger(log: (message: string) => void): (line: Exclude<ScannedLi
 }
 
 export function guardedNdJsonStream(
-  output: WritableStream<Uint8Array>,
+  output: Pick<BatchedOutput, "writable" | "writeLine">,
   input: ReadableStream<Uint8Array>,
   limits: FrameLimits = DEFAULT_FRAME_LIMITS,
   log: (message: string) => void = (m) => console.warn(m),
 ): acp.Stream {
   const scanner = new FrameScanner(limits);
   const logRefusal = refusalLogger(log);
-  // Our own replies share the SDK's one ordered write queue (whole lines, never interleaved).
-  let reply: (message: acp.AnyMessage) => void = () => undefined;
+  // Our own replies join the output's batches as whole lines, never inside one of the SDK's: the SDK
+  // writes straight into the output, with no stream of ours in between (one layer less per message).
+  const reply = (message: acp.AnyMessage): void => output.writeLine(Buffer.from(JSON.stringify(message) + "\n"));
 
   const refuse = (line: Exclude<ScannedLine, { ok: true }>, controller: TransformStreamDefaultController<Uint8Array>): void => {
     logRefusal(line);
@@ -70,18 +72,7 @@ export function guardedNdJsonStream(
   });
 
   // The SDK only ever sees lines within our limit, so its own limit (which closes the connection) never trips.
-  const inner = acp.ndJsonStream(output, input.pipeThrough(guard), { maxMessageBytes: limits.maxLineBytes + 1 });
-  const writer = inner.writable.getWriter();
-  reply = (message) => {
-    writer
-      .write(message)
-      .catch((err: unknown) => log(`[acp] could not answer a refused frame: ${err instanceof Error ? err.message : String(err)}`));
-  };
-  const writable = new WritableStream<acp.AnyMessage>({
-    write: (message) => writer.write(message),
-    close: () => writer.close(),
-    abort: (reason: unknown) => writer.abort(reason),
-  });
+  const inner = acp.ndJsonStream(output.writable, input.pipeThrough(guard), { maxMessageBytes: limits.maxLineBytes + 1 });
   // Parsed messages: what the SDK's lenient schemas would silently repair is refused instead.
   const readable = inner.readable.pipeThrough(
     new TransformStream<acp.AnyMessage, acp.AnyMessage>({
@@ -93,5 +84,5 @@ export function guardedNdJsonStream(
       },
     }),
   );
-  return { readable, writable };
+  return { readable, writable: inner.writable };
 }

@@ -39,6 +39,18 @@ describe("batched output", () => {
     assert.equal(writes[0], Array.from({ length: 100 }, (_, i) => `{"n":${i}}\n`).join(""));
   });
 
+  it("a line of our own joins the batch whole, between the SDK's lines in the order written", async () => {
+    const { out, writes, release } = recorder(1 << 20);
+    const output = batchedOutput(out);
+    const writer = output.writable.getWriter();
+    await writer.write(line(1));
+    output.writeLine(line(2));
+    await writer.write(line(3));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    assert.deepEqual(writes, ['{"n":1}\n{"n":2}\n{"n":3}\n']);
+  });
+
   it("a stream above its high-water mark holds the next write until it drains", async () => {
     const { out, writes, release } = recorder(8);
     const { writable } = batchedOutput(out);
