@@ -111,30 +111,34 @@ export function entryToUpdates(e: LogEntry): SessionUpdate[] {
 /** Replay: the whole log as updates, adjacent text chunks of one message merged (fewer frames, same text). */
 export function replayUpdates(entries: readonly LogEntry[]): SessionUpdate[] {
   const out: SessionUpdate[] = [];
-  let run: { type: "assistant/text" | "assistant/thought"; messageId: string; parts: string[] } | null = null;
+  // The run being merged: its text grows by concatenation (no parts array per message).
+  let runType: "assistant/text" | "assistant/thought" | null = null;
+  let runMessageId = "";
+  let runText = "";
   const flush = (): void => {
-    if (!run) return;
-    const content = { type: "text" as const, text: run.parts.join("") };
+    if (runType === null) return;
     out.push({
-      sessionUpdate: run.type === "assistant/text" ? "agent_message_chunk" : "agent_thought_chunk",
-      content,
-      messageId: run.messageId,
+      sessionUpdate: runType === "assistant/text" ? "agent_message_chunk" : "agent_thought_chunk",
+      content: { type: "text", text: runText },
+      messageId: runMessageId,
     });
-    run = null;
+    runType = null;
   };
   for (const e of entries) {
     if (e.type === "assistant/text" || e.type === "assistant/thought") {
-      if (run && run.type === e.type && run.messageId === e.messageId) run.parts.push(e.text);
+      if (runType === e.type && runMessageId === e.messageId) runText += e.text;
       else {
         flush();
-        run = { type: e.type, messageId: e.messageId, parts: [e.text] };
+        runType = e.type;
+        runMessageId = e.messageId;
+        runText = e.text;
       }
       continue;
     }
     const updates = entryToUpdates(e);
     if (updates.length === 0) continue;
     flush();
-    out.push(...updates);
+    for (const u of updates) out.push(u);
   }
   flush();
   return out;
