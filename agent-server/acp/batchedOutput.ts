@@ -1,6 +1,7 @@
 // The agent's stdout as the byte stream under the SDK's ndJsonStream. The SDK writes each message as
-// one whole line, in order; the lines written within one turn of the event loop leave in one write
-// (a `session/load` replay of thousands of updates is a handful of writes instead of one per line).
+// one whole line, in order; the lines written within one turn of the event loop leave together, in
+// writes of about `BATCH_BYTES` (a `session/load` replay of thousands of updates is a few dozen writes
+// instead of one per line, and the client reads the first lines while the agent writes the rest).
 // Order and whole lines are kept: chunks only ever join in the order written, never split. While the
 // stream is above its high-water mark, writes wait for `drain` (the SDK's queue waits with them).
 import type { Writable } from "node:stream";
@@ -14,16 +15,20 @@ export interface BatchedOutput {
   flush(): void;
 }
 
-export function batchedOutput(out: Writable): BatchedOutput {
+/** A batch this large leaves at once, without waiting for the end of the turn. */
+export const BATCH_BYTES = 16 * 1024;
+
+export function batchedOutput(out: Writable, batchBytes = BATCH_BYTES): BatchedOutput {
   let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let scheduled = false;
   let drained: Promise<void> | null = null;
 
   const flush = (): void => {
-    scheduled = false;
     if (pending.length === 0) return;
     const chunks = pending;
     pending = [];
+    pendingBytes = 0;
     const ok = out.write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     if (!ok && !drained) {
       drained = new Promise((resolve) =>
@@ -35,11 +40,18 @@ export function batchedOutput(out: Writable): BatchedOutput {
     }
   };
 
+  const atTurnEnd = (): void => {
+    scheduled = false;
+    flush();
+  };
+
   const add = (chunk: Uint8Array): void => {
     pending.push(chunk);
-    if (!scheduled) {
+    pendingBytes += chunk.byteLength;
+    if (pendingBytes >= batchBytes) flush();
+    else if (!scheduled) {
       scheduled = true;
-      setImmediate(flush);
+      setImmediate(atTurnEnd);
     }
   };
 

@@ -39,6 +39,20 @@ describe("batched output", () => {
     assert.equal(writes[0], Array.from({ length: 100 }, (_, i) => `{"n":${i}}\n`).join(""));
   });
 
+  it("a batch that reaches its size leaves at once, whole lines only", async () => {
+    const { out, writes, release } = recorder(1 << 20);
+    const { writable } = batchedOutput(out, 16);
+    const writer = writable.getWriter();
+    await writer.write(line(1)); // 8 bytes: waits
+    assert.deepEqual(writes, []);
+    await writer.write(line(2)); // 16: leaves now
+    assert.deepEqual(writes, ['{"n":1}\n{"n":2}\n']);
+    await writer.write(line(3));
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    assert.deepEqual(writes, ['{"n":1}\n{"n":2}\n', '{"n":3}\n']);
+  });
+
   it("a line of our own joins the batch whole, between the SDK's lines in the order written", async () => {
     const { out, writes, release } = recorder(1 << 20);
     const output = batchedOutput(out);
