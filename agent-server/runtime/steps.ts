@@ -37,7 +37,7 @@ export interface StepHost {
 /** The part of an open turn a step reads and moves on. */
 export interface StepTurn {
   readonly controller: AbortController;
-  /** Set once the turn decided to end: the Agent refuses steers from then on. */
+  /** Set once the turn decided to end (or runs a command that takes no steers): the Agent refuses steers from then on. */
   closing: boolean;
   /** Images up to this seq were already noticed as unseen. */
   imagesNoticedSeq: number;
