@@ -28,7 +28,15 @@ const valid: Raw[] = [
   { type: "turn/end", turnId: "t1", reason: "interrupted", note: "stripped" },
   { type: "user/message", messageId: "m1", content: [{ type: "text", text: "hi" }] },
   { type: "user/message", messageId: "m1", content: [] },
-  { type: "user/message", messageId: "m1", content: [{ text: "order", type: "text" }, { type: "text", text: "" }], extra: true },
+  {
+    type: "user/message",
+    messageId: "m1",
+    content: [
+      { text: "order", type: "text" },
+      { type: "text", text: "" },
+    ],
+    extra: true,
+  },
   { type: "assistant/text", messageId: "a", text: "x" },
   { type: "assistant/thought", messageId: "a", text: "y", extra: [] },
 ];
@@ -56,7 +64,14 @@ const malformed: Raw[] = [
 // Valid by the schema, but not the plain shape the fast path takes: the schema decides.
 const schemaOnly: Raw[] = [
   { type: "user/message", messageId: "m", content: [{ type: "text", text: "x", annotations: { priority: 0.5 }, _meta: { a: 1 } }] },
-  { type: "user/message", messageId: "m", content: [{ type: "text", text: "x" }, { type: "resource_link", uri: "file:///w/a", name: "a" }] },
+  {
+    type: "user/message",
+    messageId: "m",
+    content: [
+      { type: "text", text: "x" },
+      { type: "resource_link", uri: "file:///w/a", name: "a" },
+    ],
+  },
   { type: "user/message", messageId: "m", content: [{ type: "text", text: "x", _meta: null }] },
 ];
 
