@@ -1,31 +1,17 @@
-// The per-session transcript's reducer (its model: transcriptModel.ts, re-exported here).
+// The per-session transcript's reducer (its model: transcriptModel.ts, re-exported here; the agent's
+// updates are folded in transcriptAcp.ts).
 // The extension host folds every event into its copy (so a panel that is shown again, or restored after
 // a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
 // same function. One reducer on both sides keeps the two copies equal by construction.
-import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { applyStatus } from "./mcpRows";
-import type {
-  AgentTextEntry,
-  NoticeEntry,
-  PermissionEntry,
-  PermissionState,
-  QuestionEntry,
-  ToolEntry,
-  TranscriptEntry,
-  TranscriptEvent,
-  TranscriptState,
-  TranscriptUpdate,
-  UserEntry,
-} from "./transcriptModel";
-import { markedTurnEnd, stopNotice, type TurnEndNotice } from "./turnEnd";
-import { imageSrc, type ImageData } from "./images";
-import { carryToolIndex, findTool } from "./toolIndex";
+import type { NoticeEntry, PermissionEntry, PermissionState, QuestionEntry, TranscriptEvent, TranscriptState } from "./transcriptModel";
+import { stopNotice } from "./turnEnd";
+import { carryToolIndex } from "./toolIndex";
+import { applyAcp } from "./transcriptAcp";
+import { assertNever, mintId, withNotice, withTurnEnd } from "./transcriptEntries";
 
 export type * from "./transcriptModel";
-
-export function assertNever(x: never): never {
-  throw new Error(`unexpected value: ${JSON.stringify(x)}`);
-}
+export { assertNever, blockText } from "./transcriptEntries";
 
 export function emptyTranscript(folderName: string, agentName: string): TranscriptState {
   return {
@@ -48,169 +34,6 @@ export function emptyTranscript(folderName: string, agentName: string): Transcri
   };
 }
 
-/** Text shown for a content block inside a message (non-text blocks become a short label). */
-export function blockText(block: ContentBlock): string {
-  switch (block.type) {
-    case "text":
-      return block.text;
-    case "image":
-      return "[image]";
-    case "audio":
-      return "[audio]";
-    case "resource_link":
-      return `[${block.name}](${block.uri})`;
-    case "resource":
-      return `[${block.resource.uri}]`;
-    default:
-      return assertNever(block);
-  }
-}
-
-/** The entries with the last one replaced (one copy: the transcript can hold thousands, issue #19). */
-function withLast(entries: readonly TranscriptEntry[], last: TranscriptEntry): TranscriptEntry[] {
-  const out = entries.slice();
-  out[out.length - 1] = last;
-  return out;
-}
-
-function mintId(s: TranscriptState): [string, number] {
-  return [`e${s.nextId}`, s.nextId + 1];
-}
-
-function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string, messageId: string | undefined): TranscriptState {
-  const last = s.entries[s.entries.length - 1];
-  if (last && last.kind === kind && (messageId === undefined || last.messageId === undefined || last.messageId === messageId)) {
-    const id = last.messageId ?? messageId;
-    const merged: AgentTextEntry = { ...last, text: last.text + text, ...(id !== undefined ? { messageId: id } : {}) };
-    return { ...s, entries: withLast(s.entries, merged) };
-  }
-  const [id, nextId] = mintId(s);
-  const entry: AgentTextEntry = { kind, id, text, ...(messageId !== undefined ? { messageId } : {}) };
-  return { ...s, nextId, entries: s.entries.concat([entry]) };
-}
-
-/** An image block the panel can show (an admitted type): kept as an image, not as the "[image]" label. */
-function shownImage(block: ContentBlock): ImageData | undefined {
-  if (block.type !== "image") return undefined;
-  const img = { mimeType: block.mimeType, data: block.data };
-  return imageSrc(img) ? img : undefined;
-}
-
-function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown): TranscriptState {
-  const steer = steerMark(meta);
-  const last = s.entries[s.entries.length - 1];
-  const image = shownImage(block);
-  const isAttachment = block.type === "resource_link" || block.type === "resource";
-  const name =
-    block.type === "resource_link" ? block.name : block.type === "resource" ? (block.resource.uri.split("/").pop() ?? "resource") : "";
-  // A steer is its own message: it never joins the prompt (or another steer) before it.
-  if (last && last.kind === "user" && !steer && !last.steered) {
-    const merged: UserEntry = image
-      ? { ...last, images: [...(last.images ?? []), image] }
-      : isAttachment
-        ? { ...last, attachments: [...last.attachments, name] }
-        : { ...last, text: last.text + blockText(block) };
-    return { ...s, entries: withLast(s.entries, merged) };
-  }
-  const [id, nextId] = mintId(s);
-  const entry: UserEntry = {
-    kind: "user",
-    id,
-    text: isAttachment || image ? "" : blockText(block),
-    attachments: isAttachment ? [name] : [],
-    ...(steer ? { steered: true as const } : {}),
-    ...(image ? { images: [image] } : {}),
-  };
-  return { ...s, nextId, entries: s.entries.concat([entry]) };
-}
-
-function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEntry | undefined) => Omit<ToolEntry, "id">): TranscriptState {
-  const idx = findTool(s.entries, toolCallId);
-  if (idx >= 0) {
-    const old = s.entries[idx] as ToolEntry;
-    const entries = s.entries.slice();
-    entries[idx] = { ...patch(old), id: old.id };
-    return { ...s, entries };
-  }
-  const [id, nextId] = mintId(s);
-  return { ...s, nextId, entries: s.entries.concat([{ ...patch(undefined), id }]) };
-}
-
-function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
-  switch (u.sessionUpdate) {
-    case "user_message_chunk":
-      return appendUserChunk(s, u.content, u._meta);
-    case "agent_message_chunk": {
-      const marked = markedTurnEnd(u._meta, blockText(u.content));
-      if (marked) return withTurnEnd(s, marked, "marker");
-      if (isSteerNotAppliedNotice(u._meta))
-        return withNotice(
-          s,
-          "warning",
-          blockText(u.content)
-            .trim()
-            .replace(/^⚠️\s*/u, ""),
-        );
-      return appendChunk(s, "agent", blockText(u.content), u.messageId ?? undefined);
-    }
-    case "agent_thought_chunk":
-      return appendChunk(s, "thought", blockText(u.content), u.messageId ?? undefined);
-    case "tool_call":
-      return upsertTool(s, u.toolCallId, () => ({
-        kind: "tool",
-        toolCallId: u.toolCallId,
-        title: u.title,
-        toolKind: u.kind ?? "other",
-        status: u.status ?? "pending",
-        content: u.content ?? [],
-        locations: u.locations ?? [],
-      }));
-    case "tool_call_update":
-      return upsertTool(s, u.toolCallId, (old) => ({
-        kind: "tool",
-        toolCallId: u.toolCallId,
-        title: u.title ?? old?.title ?? "Tool call",
-        toolKind: u.kind ?? old?.toolKind ?? "other",
-        // A late update never revives a call the client already marked cancelled.
-        status:
-          old?.status === "cancelled" && u.status !== "completed" && u.status !== "failed"
-            ? "cancelled"
-            : (u.status ?? old?.status ?? "pending"),
-        content: u.content ?? old?.content ?? [],
-        locations: u.locations ?? old?.locations ?? [],
-      }));
-    case "plan":
-      return { ...s, plan: u.entries };
-    case "available_commands_update":
-      return { ...s, commands: u.availableCommands };
-    case "current_mode_update":
-      return s.modes ? { ...s, modes: { ...s.modes, currentModeId: u.currentModeId } } : s;
-    case "config_option_update":
-      return { ...s, configOptions: u.configOptions };
-    case "session_info_update": {
-      if (u.title === undefined) return s;
-      const { title: _old, ...rest } = s;
-      return u.title === null ? rest : { ...s, title: u.title };
-    }
-    case "usage_update":
-      return {
-        ...s,
-        usage: { used: u.used, size: u.size, ...(u.cost ? { cost: { amount: u.cost.amount, currency: u.cost.currency } } : {}) },
-      };
-    case "notice": {
-      const [id, nextId] = mintId(s);
-      const severity = u.severity === "warning" || u.severity === "error" ? u.severity : "info";
-      const text = u.description ? `${u.title}: ${u.description}` : u.title;
-      return { ...s, nextId, entries: s.entries.concat([{ kind: "notice", id, severity, text }]) };
-    }
-    case "compaction_update":
-    case "compaction_summary_chunk":
-      return s;
-    default:
-      return assertNever(u);
-  }
-}
-
 function finishTools(s: TranscriptState): TranscriptState {
   let changed = false;
   const entries = s.entries.map((e) => {
@@ -221,26 +44,6 @@ function finishTools(s: TranscriptState): TranscriptState {
     return e;
   });
   return changed ? { ...s, entries } : s;
-}
-
-function withNotice(s: TranscriptState, severity: NoticeEntry["severity"], text: string): TranscriptState {
-  const [id, nextId] = mintId(s);
-  return { ...s, nextId, entries: s.entries.concat([{ kind: "notice", id, severity, text }]) };
-}
-
-/**
- * Adds the turn's one end notice, or merges into it when the turn already has one (it is then the
- * last entry: nothing follows a turn's end). The agent's marked text wins over the stop reason's
- * generic sentence, whichever arrives first.
- */
-function withTurnEnd(s: TranscriptState, notice: TurnEndNotice, from: "marker" | "stopReason"): TranscriptState {
-  const last = s.entries[s.entries.length - 1];
-  if (last?.kind === "notice" && last.turnEnd) {
-    if (from === "stopReason") return s;
-    return { ...s, entries: withLast(s.entries, { ...last, ...notice }) };
-  }
-  const [id, nextId] = mintId(s);
-  return { ...s, nextId, entries: s.entries.concat([{ kind: "notice", id, ...notice, turnEnd: true }]) };
 }
 
 export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
@@ -401,18 +204,4 @@ export function isDemoModel(s: TranscriptState): boolean {
   const flat = model.options.flatMap((o) => ("group" in o ? o.options : [o]));
   const cur = flat.find((o) => o.value === model.currentValue);
   return cur !== undefined && /demo/i.test(cur.name);
-}
-
-/** The `_meta` an agent puts on a `user_message_chunk` that is a steer (agent-server/acp/updates.ts). */
-function steerMark(meta: unknown): boolean {
-  if (typeof meta !== "object" || meta === null) return false;
-  const m = (meta as Record<string, unknown>)["manifold/steer"];
-  return typeof m === "object" && m !== null;
-}
-
-/** The agent's notice that a steer arrived too late for the model to act on it. */
-function isSteerNotAppliedNotice(meta: unknown): boolean {
-  if (typeof meta !== "object" || meta === null) return false;
-  const n = (meta as Record<string, unknown>)["manifold/notice"];
-  return typeof n === "object" && n !== null && (n as Record<string, unknown>).kind === "steerNotApplied";
 }
