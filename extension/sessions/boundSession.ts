@@ -13,6 +13,7 @@ import type { CommandSandbox } from "../../sandbox";
 import { PermissionBroker, type PendingPermission } from "../permissions/permissionBroker";
 import type { TranscriptEvent } from "../common/transcript";
 import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
+import { errorText } from "../common/text";
 
 export interface BoundSessionHooks {
   readonly editor: EditorFiles;
@@ -120,5 +121,45 @@ export class BoundSession {
     this.#questions.cancelAll();
     this.#registration.dispose();
     return this.#terminals.dispose();
+  }
+}
+
+/**
+ * A folder's one bound session at a time, and the terminal trees of those it left, still being
+ * killed (a folder's dispose waits for them). Binding a new session id leaves the old one first.
+ */
+export class BoundSessionSlot {
+  #current?: BoundSession;
+  readonly #teardowns = new Set<Promise<void>>();
+
+  constructor(
+    private readonly confinement: PathConfinement,
+    private readonly hooks: BoundSessionHooks,
+    private readonly log?: (message: string) => void,
+  ) {}
+
+  /** What is served for the bound session id (none while detached). */
+  get current(): BoundSession | undefined {
+    return this.#current;
+  }
+
+  bind(client: AcpClient, sessionId: string): void {
+    this.unbind();
+    this.#current = new BoundSession(client, sessionId, this.confinement, this.hooks);
+  }
+
+  /** Leaves the bound session id: its pending requests are answered (a dismissal never grants). */
+  unbind(): void {
+    const gone = this.#current?.dispose().catch((err: unknown) => this.log?.(`terminal teardown failed: ${errorText(err)}`));
+    if (gone) {
+      this.#teardowns.add(gone);
+      void gone.finally(() => this.#teardowns.delete(gone));
+    }
+    this.#current = undefined;
+  }
+
+  /** Resolves when the terminals of every session left so far have ended their whole trees. */
+  async tornDown(): Promise<void> {
+    await Promise.all(this.#teardowns);
   }
 }
