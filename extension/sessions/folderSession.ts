@@ -1,65 +1,53 @@
 // One workspace folder's session: its binding, transcript model, pending permissions and questions,
 // what the client serves to the agent for it. The editor, the panel and the persistence come in
-// as small interfaces, so the behaviour is unit-tested against an in-process fake agent.
-import type { ContentBlock, McpServer, SessionConfigOption, SessionInfo, SessionModeState } from "@agentclientprotocol/sdk";
-import { UnsupportedError, type AcpClient, type AgentFeatures, type SteerOutcome } from "../agent/acpClient";
+// as small interfaces, so the behaviour is unit-tested against an in-process fake agent. This class
+// holds the state and decides when a session is opened or left (attach, new, switch, close, delete);
+// how one is opened is sessionOpener.ts's, what a turn does is folderTurns.ts's.
+import type { ContentBlock, SessionInfo } from "@agentclientprotocol/sdk";
+import type { AcpClient } from "../agent/acpClient";
 import type { EditorFiles } from "../client/fileService";
 import { PathConfinement } from "../client/folderConfinement";
-import type { SessionServers } from "../mcp/sessionServers";
 import type { PendingPermission } from "../permissions/permissionBroker";
 import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
 import { emptyTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
-import type { McpRow, McpServerStatus } from "../common/mcpRows";
+import type { McpServerStatus } from "../common/mcpRows";
 import type { ImageData } from "../common/images";
 import { DiffTexts, type DiffText } from "./diffTexts";
 import { HostTranscript } from "./hostTranscript";
-import { BoundSession } from "./boundSession";
+import { BoundSessionSlot } from "./boundSession";
 import { FolderQueue, type QueueStore } from "./folderQueue";
+import { SessionOpener, type SessionOpenerDeps } from "./sessionOpener";
+import { FolderTurns, type TurnDeps } from "./folderTurns";
 import { errorText } from "../common/text";
 import { isAuthRequired } from "../common/auth";
 import { Emitter, type Event } from "../common/event";
 import { Disposable } from "../common/lifecycle";
 
+export type { SessionCheckpointHooks } from "./folderTurns";
+
 export type SessionActivity = "idle" | "running" | "needs-approval" | "needs-answer" | "error" | "detached";
 
-export interface FolderSessionDeps {
-  /** Persisted binding folder → session id. */
-  readonly bindings: { get(folder: string): string | undefined; set(folder: string, sessionId: string | undefined): Promise<void> | void };
+/** The bindings, defaults, MCP servers and log are declared with opening, the checkpoints with turns. */
+export interface FolderSessionDeps extends SessionOpenerDeps, TurnDeps {
   /** Persisted queue of messages waiting for the turn to end (absent: the queue lives as long as this object). */
   readonly queues?: QueueStore;
   readonly editor: EditorFiles;
   /** The window's command sandbox for `terminal/*` (detected once, I-106). */
   terminalSandbox(): Promise<CommandSandbox>;
-  /** Config option values applied to every new session (e.g. `{mode: "read-only"}`), when offered. */
-  defaults?(): Record<string, string>;
   /** A permission request arrived (the owner decides how to surface it when the panel is hidden). */
   onPermissionRequested?(session: FolderSession, p: PendingPermission): void;
   /** An agent question arrived (surfaced like a permission request when the panel is hidden). */
   onQuestionRequested?(session: FolderSession, q: PendingQuestion): void;
-  /** The MCP servers for a new, loaded or resumed session of this folder (I-102), with the panel's rows. */
-  mcpServers?(features: AgentFeatures): Promise<SessionServers>;
-  /** The folder's checkpoints (absent: none are taken, e.g. git is missing). */
-  checkpoints?: SessionCheckpointHooks;
   /** A turn ended or the session changed: the changes list may be stale. */
   onCheckpointsChanged?(session: FolderSession): void;
-  log?(message: string): void;
-}
-
-/** What a session needs of its folder's checkpoints (extension/checkpoints/folderCheckpoints.ts). */
-export interface SessionCheckpointHooks {
-  warm(): Promise<void>;
-  beforePrompt(sessionId: string, promptIndex: number, label: string): Promise<unknown>;
-  afterTurn(sessionId: string): Promise<void>;
-  fork(fromSession: string, toSession: string, keepPrompts: number): Promise<void>;
-  deleteSession(sessionId: string): Promise<void>;
 }
 
 export class FolderSession extends Disposable {
   readonly #transcript: HostTranscript;
   #client?: AcpClient;
-  /** What is served for the bound session id (none while detached). */
-  #binding?: BoundSession;
+  /** What is served for the bound session id (none while detached), and what is left still tearing down. */
+  readonly #binding: BoundSessionSlot;
   /** A close in flight; an attach waits for it. */
   #closing?: Promise<void>;
   readonly #onDidEmit = this._register(new Emitter<readonly TranscriptEvent[]>());
@@ -70,11 +58,11 @@ export class FolderSession extends Disposable {
   readonly onDidEmit: Event<readonly TranscriptEvent[]> = this.#onDidEmit.event;
   #error = false;
   #attaching?: Promise<void>;
-  /** Terminal trees of bindings left behind, still being killed. */
-  readonly #teardowns = new Set<Promise<void>>();
   readonly confinement: PathConfinement;
-  /** The MCP rows of the session being (re)opened, shown once it is bound. */
-  #mcpRows: McpRow[] = [];
+  /** Opens the session ids this folder binds (new, resume, load, fork) with their MCP servers. */
+  readonly #opener: SessionOpener;
+  /** Prompts, steers, edit-and-resend and cancel of the bound session. */
+  readonly #turns: FolderTurns;
   readonly #diffs = new DiffTexts();
   /** Messages typed while a turn runs, and steering (I-104): this folder's own, never another's. */
   readonly queue: FolderQueue;
@@ -95,10 +83,29 @@ export class FolderSession extends Disposable {
       canSteer: () => this.#client?.features.steering === true,
       emit: (ev) => this.emit(ev),
       send: (text) => this.prompt([{ type: "text", text }], { text, attachments: [] }),
-      steer: (text) => this.#steer(text),
+      steer: (text) => this.#turns.steer(text),
       ...(deps.log ? { log: deps.log } : {}),
     });
     this.#transcript.patch({ queue: [...this.queue.queue.items] });
+    this.#binding = new BoundSessionSlot(
+      this.confinement,
+      {
+        editor: deps.editor,
+        terminalSandbox: () => deps.terminalSandbox(),
+        emit: (...events) => this.emit(...events),
+        update: (update) => this.emit({ type: "acp", update: this.#diffs.view(update) }),
+        onPermissionRequested: (p) => deps.onPermissionRequested?.(this, p),
+        onQuestionRequested: (q) => deps.onQuestionRequested?.(this, q),
+      },
+      deps.log,
+    );
+    this.#opener = new SessionOpener(this, this.#binding, deps);
+    this.#turns = new FolderTurns(this, deps, {
+      checkpointsChanged: () => this.deps.onCheckpointsChanged?.(this),
+      cancelPending: () => this.#binding.current?.cancelPending(),
+      leave: (client) => this.#leave(client),
+      openFork: (client, forked, keepPrompts) => this.#opener.openFork(client, forked, keepPrompts),
+    });
   }
 
   /** The transcript's state, with its latest entries live (older ones: `transcript`). */
@@ -110,17 +117,17 @@ export class FolderSession extends Disposable {
     return this.#transcript;
   }
   get sessionId(): string | undefined {
-    return this.#binding?.sessionId;
+    return this.#binding.current?.sessionId;
   }
   /** The client this folder is attached (or attaching) to. */
   get client(): AcpClient | undefined {
     return this.#client;
   }
   get pending(): PendingPermission[] {
-    return this.#binding?.pendingPermissions ?? [];
+    return this.#binding.current?.pendingPermissions ?? [];
   }
   get pendingQuestions(): PendingQuestion[] {
-    return this.#binding?.pendingQuestions ?? [];
+    return this.#binding.current?.pendingQuestions ?? [];
   }
   get activity(): SessionActivity {
     if (!this.sessionId) return this.#error ? "error" : "detached";
@@ -155,7 +162,7 @@ export class FolderSession extends Disposable {
       // A close still in flight (panel closed, then reopened at once) finishes first, so the agent never
       // sees the resume of a session it is still closing.
       await this.#closing;
-      this.#unregister();
+      this.#binding.unbind();
       this.#client = client;
       this.#error = false;
       if (this.state.agentName !== client.agentName || (opts.builtin !== undefined && this.state.builtin !== opts.builtin))
@@ -166,7 +173,7 @@ export class FolderSession extends Disposable {
       const saved = this.deps.bindings.get(this.folder);
       if (saved) {
         try {
-          await this.#reopen(client, saved, opts.restart, keep);
+          await this.#opener.reopen(client, saved, opts.restart, keep);
           return;
         } catch (err) {
           if (isAuthRequired(err)) throw err;
@@ -178,7 +185,7 @@ export class FolderSession extends Disposable {
           });
         }
       }
-      await this.#create(client, keep);
+      await this.#opener.create(client, keep);
       if (this.state.auth) this.emit({ type: "auth/cleared" });
     };
     const p = run().catch((err: unknown) => {
@@ -203,182 +210,19 @@ export class FolderSession extends Disposable {
     await this.#attaching?.catch(() => undefined);
   }
 
-  /** The servers to send; their rows reach the panel first (states the agent reports apply to them). */
-  async #mcp(client: AcpClient): Promise<McpServer[]> {
-    const f = client.features;
-    const got = (await this.deps.mcpServers?.(f)) ?? { servers: [], rows: [] };
-    // An agent that reports states shows "starting" until it does; others show "passed".
-    const rows = f.mcpStatus ? got.rows.map((r) => (r.state === "passed" ? { ...r, state: "starting" as const } : r)) : got.rows;
-    this.#mcpRows = rows;
-    return got.servers;
-  }
-
-  #showMcp(client: AcpClient, sessionId: string): void {
-    this.emit({ type: "mcp/servers", servers: this.#mcpRows });
-    const status = client.mcpStatusOf(sessionId);
-    if (status) this.emit({ type: "mcp/status", servers: status });
-  }
-
   /** A `_manifold/mcp_status` report for this folder's session. */
   mcpStatus(sessionId: string, servers: McpServerStatus[]): void {
     if (sessionId === this.sessionId) this.emit({ type: "mcp/status", servers });
   }
 
-  /**
-   * Restarts one MCP server: with the agent's restart method when it has one and the server was
-   * passed; otherwise the session is resumed (or loaded) again with its servers computed afresh.
-   */
-  async restartMcpServer(name: string): Promise<void> {
-    const client = this.#client;
-    const sessionId = this.sessionId;
-    if (!client || !sessionId) throw new Error("no session is attached to this folder");
-    const row = this.state.mcpServers.find((r) => r.name === name);
-    const wasPassed = row !== undefined && ["starting", "ready", "failed", "passed"].includes(row.state);
-    if (wasPassed && client.features.mcpRestart) {
-      await client.restartMcpServer(sessionId, name);
-      return;
-    }
-    if (this.state.running) throw new Error("wait for the running turn to end");
-    await this.#reopen(client, sessionId, false);
-  }
-
-  async #create(client: AcpClient, keepHistory = false): Promise<void> {
-    const f = client.features;
-    const mcpServers = await this.#mcp(client);
-    await client.newSession(
-      this.folder,
-      (res) => {
-        this.#register(client, res.sessionId);
-        this.emit(boundEvent(res.sessionId, { clearHistory: !keepHistory, answer: res, features: f }));
-        this.#showMcp(client, res.sessionId);
-      },
-      mcpServers,
-    );
-    await this.deps.bindings.set(this.folder, this.sessionId);
-    await this.#applyDefaults(client);
-  }
-
-  async #applyDefaults(client: AcpClient): Promise<void> {
-    const sessionId = this.sessionId;
-    if (!sessionId) return;
-    for (const [configId, value] of Object.entries(this.deps.defaults?.() ?? {})) {
-      const opt = this.state.configOptions.find((o) => o.id === configId);
-      if (!opt || opt.type !== "select" || opt.currentValue === value) continue;
-      const values = opt.options.flatMap((o) => ("group" in o ? o.options : [o])).map((o) => o.value);
-      if (!values.includes(value)) {
-        this.deps.log?.(`default ${configId}=${value} is not offered by the agent; ignored`);
-        continue;
-      }
-      try {
-        this.emit({ type: "config/options", configOptions: await client.setConfigOption(sessionId, configId, value) });
-      } catch (err) {
-        this.deps.log?.(`could not apply default ${configId}=${value}: ${errorText(err)}`);
-      }
-    }
-  }
-
-  async #reopen(client: AcpClient, sessionId: string, restart: boolean, keepHistory = false): Promise<void> {
-    const f = client.features;
-    const haveHistory = this.state.sessionId === sessionId && this.#transcript.length > 0;
-    // With history on screen, resume (no replay). Without it, load (replays history) if possible.
-    const useResume = f.resume && (haveHistory || !f.load);
-    if (!useResume && !f.load) throw new UnsupportedError("this agent can neither resume nor load sessions");
-    const mcpServers = await this.#mcp(client);
-    this.#register(client, sessionId);
-    try {
-      if (useResume) {
-        const res = await client.resumeSession(sessionId, this.folder, mcpServers);
-        this.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
-        this.#showMcp(client, sessionId);
-        if (!haveHistory)
-          this.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
-      } else {
-        this.emit(boundEvent(sessionId, { clearHistory: !keepHistory, features: f }), { type: "loading", loading: true });
-        try {
-          const res = await client.loadSession(sessionId, this.folder, mcpServers);
-          this.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
-          this.#showMcp(client, sessionId);
-        } finally {
-          this.emit({ type: "loading", loading: false });
-        }
-      }
-      if (restart)
-        this.emit({ type: "notice", severity: "warning", text: "The agent was restarted; this panel is attached to its session again." });
-    } catch (err) {
-      // Only undo our own registration: a newer attach (agent restarted meanwhile) may own it now.
-      if (this.#client === client) this.#unregister();
-      throw err;
-    }
-  }
-
-  #register(client: AcpClient, sessionId: string): void {
-    this.#unregister();
-    this.#binding = new BoundSession(client, sessionId, this.confinement, {
-      editor: this.deps.editor,
-      terminalSandbox: () => this.deps.terminalSandbox(),
-      emit: (...events) => this.emit(...events),
-      update: (update) => this.emit({ type: "acp", update: this.#diffs.view(update) }),
-      onPermissionRequested: (p) => this.deps.onPermissionRequested?.(this, p),
-      onQuestionRequested: (q) => this.deps.onQuestionRequested?.(this, q),
-    });
-  }
-
-  /** Leaves the bound session id: its pending requests are answered (a dismissal never grants). */
-  #unregister(): void {
-    const gone = this.#binding?.dispose().catch((err: unknown) => this.deps.log?.(`terminal teardown failed: ${errorText(err)}`));
-    if (gone) {
-      this.#teardowns.add(gone);
-      void gone.finally(() => this.#teardowns.delete(gone));
-    }
-    this.#binding = undefined;
+  /** Restarts one MCP server (by the agent's restart method, else by reopening the session). */
+  restartMcpServer(name: string): Promise<void> {
+    return this.#opener.restartMcpServer(name);
   }
 
   /** Sends a prompt; resolves when the turn ends. */
-  async prompt(blocks: ContentBlock[], display: { text: string; attachments: string[]; images?: ImageData[] }): Promise<void> {
-    const client = this.#client;
-    const sessionId = this.sessionId;
-    if (!client || !sessionId) throw new Error("no session is attached to this folder");
-    if (this.state.running) throw new Error("a turn is already running in this session");
-    // Steers are not prompts: checkpoints and forks count prompts only.
-    const promptIndex = this.#transcript.prompts;
-    const images = display.images && display.images.length > 0 ? { images: display.images } : {};
-    this.emit({ type: "user/prompt", text: display.text, attachments: display.attachments, ...images }, { type: "turn/started" });
-    // The folder's state before the prompt reaches the agent; a failure is said, and the prompt still goes.
-    const ck = this.deps.checkpoints;
-    if (ck) {
-      try {
-        await ck.beforePrompt(sessionId, promptIndex, display.text);
-      } catch (err) {
-        this.emit({ type: "notice", severity: "warning", text: `No checkpoint was taken before this prompt: ${errorText(err)}` });
-      }
-    }
-    try {
-      const stopReason = await client.prompt(sessionId, blocks);
-      await client.router.drain(sessionId);
-      if (ck) await ck.afterTurn(sessionId).catch((err: unknown) => this.deps.log?.(`checkpoint after the turn: ${errorText(err)}`));
-      this.deps.onCheckpointsChanged?.(this);
-      if (this.sessionId !== sessionId) return;
-      this.emit({ type: "turn/ended", stopReason });
-      this.queue.turnEnded(stopReason === "end_turn");
-    } catch (err) {
-      // The connection closed under the turn (the agent died): `agentDied` shows it as interrupted (I-95).
-      // The SDK resolves `closed` before it rejects pending requests, so one macrotask decides.
-      const connectionGone = await Promise.race([
-        client.closed.then(() => true),
-        new Promise<boolean>((r) => setImmediate(() => r(false))),
-      ]);
-      if (connectionGone || this.sessionId !== sessionId || !this.state.running) return;
-      this.emit({ type: "turn/ended", stopReason: "error", message: `The turn failed: ${errorText(err)}` });
-      this.queue.turnEnded(false);
-    }
-  }
-
-  /** `_session/steering` for this folder's own session id only (I-104); the agent shows where it landed. */
-  #steer(text: string): Promise<SteerOutcome> {
-    const client = this.#client;
-    const sessionId = this.sessionId;
-    if (!client || !sessionId) return Promise.reject(new Error("no session is attached to this folder"));
-    return client.steer(sessionId, [{ type: "text", text }]);
+  prompt(blocks: ContentBlock[], display: { text: string; attachments: string[]; images?: ImageData[] }): Promise<void> {
+    return this.#turns.prompt(blocks, display);
   }
 
   /** Whether edit-and-resend makes the agent forget the later turns (it can fork before a prompt). */
@@ -392,46 +236,13 @@ export class FolderSession extends Disposable {
    * session becomes that fork, so the model never sees the abandoned turns again; elsewhere the same
    * session goes on, and the panel says plainly that the agent remembers them.
    */
-  async editAndResend(keepPrompts: number, blocks: ContentBlock[], display: { text: string; attachments: string[] }): Promise<void> {
-    const client = this.#client;
-    const sessionId = this.sessionId;
-    if (!client || !sessionId) throw new Error("no session is attached to this folder");
-    if (this.state.running) throw new Error("a turn is running; cancel it before editing an earlier message");
-    if (client.features.forkAtPrompt) {
-      const forked = await client.forkAtPrompt(sessionId, this.folder, keepPrompts);
-      await this.deps.checkpoints
-        ?.fork(sessionId, forked, keepPrompts)
-        .catch((err: unknown) => this.deps.log?.(`checkpoints of the fork: ${errorText(err)}`));
-      await this.#leave(client);
-      const mcpServers = await this.#mcp(client);
-      this.#register(client, forked);
-      // Resuming the (live) fork hands it this folder's MCP servers, like any reopened session.
-      const res = await client.resumeSession(forked, this.folder, mcpServers);
-      this.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), {
-        type: "transcript/truncate",
-        keepPrompts,
-      });
-      this.#showMcp(client, forked);
-      await this.deps.bindings.set(this.folder, forked);
-    } else {
-      this.emit({
-        type: "notice",
-        severity: "warning",
-        text: `${client.agentName} cannot fork a conversation before a message, so it still remembers the turns after the one you edited. The files were restored; the edited message is sent as a new message.`,
-      });
-    }
-    await this.prompt(blocks, display);
+  editAndResend(keepPrompts: number, blocks: ContentBlock[], display: { text: string; attachments: string[] }): Promise<void> {
+    return this.#turns.editAndResend(keepPrompts, blocks, display);
   }
 
   /** `session/cancel`, then every pending permission of this session is answered `cancelled` (I-90). */
-  async cancel(): Promise<void> {
-    const client = this.#client;
-    const sessionId = this.sessionId;
-    if (!client || !sessionId) return;
-    const sent = client.cancel(sessionId);
-    this.#binding?.cancelPending();
-    this.emit({ type: "tools/cancelUnfinished" });
-    await sent;
+  cancel(): Promise<void> {
+    return this.#turns.cancel();
   }
 
   /** The texts of the diff at `index` of a tool call's content ("Open diff"). */
@@ -440,20 +251,20 @@ export class FolderSession extends Disposable {
   }
 
   answerPermission(requestId: string, optionId: string): boolean {
-    return this.#binding?.answerPermission(requestId, optionId) ?? false;
+    return this.#binding.current?.answerPermission(requestId, optionId) ?? false;
   }
 
   dismissPermission(requestId: string): boolean {
-    return this.#binding?.dismissPermission(requestId) ?? false;
+    return this.#binding.current?.dismissPermission(requestId) ?? false;
   }
 
   /** A question card was submitted; `values` comes from the webview and is validated by the broker. */
   answerQuestion(questionId: string, values: unknown): boolean {
-    return this.#binding?.answerQuestion(questionId, values) ?? false;
+    return this.#binding.current?.answerQuestion(questionId, values) ?? false;
   }
 
   declineQuestion(questionId: string): boolean {
-    return this.#binding?.declineQuestion(questionId) ?? false;
+    return this.#binding.current?.declineQuestion(questionId) ?? false;
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
@@ -479,7 +290,7 @@ export class FolderSession extends Disposable {
     if (!client) throw new Error("the agent is not running");
     await this.#leave(client);
     this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
-    await this.#create(client);
+    await this.#opener.create(client);
   }
 
   /** Switches this folder's panel to another of its sessions. */
@@ -490,7 +301,7 @@ export class FolderSession extends Disposable {
     await this.#leave(client);
     this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
     await this.deps.bindings.set(this.folder, sessionId);
-    await this.#reopen(client, sessionId, false);
+    await this.#opener.reopen(client, sessionId, false);
   }
 
   /** Closes the live session (the binding is kept, so reopening the panel resumes it). */
@@ -523,7 +334,7 @@ export class FolderSession extends Disposable {
     if (current) {
       await this.deps.bindings.set(this.folder, undefined);
       this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
-      await this.#create(client);
+      await this.#opener.create(client);
     }
   }
 
@@ -531,10 +342,10 @@ export class FolderSession extends Disposable {
     const sessionId = this.sessionId;
     if (!sessionId) return;
     // Closing a card or panel dismisses (reject); then a running turn is cancelled.
-    this.#binding?.dismissPermissions();
+    this.#binding.current?.dismissPermissions();
     const wasRunning = this.state.running;
     if (wasRunning) await this.cancel();
-    this.#unregister();
+    this.#binding.unbind();
     if (wasRunning) this.emit({ type: "turn/ended", stopReason: "cancelled" });
     try {
       await client.closeSession(sessionId);
@@ -558,7 +369,7 @@ export class FolderSession extends Disposable {
   /** The agent process died: pending requests are void, a running turn is shown interrupted. */
   agentDied(message: string): void {
     const wasRunning = this.state.running;
-    this.#unregister();
+    this.#binding.unbind();
     this.#client = undefined;
     if (wasRunning) this.emit({ type: "turn/ended", stopReason: "interrupted", message: `The turn was interrupted: ${message}` });
     this.emit({ type: "tools/cancelUnfinished" });
@@ -568,34 +379,9 @@ export class FolderSession extends Disposable {
   override dispose(): Promise<void> {
     const client = this.#client;
     const sessionId = this.sessionId;
-    this.#unregister();
+    this.#binding.unbind();
     super.dispose();
     if (client && sessionId) void client.closeSession(sessionId).catch(() => undefined);
-    return Promise.all(this.#teardowns).then(() => undefined);
+    return this.#binding.tornDown();
   }
-}
-
-/**
- * The `session/bound` event: the session's config options and modes from the agent's `answer` (to
- * new, resume or load), and what the agent can do (`features`), when given.
- */
-function boundEvent(
-  sessionId: string,
-  o: {
-    clearHistory: boolean;
-    answer?: { configOptions?: SessionConfigOption[] | null; modes?: SessionModeState | null };
-    features?: AgentFeatures;
-  },
-): TranscriptEvent {
-  const { answer, features: f } = o;
-  return {
-    type: "session/bound",
-    sessionId,
-    ...(answer?.configOptions ? { configOptions: answer.configOptions } : {}),
-    ...(answer?.modes ? { modes: answer.modes } : {}),
-    ...(f
-      ? { promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image }, sessionFeatures: { list: f.list, steer: f.steering } }
-      : {}),
-    clearHistory: o.clearHistory,
-  };
 }

@@ -1,0 +1,203 @@
+// How an ACP session id becomes a folder's: a new session (with the configured defaults), the
+// persisted one again (resume, else load with its replay), or a fork before a prompt, each carrying
+// the folder's MCP servers, whose rows reach the panel once the session is bound; and restarting one
+// of those servers. FolderSession decides when to open (attach, new, switch, delete, edit-and-resend)
+// and owns what a bound session serves; this module is the ACP side of opening, kept apart so each
+// reads on its own. It sees the folder only through `SessionOpenerHost`.
+import type { McpServer, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
+import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
+import type { SessionServers } from "../mcp/sessionServers";
+import type { TranscriptEvent, TranscriptState } from "../common/transcript";
+import type { McpRow } from "../common/mcpRows";
+import { errorText } from "../common/text";
+
+/** What opening needs of the folder's dependencies (part of `FolderSessionDeps`). */
+export interface SessionOpenerDeps {
+  /** Persisted binding folder → session id. */
+  readonly bindings: { get(folder: string): string | undefined; set(folder: string, sessionId: string | undefined): Promise<void> | void };
+  /** Config option values applied to every new session (e.g. `{mode: "read-only"}`), when offered. */
+  defaults?(): Record<string, string>;
+  /** The MCP servers for a new, loaded or resumed session of this folder (I-102), with the panel's rows. */
+  mcpServers?(features: AgentFeatures): Promise<SessionServers>;
+  log?(message: string): void;
+}
+
+/** What opening reads of the folder session (FolderSession's own public members). */
+export interface SessionOpenerHost {
+  readonly folder: string;
+  /** The transcript as it stands: the session it shows, its config options and MCP rows, a running turn. */
+  readonly state: TranscriptState;
+  /** The whole transcript, archived entries included. */
+  readonly transcript: { readonly length: number };
+  /** The client the folder is attached to now (an open on an older one has lost to a newer attach). */
+  readonly client: AcpClient | undefined;
+  readonly sessionId: string | undefined;
+  emit(...events: [TranscriptEvent, ...TranscriptEvent[]]): void;
+}
+
+/** The folder's one bound session (FolderSession keeps it: its pending requests, files and terminals). */
+export interface SessionSlot {
+  /** Serves `sessionId` on `client` from now on (whatever was bound before is left). */
+  bind(client: AcpClient, sessionId: string): void;
+  /** Stops serving the bound session id. */
+  unbind(): void;
+}
+
+export class SessionOpener {
+  /** The MCP rows of the session being (re)opened, shown once it is bound. */
+  #mcpRows: McpRow[] = [];
+
+  constructor(
+    private readonly host: SessionOpenerHost,
+    private readonly slot: SessionSlot,
+    private readonly deps: SessionOpenerDeps,
+  ) {}
+
+  /** `session/new` for the folder, persisted as its binding, then the configured defaults applied. */
+  async create(client: AcpClient, keepHistory = false): Promise<void> {
+    const f = client.features;
+    const mcpServers = await this.#mcp(client);
+    await client.newSession(
+      this.host.folder,
+      (res) => {
+        this.slot.bind(client, res.sessionId);
+        this.host.emit(boundEvent(res.sessionId, { clearHistory: !keepHistory, answer: res, features: f }));
+        this.#showMcp(client, res.sessionId);
+      },
+      mcpServers,
+    );
+    await this.deps.bindings.set(this.host.folder, this.host.sessionId);
+    await this.#applyDefaults(client);
+  }
+
+  async #applyDefaults(client: AcpClient): Promise<void> {
+    const sessionId = this.host.sessionId;
+    if (!sessionId) return;
+    for (const [configId, value] of Object.entries(this.deps.defaults?.() ?? {})) {
+      const opt = this.host.state.configOptions.find((o) => o.id === configId);
+      if (!opt || opt.type !== "select" || opt.currentValue === value) continue;
+      const values = opt.options.flatMap((o) => ("group" in o ? o.options : [o])).map((o) => o.value);
+      if (!values.includes(value)) {
+        this.deps.log?.(`default ${configId}=${value} is not offered by the agent; ignored`);
+        continue;
+      }
+      try {
+        this.host.emit({ type: "config/options", configOptions: await client.setConfigOption(sessionId, configId, value) });
+      } catch (err) {
+        this.deps.log?.(`could not apply default ${configId}=${value}: ${errorText(err)}`);
+      }
+    }
+  }
+
+  /** Binds `sessionId` again: resumed while its history is on screen, else loaded (replayed) if possible. */
+  async reopen(client: AcpClient, sessionId: string, restart: boolean, keepHistory = false): Promise<void> {
+    const f = client.features;
+    const haveHistory = this.host.state.sessionId === sessionId && this.host.transcript.length > 0;
+    // With history on screen, resume (no replay). Without it, load (replays history) if possible.
+    const useResume = f.resume && (haveHistory || !f.load);
+    if (!useResume && !f.load) throw new UnsupportedError("this agent can neither resume nor load sessions");
+    const mcpServers = await this.#mcp(client);
+    this.slot.bind(client, sessionId);
+    try {
+      if (useResume) {
+        const res = await client.resumeSession(sessionId, this.host.folder, mcpServers);
+        this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
+        this.#showMcp(client, sessionId);
+        if (!haveHistory)
+          this.host.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
+      } else {
+        this.host.emit(boundEvent(sessionId, { clearHistory: !keepHistory, features: f }), { type: "loading", loading: true });
+        try {
+          const res = await client.loadSession(sessionId, this.host.folder, mcpServers);
+          this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
+          this.#showMcp(client, sessionId);
+        } finally {
+          this.host.emit({ type: "loading", loading: false });
+        }
+      }
+      if (restart)
+        this.host.emit({
+          type: "notice",
+          severity: "warning",
+          text: "The agent was restarted; this panel is attached to its session again.",
+        });
+    } catch (err) {
+      // Only undo our own registration: a newer attach (agent restarted meanwhile) may own it now.
+      if (this.host.client === client) this.slot.unbind();
+      throw err;
+    }
+  }
+
+  /** Binds the agent's fork before prompt `keepPrompts` (the folder left its session first). */
+  async openFork(client: AcpClient, forked: string, keepPrompts: number): Promise<void> {
+    const mcpServers = await this.#mcp(client);
+    this.slot.bind(client, forked);
+    // Resuming the (live) fork hands it this folder's MCP servers, like any reopened session.
+    const res = await client.resumeSession(forked, this.host.folder, mcpServers);
+    this.host.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), {
+      type: "transcript/truncate",
+      keepPrompts,
+    });
+    this.#showMcp(client, forked);
+    await this.deps.bindings.set(this.host.folder, forked);
+  }
+
+  /**
+   * Restarts one MCP server: with the agent's restart method when it has one and the server was
+   * passed; otherwise the session is resumed (or loaded) again with its servers computed afresh.
+   */
+  async restartMcpServer(name: string): Promise<void> {
+    const client = this.host.client;
+    const sessionId = this.host.sessionId;
+    if (!client || !sessionId) throw new Error("no session is attached to this folder");
+    const row = this.host.state.mcpServers.find((r) => r.name === name);
+    const wasPassed = row !== undefined && ["starting", "ready", "failed", "passed"].includes(row.state);
+    if (wasPassed && client.features.mcpRestart) {
+      await client.restartMcpServer(sessionId, name);
+      return;
+    }
+    if (this.host.state.running) throw new Error("wait for the running turn to end");
+    await this.reopen(client, sessionId, false);
+  }
+
+  /** The servers to send; their rows reach the panel first (states the agent reports apply to them). */
+  async #mcp(client: AcpClient): Promise<McpServer[]> {
+    const f = client.features;
+    const got = (await this.deps.mcpServers?.(f)) ?? { servers: [], rows: [] };
+    // An agent that reports states shows "starting" until it does; others show "passed".
+    const rows = f.mcpStatus ? got.rows.map((r) => (r.state === "passed" ? { ...r, state: "starting" as const } : r)) : got.rows;
+    this.#mcpRows = rows;
+    return got.servers;
+  }
+
+  #showMcp(client: AcpClient, sessionId: string): void {
+    this.host.emit({ type: "mcp/servers", servers: this.#mcpRows });
+    const status = client.mcpStatusOf(sessionId);
+    if (status) this.host.emit({ type: "mcp/status", servers: status });
+  }
+}
+
+/**
+ * The `session/bound` event: the session's config options and modes from the agent's `answer` (to
+ * new, resume or load), and what the agent can do (`features`), when given.
+ */
+function boundEvent(
+  sessionId: string,
+  o: {
+    clearHistory: boolean;
+    answer?: { configOptions?: SessionConfigOption[] | null; modes?: SessionModeState | null };
+    features?: AgentFeatures;
+  },
+): TranscriptEvent {
+  const { answer, features: f } = o;
+  return {
+    type: "session/bound",
+    sessionId,
+    ...(answer?.configOptions ? { configOptions: answer.configOptions } : {}),
+    ...(answer?.modes ? { modes: answer.modes } : {}),
+    ...(f
+      ? { promptCapabilities: { embeddedContext: f.embeddedContext, image: f.image }, sessionFeatures: { list: f.list, steer: f.steering } }
+      : {}),
+    clearHistory: o.clearHistory,
+  };
+}
