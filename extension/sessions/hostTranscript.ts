@@ -34,6 +34,7 @@ export class HostTranscript {
   readonly #archive = new TranscriptArchive();
   /** Bumped whenever entries are removed or thawed: an answer computed before no longer fits. */
   #generation = 0;
+  #historyOf?: string;
 
   constructor(
     initial: TranscriptState,
@@ -57,6 +58,13 @@ export class HostTranscript {
   get prompts(): number {
     return this.#archive.prompts + this.#state.entries.filter(isPrompt).length;
   }
+  /**
+   * The session whose history the entries are. Unlike `state.sessionId` it outlives a close (the panel
+   * closed, the session left, the entries kept), so reopening that session can resume without a replay.
+   */
+  get historyOf(): string | undefined {
+    return this.#historyOf;
+  }
   get generation(): number {
     return this.#generation;
   }
@@ -76,6 +84,8 @@ export class HostTranscript {
   }
 
   apply(ev: TranscriptEvent): void {
+    if (ev.type === "reset") this.#historyOf = undefined;
+    else if (ev.type === "session/bound") this.#historyOf = ev.sessionId ?? (ev.clearHistory ? undefined : this.#historyOf);
     if (this.#clears(ev)) {
       this.#archive.clear();
       this.#generation++;

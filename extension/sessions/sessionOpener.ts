@@ -28,7 +28,7 @@ export interface SessionOpenerHost {
   /** The transcript as it stands: the session it shows, its config options and MCP rows, a running turn. */
   readonly state: TranscriptState;
   /** The whole transcript, archived entries included. */
-  readonly transcript: { readonly length: number };
+  readonly transcript: { readonly length: number; readonly historyOf: string | undefined };
   /** The client the folder is attached to now (an open on an older one has lost to a newer attach). */
   readonly client: AcpClient | undefined;
   readonly sessionId: string | undefined;
@@ -89,11 +89,11 @@ export class SessionOpener {
     }
   }
 
-  /** Binds `sessionId` again: resumed while its history is on screen, else loaded (replayed) if possible. */
+  /** Binds `sessionId` again: resumed while the host holds its history (also after its panel was closed), else loaded (replayed) if possible. */
   async reopen(client: AcpClient, sessionId: string, restart: boolean, keepHistory = false): Promise<void> {
     const f = client.features;
-    const haveHistory = this.host.state.sessionId === sessionId && this.host.transcript.length > 0;
-    // With history on screen, resume (no replay). Without it, load (replays history) if possible.
+    const haveHistory = this.host.transcript.historyOf === sessionId && this.host.transcript.length > 0;
+    // With its history here, resume (no replay). Without it, load (replays history) if possible.
     const useResume = f.resume && (haveHistory || !f.load);
     if (!useResume && !f.load) throw new UnsupportedError("this agent can neither resume nor load sessions");
     const mcpServers = await this.#mcp(client);

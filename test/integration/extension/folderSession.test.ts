@@ -369,3 +369,38 @@ test("the panel's view (its one snapshot, then only events) stays equal to the h
   s.setStatus("restarting", "the agent exited");
   same("after the agent died");
 });
+
+test("a closed panel's session, opened again, resumes with the transcript the host kept: no replay, nothing lost", async () => {
+  const [a] = dirs() as [string];
+  const h = await setup([a], { loadSession: true, sessionCapabilities: { resume: {}, close: {} } });
+  const [s] = h.sessions as [FolderSession];
+  const id = s.sessionId;
+  h.fake.onPrompt = async ({ params, client }) => {
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "kept answer" } },
+    });
+    return "end_turn";
+  };
+  await s.prompt([{ type: "text", text: "q" }], { text: "q", attachments: [] });
+  await s.close();
+  assert.equal(s.sessionId, undefined, "closed: detached");
+  h.fake.calls.length = 0;
+  await s.attach(h.client, { restart: false });
+  assert.equal(s.sessionId, id);
+  assert.deepEqual(h.fake.calls, ["session/resume"], "resumed, not loaded again");
+  assert.deepEqual(
+    s.state.entries.map((e) => (e.kind === "user" || e.kind === "agent" ? `${e.kind}: ${e.text}` : e.kind)),
+    ["user: q", "agent: kept answer"],
+  );
+  // Another session of the folder has no history here: switching to it loads it.
+  await s.newSession();
+  const other = s.sessionId;
+  assert.ok(other && other !== id);
+  h.fake.calls.length = 0;
+  await s.switchTo(id as string);
+  assert.deepEqual(
+    h.fake.calls.filter((c) => c !== "session/close"),
+    ["session/load"],
+  );
+});
