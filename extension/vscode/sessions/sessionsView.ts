@@ -9,7 +9,6 @@ import type { FileChange } from "../../checkpoints/folderCheckpoints";
 import type { FolderSession, SessionActivity } from "../../sessions/folderSession";
 import type { SessionManager } from "./sessionManager";
 import { DisposableStore } from "../../common/lifecycle";
-import { SessionsViewRefresh } from "../../sessions/sessionsViewRefresh";
 
 export type SessionsNode =
   | { kind: "folder"; folder: vscode.WorkspaceFolder }
@@ -58,8 +57,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   readonly onDidChangeTreeData = this.#onDidChangeTreeData.event;
   readonly #view: vscode.TreeView<SessionsNode>;
   readonly #store = new DisposableStore();
-  /** Redraws only when what the view shows changed, at most once per 250 ms (not per streamed delta). */
-  readonly #refresh: SessionsViewRefresh;
+  #refreshTimer?: ReturnType<typeof setTimeout>;
   /** session/list results per folder, refetched when the folder's current session changes. */
   readonly #lists = new Map<string, { current: string | undefined; list: Promise<SessionInfo[]> }>();
   /**
@@ -72,24 +70,23 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     this.#view = vscode.window.createTreeView("manifold.sessions", { treeDataProvider: this, showCollapseAll: false });
     this.#store.add(this.#view);
     this.#store.add(this.#onDidChangeTreeData);
-    this.#refresh = this.#store.add(
-      new SessionsViewRefresh({
-        sessions: () => manager.allSessions(),
-        redraw: () => {
-          this.#updateBadge();
-          this.#onDidChangeTreeData.fire(undefined);
-        },
-      }),
-    );
-    this.#store.add(manager.onDidChange(() => this.#refresh.sessionsChanged()));
-    this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => this.#refresh.invalidate()));
+    this.#store.add(manager.onDidChange(() => this.#scheduleRefresh()));
+    this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => this.#scheduleRefresh()));
     this.#store.add(
       manager.checkpoints.onDidChange((folder) => {
         this.#changes.delete(folder);
-        this.#refresh.invalidate();
+        this.#scheduleRefresh();
       }),
     );
     this.#updateBadge();
+  }
+
+  #scheduleRefresh(): void {
+    this.#updateBadge();
+    this.#refreshTimer ??= setTimeout(() => {
+      this.#refreshTimer = undefined;
+      this.#onDidChangeTreeData.fire(undefined);
+    }, 100);
   }
 
   #updateBadge(): void {
@@ -199,10 +196,11 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
   refresh(): void {
     this.#lists.clear();
     this.#changes.clear();
-    this.#refresh.invalidate();
+    this.#scheduleRefresh();
   }
 
   dispose(): void {
+    clearTimeout(this.#refreshTimer);
     this.#store.dispose();
   }
 }
