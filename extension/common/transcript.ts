@@ -46,6 +46,11 @@ function finishTools(s: TranscriptState): TranscriptState {
   return changed ? { ...s, entries } : s;
 }
 
+/** Whether the reducer empties the history for `ev` (a reset, or a session bound with its history cleared). */
+export function clearsHistory(ev: TranscriptEvent): boolean {
+  return ev.type === "reset" || (ev.type === "session/bound" && ev.clearHistory);
+}
+
 export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
   const next = reduce(s, ev);
   if (next.entries !== s.entries) carryToolIndex(s.entries, next.entries);

@@ -3,10 +3,9 @@
 // call's id and the content's index (the same pair the summary sits at). A long session makes
 // hundreds of edits of whole files (issue #19): the latest few stay plain, older ones are deflated off
 // the event loop and inflated when asked for.
-import { deflateRaw, inflateRaw } from "node:zlib";
-import { promisify } from "node:util";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { DiffSummary, ToolContentView, TranscriptUpdate } from "../common/transcript";
+import { Packer, unpack } from "./packed";
 
 export interface DiffText {
   path: string;
@@ -15,9 +14,6 @@ export interface DiffText {
   newText: string;
 }
 
-const deflate = promisify(deflateRaw);
-const inflate = promisify(inflateRaw);
-
 /** Diffs kept plain (the ones "Open diff" is most likely asked for: the latest turns'). */
 export const PLAIN_DIFFS = 32;
 
@@ -25,7 +21,7 @@ export class DiffTexts {
   /** Insertion order is age: the first plain entries are the oldest. */
   readonly #texts = new Map<string, DiffText | Buffer>();
   #plain = 0;
-  readonly #compressing = new Set<Promise<void>>();
+  readonly #packer = new Packer();
   /** Texts being compressed: no longer counted as plain. */
   readonly #settingAside = new WeakSet<DiffText>();
 
@@ -42,12 +38,12 @@ export class DiffTexts {
   async get(toolCallId: string, index: number): Promise<DiffText | undefined> {
     const t = this.#texts.get(key(toolCallId, index));
     // Our own serialisation of a DiffText, never outside data.
-    return Buffer.isBuffer(t) ? (JSON.parse((await inflate(t)).toString("utf8")) as DiffText) : t;
+    return Buffer.isBuffer(t) ? unpack<DiffText>(t) : t;
   }
 
   /** Resolves when the texts set aside so far are compressed. */
-  async compressed(): Promise<void> {
-    await Promise.all([...this.#compressing]);
+  compressed(): Promise<void> {
+    return this.#packer.settled();
   }
 
   /** Bytes held compressed (for the tests). */
@@ -82,15 +78,10 @@ export class DiffTexts {
       if (Buffer.isBuffer(t) || this.#settingAside.has(t)) continue;
       this.#plain--;
       this.#settingAside.add(t);
-      const done = deflate(Buffer.from(JSON.stringify(t), "utf8"), { level: 1 }).then(
-        (buf) => {
-          // Replaced or cleared meanwhile: leave the newer entry alone.
-          if (this.#texts.get(k) === t) this.#texts.set(k, buf);
-        },
-        () => undefined, // zlib failed: the text stays plain
-      );
-      this.#compressing.add(done);
-      void done.finally(() => this.#compressing.delete(done));
+      this.#packer.pack(t, (buf) => {
+        // Replaced or cleared meanwhile: leave the newer entry alone.
+        if (this.#texts.get(k) === t) this.#texts.set(k, buf);
+      });
       return;
     }
   }

@@ -10,7 +10,7 @@ import { PathConfinement } from "../client/folderConfinement";
 import type { PendingPermission } from "../permissions/permissionBroker";
 import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
-import { emptyTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
+import { clearsHistory, emptyTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
 import type { McpServerStatus } from "../common/mcpRows";
 import type { ImageData } from "../common/images";
 import { DiffTexts, type DiffText } from "./diffTexts";
@@ -139,7 +139,7 @@ export class FolderSession extends Disposable {
 
   emit(...events: [TranscriptEvent, ...TranscriptEvent[]]): void {
     for (const ev of events) {
-      if (ev.type === "reset" || (ev.type === "session/bound" && ev.clearHistory)) this.#diffs.clear();
+      if (clearsHistory(ev)) this.#diffs.clear();
       this.#transcript.apply(ev);
     }
     this.#onDidEmit.fire(events);

@@ -9,7 +9,7 @@
 // question settled, a cancel of unfinished tools, an edit that cuts the history) are rare for old
 // entries; when one refers to an archived entry the archive is thawed first and the reducer sees the
 // whole transcript, exactly as if nothing had been frozen.
-import { reduceTranscript, type TranscriptEntry, type TranscriptEvent, type TranscriptState } from "../common/transcript";
+import { clearsHistory, reduceTranscript, type TranscriptEntry, type TranscriptEvent, type TranscriptState } from "../common/transcript";
 import {
   indexOfEntry,
   isPrompt,
@@ -86,7 +86,7 @@ export class HostTranscript {
   apply(ev: TranscriptEvent): void {
     if (ev.type === "reset") this.#historyOf = undefined;
     else if (ev.type === "session/bound") this.#historyOf = ev.sessionId ?? (ev.clearHistory ? undefined : this.#historyOf);
-    if (this.#clears(ev)) {
+    if (clearsHistory(ev)) {
       this.#archive.clear();
       this.#generation++;
     } else if (this.#needsArchive(ev)) {
@@ -149,10 +149,6 @@ export class HostTranscript {
     // The prompts to keep are counted from the session's first; the archived ones are kept anyway.
     if (ev.type === "transcript/truncate") return { ...ev, keepPrompts: ev.keepPrompts - this.#archive.prompts };
     return ev;
-  }
-
-  #clears(ev: TranscriptEvent): boolean {
-    return ev.type === "reset" || (ev.type === "session/bound" && ev.clearHistory);
   }
 
   /** Whether the reducer must see archived entries to apply `ev` as if nothing were archived. */

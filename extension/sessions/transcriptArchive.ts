@@ -3,16 +3,9 @@
 // live objects: HostTranscript (hostTranscript.ts) moves its oldest entries here a page at a time. Each
 // page is deflated off the event loop (zlib's thread pool) and inflated again only when a panel asks for
 // it, or when an event must change an entry inside it (rare: see HostTranscript).
-import { deflateRaw, inflateRaw, inflateRawSync } from "node:zlib";
-import { promisify } from "node:util";
 import type { TranscriptEntry } from "../common/transcript";
 import { isPrompt } from "../common/transcriptWindow";
-
-const deflate = promisify(deflateRaw);
-const inflate = promisify(inflateRaw);
-
-/** Level 1: most of the gain (≈ 3× on source text and tool output) for a third of level 6's CPU. */
-const LEVEL = 1;
+import { Packer, unpack, unpackSync } from "./packed";
 
 interface Page {
   /** The entries' ids, in order (to find where a panel's first entry is). */
@@ -36,18 +29,13 @@ function emptyRefs(): ArchivedRefs {
   return { toolCallIds: new Set(), requestIds: new Set(), questionIds: new Set(), unfinishedTools: 0 };
 }
 
-function decode(data: Buffer): TranscriptEntry[] {
-  // The archive's own serialisation of entries it was given, never outside data.
-  return JSON.parse(data.toString("utf8")) as TranscriptEntry[];
-}
-
 export class TranscriptArchive {
   #pages: Page[] = [];
   #count = 0;
   #prompts = 0;
   #refs = emptyRefs();
   #compressedBytes = 0;
-  readonly #compressing = new Set<Promise<void>>();
+  readonly #packer = new Packer();
 
   /** Entries held (they precede the live ones). */
   get count(): number {
@@ -77,22 +65,17 @@ export class TranscriptArchive {
     this.#count += entries.length;
     this.#prompts += prompts.length;
     for (const e of entries) this.#note(e);
-    const done = deflate(Buffer.from(JSON.stringify(entries), "utf8"), { level: LEVEL }).then(
-      (buf) => {
-        // Thawed or cleared meanwhile: the page is gone and its entries live again.
-        if (page.data !== entries || !this.#pages.includes(page)) return;
-        page.data = buf;
-        this.#compressedBytes += buf.length;
-      },
-      () => undefined, // zlib failed (out of memory): the page simply stays uncompressed
-    );
-    this.#compressing.add(done);
-    void done.finally(() => this.#compressing.delete(done));
+    this.#packer.pack(entries, (buf) => {
+      // Thawed or cleared meanwhile: the page is gone and its entries live again.
+      if (page.data !== entries || !this.#pages.includes(page)) return;
+      page.data = buf;
+      this.#compressedBytes += buf.length;
+    });
   }
 
   /** Resolves when every page frozen so far is compressed (or left as it was). */
-  async compressed(): Promise<void> {
-    await Promise.all([...this.#compressing]);
+  compressed(): Promise<void> {
+    return this.#packer.settled();
   }
 
   /** Absolute index of the archived entry `id`, or -1. */
@@ -125,7 +108,7 @@ export class TranscriptArchive {
     for (const p of [...this.#pages]) {
       const end = base + p.ids.length;
       if (end > from && base < to) {
-        const entries = Array.isArray(p.data) ? p.data : decode(await inflate(p.data));
+        const entries = Array.isArray(p.data) ? p.data : await unpack<TranscriptEntry[]>(p.data);
         out.push(...entries.slice(Math.max(0, from - base), Math.min(p.ids.length, to - base)));
       }
       base = end;
@@ -135,7 +118,7 @@ export class TranscriptArchive {
 
   /** Every archived entry, live again; the archive is empty afterwards. Synchronous: an event is waiting on it. */
   thaw(): TranscriptEntry[] {
-    const all = this.#pages.flatMap((p) => (Array.isArray(p.data) ? p.data : decode(inflateRawSync(p.data))));
+    const all = this.#pages.flatMap((p) => (Array.isArray(p.data) ? p.data : unpackSync<TranscriptEntry[]>(p.data)));
     this.clear();
     return all;
   }
