@@ -2,10 +2,12 @@
 // exit when the connection closes; SIGTERM/SIGINT share the one memoized teardown (I-80).
 import "./stdoutGuard";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { Readable } from "node:stream";
 import { batchedOutput } from "./acp/batchedOutput";
 import { guardedNdJsonStream } from "./acp/frameGuard";
+import { HIDE_DIRS_ENV, parseHideDirs, resolveHideDirs } from "../sandbox/hideDirs";
 import { createServer } from "./server";
 import { resolveDataDir } from "./session/fileName";
 
@@ -25,7 +27,21 @@ function dataDirOf(argv: string[], env: NodeJS.ProcessEnv): string {
   }
 }
 
-const server = createServer({ env: process.env, dataDir: dataDirOf(process.argv.slice(2), process.env) });
+/**
+ * MANIFOLD_HIDE_DIRS: the client's storage (the extension's checkpoints, logs, VS Code state), hidden
+ * like the data dir (I-116). Checked once here: absolute, created, real; a bad entry is logged and skipped.
+ */
+function hideDirsOf(env: NodeJS.ProcessEnv): string[] {
+  const dirs = resolveHideDirs(parseHideDirs(env[HIDE_DIRS_ENV]), { home: env.HOME || os.homedir(), log: (line) => console.error(line) });
+  if (dirs.length > 0) console.error(`[agent-server] hidden from sessions: ${dirs.join(", ")}`);
+  return dirs;
+}
+
+const server = createServer({
+  env: process.env,
+  dataDir: dataDirOf(process.argv.slice(2), process.env),
+  hide: hideDirsOf(process.env),
+});
 // Every stdin line is judged (depth, size, encoding) before the SDK parses it (I-108). Lines out
 // are batched per turn of the event loop; whatever is pending still leaves on exit.
 const output = batchedOutput(process.stdout);

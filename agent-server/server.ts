@@ -8,6 +8,7 @@
 //          waits for it, and the ACP handlers wait for `ready` before they create anything.
 import type * as acp from "@agentclientprotocol/sdk";
 import { detectSandbox } from "../sandbox";
+import { outermost } from "../sandbox/hideDirs";
 import { createAcpApp } from "./acp/app";
 import type { Bridge } from "./acp/bridge";
 import { McpSessions, mcpLimitsFrom } from "./mcp";
@@ -23,6 +24,8 @@ export interface ServerOptions {
   env: NodeJS.ProcessEnv;
   /** Absolute and real: the command sandbox masks it by path. */
   dataDir: string;
+  /** More real dirs no session's tools or commands may see (MANIFOLD_HIDE_DIRS, I-116). */
+  hide?: readonly string[];
 }
 
 export interface Server {
@@ -44,7 +47,7 @@ interface Runtime {
 export function createServer(opts: ServerOptions): Server {
   const store = new FileSessionStore(opts.dataDir);
   // Each session's MCP servers: started by the bridge, stopped with the session's agent.
-  const mcp = new McpSessions(opts.env, mcpLimitsFrom(opts.env));
+  const mcp = new McpSessions(opts.env, mcpLimitsFrom(opts.env), { dataDir: opts.dataDir });
   const models: ModelConfig[] = [];
   const runtime = startRuntime(opts, mcp, models);
   // Agents exist only after `runtime` resolved (creation awaits the services), so the per-owner
@@ -87,15 +90,18 @@ export function createServer(opts: ServerOptions): Server {
 async function startRuntime(opts: ServerOptions, mcp: McpSessions, models: ModelConfig[]): Promise<Runtime> {
   // A turn of the event loop first, so an `initialize` already waiting on stdin is answered before the probe.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const [resolved, sandbox] = await Promise.all([resolveModels(opts.env), detectSandbox(opts.env, { hide: [opts.dataDir] })]);
+  const hidden = outermost([opts.dataDir, ...(opts.hide ?? [])]);
+  const [resolved, sandbox] = await Promise.all([resolveModels(opts.env), detectSandbox(opts.env, { hide: hidden })]);
   models.push(...resolved.models);
+  mcp.useSandbox(sandbox); // folder-defined MCP servers start inside it (I-114)
   const tools = createToolRunner({
     sandbox,
-    hidden: [opts.dataDir],
+    hidden,
     extraTools: [delegateTool as ToolDefinition<never>],
     sessionTools: mcp,
   });
   const tasks = createTaskRegistry(sandbox);
+  tools.watchTasks?.(tasks); // the config catch-and-hold checks at each background task's exit (I-112)
   const services = createAgentServices({
     models,
     defaultModelId: resolved.defaultId,

@@ -2,7 +2,7 @@
 // The backend comes from the project's sandbox module (detectSandbox → wrap) when it works; the
 // bubblewrap recipe of reference/sandbox.md §1.2 is measured beside it either way.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Benchmark } from "./lib/bench";
 import { errorText } from "./lib/bench";
@@ -16,15 +16,17 @@ interface Variant {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Descriptors the wrapped command binds (child fd 3, 4, …); kept open for every run, closed at the end. */
+  fds?: number[];
 }
 
 function runOnce(v: Variant): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(v.file, v.args, { cwd: v.cwd, env: v.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(v.file, v.args, { cwd: v.cwd, env: v.env ?? process.env, stdio: ["ignore", "pipe", "pipe", ...(v.fds ?? [])] });
     let err = "";
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.stdout.resume();
+    child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+    child.stdout?.resume();
     child.once("error", reject);
     child.once("close", (code) => {
       if (code !== 0) reject(new Error(`${v.name}: exit ${code}: ${err.trim().slice(0, 200)}`));
@@ -76,7 +78,7 @@ async function moduleVariant(root: string, tmp: string): Promise<Variant | strin
       { sessionId: "bench", mode: "workspace-write", approval: "on-request", root, tmpDir: tmp, network: false },
       { cwd: root, unconfined: false },
     );
-    return { name: `sandbox module (${sb.backend}): wrap("true")`, file: w.file, args: w.args, env: w.env, cwd: w.cwd };
+    return { name: `sandbox module (${sb.backend}): wrap("true")`, file: w.file, args: w.args, env: w.env, cwd: w.cwd, fds: w.fds };
   } catch (e) {
     return `sandbox module not usable: ${errorText(e)}`;
   }
@@ -130,6 +132,7 @@ export const sandbox: Benchmark = {
         childCpu[k] = (childCpu[k] ?? 0) + childrenCpuMs() - c0;
       }
     }
+    for (const v of variants) for (const fd of v.fds ?? []) closeSync(fd);
     const rows = ok.map((v, k) => ({ variant: v.name, ms: summarize(samples[k] ?? []), childCpuMs: (childCpu[k] ?? 0) / n }));
     const plain = rows[1]?.ms.p50 ?? Number.NaN; // bash -c true: what the bash tool runs
     ctx.log(`  ${rows.map((r) => `${r.variant}: ${r.ms.p50.toFixed(2)} ms`).join("; ")}`);

@@ -1,10 +1,14 @@
 // bubblewrap backend (Linux). Per command: read the whole filesystem, write only the session root
 // (workspace-write) and the session temp area (bound at /tmp), git hooks/config read-only and the
 // git dirs pinned (gitPlan.ts), no network unless allowed, own user/pid/ipc/uts namespaces, dies with the server.
+// Every bind source inside agent reach goes by verified descriptor (bindFds.ts, I-112): the root, the
+// plan's entries, the temp area; the seccomp filter too. The WrappedCommand carries them.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { BindFds } from "./bindFds";
 import { childEnv } from "./env";
-import { gitProtectionPlan } from "./gitPlan";
+import { protectionPlan } from "./configPaths";
+import type { GitProtection } from "./gitPlan";
 import { isInside } from "./pathGuard";
 import { filterFile, seccompSupported, socketFilter } from "./seccomp";
 import { ensureDir } from "./tmpArea";
@@ -25,10 +29,6 @@ export interface BwrapOptions {
   /** Refuse unix sockets with a seccomp filter when the network is off (default: where the filter knows the arch). */
   seccomp?: boolean;
 }
-
-const SECCOMP_FD = 3;
-/** Opens the filter file on fd 3 and execs bwrap: a WrappedCommand stays plain argv (spawnable by any caller, a terminal too). */
-const OPEN_FILTER_THEN_EXEC = 'exec 3<"$1" || exit 126; shift; exec "$@"';
 
 /**
  * Directories masked with an empty tmpfs: the given ones plus the parent of the session temp area,
@@ -52,13 +52,24 @@ export function maskDirs(ctx: SandboxContext, hide: readonly string[] = []): str
   return out;
 }
 
-/** bwrap binds for the git protection plan (gitPlan.ts): pins first, then read-only binds and masks. */
-export function gitProtectionArgs(root: string): string[] {
-  const plan = gitProtectionPlan(root);
+/**
+ * bwrap binds for a protection plan (gitPlan.ts, configPaths.ts): pins first, then read-only binds
+ * and masks, each source a descriptor `fds` opened and verified now (bindFds.ts): a pin or a
+ * read-only entry swapped for a symlink since the plan refuses the command (BindChangedError), and
+ * so does a mask target whose directories changed. bwrap re-checks each mount against its
+ * descriptor, so a swap after this check fails closed as well.
+ */
+export function gitProtectionArgs(root: string, plan: GitProtection, fds: BindFds): string[] {
+  // A plan lists only entries inside the root (the rest is read-only already); a source elsewhere is a bug.
+  for (const p of [...plan.pinned, ...plan.readOnly, ...plan.masked])
+    if (p === root || !isInside(p, root)) throw new Error(`Refusing to bind ${p}: the protection plan names a path outside ${root}.`);
   const args: string[] = [];
-  for (const d of plan.pinned) args.push("--bind", d, d);
-  for (const p of plan.readOnly) args.push("--ro-bind", p, p);
-  for (const p of plan.masked) args.push("--ro-bind", "/dev/null", p);
+  for (const d of plan.pinned) args.push("--bind-fd", String(fds.open(d, "dir")), d);
+  for (const p of plan.readOnly) args.push("--ro-bind-fd", String(fds.open(p, "not-symlink")), p);
+  for (const p of plan.masked) {
+    fds.checkMaskTarget(p);
+    args.push("--ro-bind-fd", String(fds.open("/dev/null", "char-device")), p);
+  }
   return args;
 }
 
@@ -91,11 +102,12 @@ export interface BwrapArgsOptions {
   hide?: readonly string[];
   /** Pass `--disable-userns` (the probe found the bwrap supports it). */
   disableUserns?: boolean;
-  /** The fd the seccomp socket filter will be on (see `createBwrapSandbox`); used when the network is off. */
+  /** The child's fd of the seccomp socket filter (see `createBwrapSandbox`); used when the network is off. */
   seccompFd?: number;
 }
 
-export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: BwrapArgsOptions = {}): string[] {
+/** The bwrap argv; every bind source is opened into `fds`, which the caller hands to the spawner (or closes). */
+export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, fds: BindFds, o: BwrapArgsOptions = {}): string[] {
   const shell = o.shell ?? "/bin/bash";
   const env = o.env ?? {};
   const hide = o.hide ?? [];
@@ -114,12 +126,15 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, o: 
   const masks = maskDirs(ctx, hide);
   const late = masks.filter((d) => d !== ctx.root && isInside(d, ctx.root));
   for (const d of masks) if (!late.includes(d)) args.push("--tmpfs", d);
-  args.push("--bind", ctx.tmpDir, "/tmp");
+  args.push("--bind-fd", String(fds.open(fs.realpathSync(ctx.tmpDir), "dir")), "/tmp");
+  // The root as given (canonical): another session whose folder contains it could swap it for a link.
+  const rootFd = String(fds.open(ctx.root, "dir"));
   if (ctx.mode === "workspace-write") {
-    args.push("--bind", ctx.root, ctx.root, ...gitProtectionArgs(ctx.root));
+    // Git metadata and protected config (configPaths.ts, I-112): one plan, the same binds.
+    args.push("--bind-fd", rootFd, ctx.root, ...gitProtectionArgs(ctx.root, protectionPlan(ctx.root, ctx.protectedPaths ?? []), fds));
   } else {
     // read-only: re-expose the root (it may live under the now-private /tmp) without write access.
-    args.push("--ro-bind", ctx.root, ctx.root);
+    args.push("--ro-bind-fd", rootFd, ctx.root);
   }
   for (const d of late) args.push("--tmpfs", d, "--remount-ro", d);
   args.push("--chdir", cwd, "--clearenv");
@@ -142,23 +157,17 @@ export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
         throw new Error(`Refusing to use ${opts.bwrapPath}: the sandbox binary lies inside the workspace.`);
       ensureDir(ctx.tmpDir);
       const env = childEnv(opts.env, "/tmp");
-      const filtered = !ctx.network && seccomp;
-      const args = bwrapArgs(command, ctx, cwd, {
-        shell,
-        env,
-        hide: opts.hide,
-        disableUserns: opts.disableUserns,
-        seccompFd: filtered ? SECCOMP_FD : undefined,
-      });
-      if (!filtered) return { file: opts.bwrapPath, args, env, cwd: ctx.root };
-      // The filter lives beside the session temp areas, a directory every confined command has masked.
-      const filter = filterFile(path.dirname(ctx.tmpDir), UNIX_SOCKET_FILTER);
-      return {
-        file: "/bin/sh",
-        args: ["-c", OPEN_FILTER_THEN_EXEC, "manifold-sandbox", filter, opts.bwrapPath, ...args],
-        env,
-        cwd: ctx.root,
-      };
+      const fds = new BindFds();
+      try {
+        // The filter lives beside the session temp areas, a directory every confined command has masked.
+        const seccompFd =
+          !ctx.network && seccomp ? fds.openForReading(filterFile(path.dirname(ctx.tmpDir), UNIX_SOCKET_FILTER)) : undefined;
+        const args = bwrapArgs(command, ctx, cwd, fds, { shell, env, hide: opts.hide, disableUserns: opts.disableUserns, seccompFd });
+        return { file: opts.bwrapPath, args, env, cwd: ctx.root, fds: fds.take() };
+      } catch (err) {
+        fds.close();
+        throw err;
+      }
     },
   };
 }

@@ -18,7 +18,11 @@ export interface DetectOptions {
   /** Directories a bwrap binary must not sit in (workspaces). */
   excludeDirs?: readonly string[];
   log?: (line: string) => void;
-  /** Host directories commands must not see (bubblewrap: masked), e.g. the data dir holding session logs. */
+  /**
+   * Host directories commands must not see (bubblewrap: masked; sandbox-exec: denied; Landlock cannot),
+   * e.g. the data dir holding session logs and Manifold's storage (I-116). Real paths, checked once
+   * (`resolveHideDirs` in sandbox/hideDirs.ts).
+   */
   hide?: readonly string[];
 }
 
@@ -158,7 +162,7 @@ export async function detectSandbox(env: NodeJS.ProcessEnv = process.env, opts: 
       if (probe.ok) {
         return report(
           createLandlockSandbox({ python, env }),
-          `${python}; weaker than bubblewrap: no private /tmp, the data dir and other sessions' temp areas readable, git metadata not protected${seccompSupported() ? "" : `, no seccomp filter on ${process.arch}: only TCP blocked`}`,
+          `${python}; weaker than bubblewrap: no private /tmp, the hidden dirs (data dir, Manifold's storage) and other sessions' temp areas readable by commands, git metadata not protected${seccompSupported() ? "" : `, no seccomp filter on ${process.arch}: only TCP blocked`}`,
         );
       }
       reasons.push(`landlock: ${probe.reason || "probe failed"}`);

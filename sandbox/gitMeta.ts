@@ -10,12 +10,17 @@ import * as path from "node:path";
 // Code points HFS+ ignores and NTFS trailing dots/spaces: `.g\u200cit` and `.git.` are `.git` there.
 const IGNORABLE = /[\u200b-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
-/** Would a filesystem (case-folding, NTFS or HFS+) treat this name as `.git`? */
-export function isGitName(name: string): boolean {
-  const n = name
+/** A name as a case-folding, NTFS or HFS+ filesystem would compare it (ignorable code points and trailing dots/spaces dropped). */
+export function foldName(name: string): string {
+  return name
     .replace(IGNORABLE, "")
     .replace(/[. ]+$/, "")
     .toLowerCase();
+}
+
+/** Would a filesystem (case-folding, NTFS or HFS+) treat this name as `.git`? */
+export function isGitName(name: string): boolean {
+  const n = foldName(name);
   return n === ".git" || n === "git~1";
 }
 

@@ -138,6 +138,8 @@ export interface GuardedPath {
   /** The first of the given roots that contains it, or null. */
   readonly within: string | null;
   readonly exists: boolean;
+  /** The absolute path as spelled (before any symlink is followed): what a name-based check must see too. */
+  readonly spelled: string;
   /**
    * Why writing here is never silent (git would execute code from it: a git dir's config or
    * hooks, or anything under a `.git` entry), or null. The policy decides what to do with it.
@@ -171,7 +173,7 @@ export function guardPath(input: string, base: string, roots: readonly string[])
       break;
     }
   }
-  return { input, real, within, exists: fs.existsSync(real), protected: gitProtection(real, absolute) };
+  return { input, real, within, exists: fs.existsSync(real), spelled: absolute, protected: gitProtection(real, absolute) };
 }
 
 /** True when an existing regular file has other hard links (writing through it could alter an outside file). */

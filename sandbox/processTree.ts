@@ -6,6 +6,7 @@
 // backend), and kill() resolves only when every one of them has exited (the kernel reaps a PID
 // namespace just after its leader).
 import { spawn, type ChildProcess } from "node:child_process";
+import { releaseDescriptors } from "./bindFds";
 import { descendantsOf, stillAlive, type ProcessRef } from "./procfs";
 import type { WrappedCommand } from "./types";
 
@@ -61,13 +62,22 @@ async function killAndWait(refs: ProcessRef[]): Promise<void> {
   while (stillAlive(refs).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
 }
 
+/**
+ * Spawns `cmd` as a group leader. Its descriptors (`cmd.fds`, bwrap's binds) become the child's fd
+ * 3, 4, … and are closed here once spawn() returned or threw: the child holds its own copies.
+ */
 export function spawnTree(cmd: WrappedCommand, onData: (chunk: string) => void, opts: SpawnTreeOptions = {}): RunningProcess {
-  const child = spawn(cmd.file, cmd.args, {
-    cwd: cmd.cwd,
-    env: cmd.env,
-    detached: true,
-    stdio: [opts.stdin ? "pipe" : "ignore", "pipe", "pipe"],
-  });
+  let child: ChildProcess;
+  try {
+    child = spawn(cmd.file, cmd.args, {
+      cwd: cmd.cwd,
+      env: cmd.env,
+      detached: true,
+      stdio: [opts.stdin ? "pipe" : "ignore", "pipe", "pipe", ...(cmd.fds ?? [])],
+    });
+  } finally {
+    releaseDescriptors(cmd);
+  }
   if (!opts.rawStdout) {
     child.stdout?.setEncoding("utf8");
     child.stdout?.on("data", onData);

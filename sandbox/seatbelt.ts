@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { childEnv } from "./env";
 import { ensureDir } from "./tmpArea";
-import { gitProtectionPlan } from "./gitPlan";
+import { CONFIG_DIRS, extraInRoot, protectionPlan } from "./configPaths";
 import type { CommandSandbox, SandboxContext, WrappedCommand } from "./types";
 import { unconfinedCommand } from "./unconfined";
 
@@ -59,9 +59,14 @@ export function seatbeltProfile(
     // By name always (this also covers a repo the agent would create at the root), plus what
     // gitPlan finds the way git does. Seatbelt checks the path itself, so `.git` may not be renamed
     // or replaced even when it is a symlink or a `gitdir:` file.
-    const plan = gitProtectionPlan(ctx.root);
+    // Protected config (I-112) the same way: the config folders by name, existing or not (a path
+    // rule needs nothing to exist), the entries the plan found in any spelling, and the client's
+    // extra paths. A new `*.code-workspace` has no fixed name: the catch-and-hold covers it.
+    const plan = protectionPlan(ctx.root, ctx.protectedPaths ?? []);
     const dotgit = path.join(ctx.root, ".git");
     const readOnly = [path.join(dotgit, "hooks"), path.join(dotgit, "config")];
+    for (const name of CONFIG_DIRS) readOnly.push(path.join(ctx.root, name));
+    readOnly.push(...extraInRoot(ctx.root, ctx.protectedPaths ?? []));
     for (const p of [...plan.readOnly, ...plan.masked]) if (!readOnly.includes(p)) readOnly.push(p);
     addRoot(ctx.root, readOnly, [realpath(dotgit), ...plan.pinned.map(realpath)]);
   }

@@ -18,6 +18,11 @@ export interface SandboxContext {
   readonly tmpDir: string;
   /** Network allowed for commands (false unless the mode or an approved escalation allows it). */
   readonly network: boolean;
+  /**
+   * Extra absolute paths protected like editor config (I-112): files a configured MCP server reads
+   * (its `envFile`), named by the client. Only those inside `root` count (`configPaths.extraInRoot`).
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 export type SandboxBackendName = "bubblewrap" | "sandbox-exec" | "landlock" | "none";
@@ -28,6 +33,12 @@ export interface WrappedCommand {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /**
+   * Descriptors the child must get as extra stdio: `fds[i]` becomes its fd `3 + i` (bwrap binds and
+   * its seccomp filter by descriptor, sandbox/bindFds.ts). Single-use: the spawner closes them once
+   * spawn() returned, whatever happened (`spawnTree` does; `releaseDescriptors` for one not spawned).
+   */
+  fds?: number[];
 }
 
 export interface CommandSandbox {

@@ -30,8 +30,9 @@ const testsIn = (dir, re) =>
 const files = [
   ...testsIn("test/integration/sandbox", /\.test\.ts$/),
   ...testsIn("test/agent", /^(sandbox-|hostile-session).*\.test\.ts$/),
-  ...["bash", "fileTools", "gitProtect", "writeRace", "specialFiles"].map((n) => `test/integration/tools/${n}.test.ts`),
+  ...["bash", "fileTools", "gitProtect", "configProtect", "writeRace", "specialFiles"].map((n) => `test/integration/tools/${n}.test.ts`),
   "test/integration/extension/terminals.test.ts",
+  "test/integration/mcp/hostHygiene.test.ts",
 ];
 
 function run(cmd, args, opts = {}) {

@@ -9,6 +9,7 @@ import { canonicalCwd } from "../runtime/cwd";
 import { LOG_FORMAT_VERSION, type LogEntry, type SessionEvent } from "../session/events";
 import type { Bridge } from "./bridge";
 import { mapLifecycleError, rejectUnsupported, resumePersisted, sessionState } from "./handlers";
+import { protectedPathsOf } from "./protectedPaths";
 
 export const KEEP_PROMPTS_META = "manifold.dev/keepPrompts";
 
@@ -52,6 +53,7 @@ export function historyPrefix(entries: readonly LogEntry[], keep: number | undef
 export async function forkSession(bridge: Bridge, params: ForkParams): Promise<ForkSessionResponse> {
   bridge.requireOpen();
   rejectUnsupported(params);
+  const protectedPaths = protectedPathsOf(params);
   const keepRaw = params._meta?.[KEEP_PROMPTS_META];
   const keep = keepRaw === undefined ? undefined : z.number().int().min(0).safeParse(keepRaw);
   if (keep && !keep.success) throw RequestError.invalidParams(undefined, `${KEEP_PROMPTS_META} must be a non-negative integer`);
@@ -95,6 +97,7 @@ export async function forkSession(bridge: Bridge, params: ForkParams): Promise<F
     await log.close();
   }
   const agent = await resumePersisted(bridge, id);
+  if (protectedPaths) agent.setProtectedPaths(protectedPaths);
   const rec = bridge.adopt(agent);
   return { sessionId: id, ...sessionState(bridge, rec) };
 }

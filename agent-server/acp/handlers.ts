@@ -20,6 +20,7 @@ import type { SessionRecord } from "./record";
 import { commandsUpdate } from "./commands";
 import { replayUpdates } from "./updates";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
+import { protectedPathsOf } from "./protectedPaths";
 
 const PAGE_SIZE = 50;
 
@@ -98,11 +99,12 @@ export function sessionState(bridge: Bridge, rec: SessionRecord): { configOption
 
 export async function newSession(
   bridge: Bridge,
-  params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[] },
+  params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[]; _meta?: Record<string, unknown> | null },
 ): Promise<NewSessionResponse> {
   bridge.requireOpen();
   rejectUnsupported(params);
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
+  const protectedPaths = protectedPathsOf(params);
   const cwd = await cwdOrThrow(params.cwd);
   let agent;
   try {
@@ -114,6 +116,7 @@ export async function newSession(
     await bridge.registry.dispose(agent).catch(() => undefined); // I-82: never published after close
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
+  if (protectedPaths) agent.setProtectedPaths(protectedPaths);
   const rec = bridge.adopt(agent);
   await useMcpServers(bridge, rec, specs);
   return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
@@ -122,16 +125,26 @@ export async function newSession(
 /** load (replay) and resume (no replay) share the reservation and the checks (I-16..20). */
 export async function attachSession(
   bridge: Bridge,
-  params: { sessionId: string; cwd: string; additionalDirectories?: string[] | null; mcpServers?: unknown[] | null },
+  params: {
+    sessionId: string;
+    cwd: string;
+    additionalDirectories?: string[] | null;
+    mcpServers?: unknown[] | null;
+    _meta?: Record<string, unknown> | null;
+  },
   replay: boolean,
 ): Promise<LoadSessionResponse> {
   bridge.requireOpen();
   rejectUnsupported(params);
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
+  const protectedPaths = protectedPathsOf(params);
   const id = params.sessionId;
   if (bridge.loading.has(id)) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loading`);
   const live = bridge.records.get(id);
-  if (live) return reattach(bridge, live, params, specs, replay);
+  if (live) {
+    if (protectedPaths) live.agent.setProtectedPaths(protectedPaths);
+    return reattach(bridge, live, params, specs, replay);
+  }
   bridge.loading.add(id); // synchronous reservation (I-16)
   try {
     const cwd = await cwdOrThrow(params.cwd);
@@ -154,6 +167,7 @@ export async function attachSession(
     if (persisted !== cwd)
       throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);
     const agent = await resumePersisted(bridge, id);
+    if (protectedPaths) agent.setProtectedPaths(protectedPaths);
     const rec = bridge.adopt(agent);
     if (replay) for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
     bridge.send(rec, commandsUpdate());

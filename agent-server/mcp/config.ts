@@ -8,6 +8,8 @@ export interface McpStdioSpec {
   command: string;
   args: string[];
   env: Array<{ name: string; value: string }>;
+  /** Defined by the folder (`_meta["manifold.dev/confine"]`): starts inside the session's sandbox. */
+  confine?: { network: boolean };
 }
 
 export interface McpHttpSpec {
@@ -23,6 +25,8 @@ export type McpServerSpec = McpStdioSpec | McpHttpSpec;
 export const MCP_CAPABILITIES = { http: true, sse: false } as const;
 
 export const MAX_MCP_SERVERS = 20;
+/** The per-server `_meta` key a client marks a folder-defined stdio server with (I-114). */
+export const CONFINE_META = "manifold.dev/confine";
 
 export class McpConfigError extends Error {
   constructor(message: string) {
@@ -38,7 +42,9 @@ const stdio = z.object({
   command: z.string().min(1, "a stdio MCP server needs a command").max(4_096),
   args: z.array(z.string().max(100_000)).max(1_000),
   env: z.array(pair).max(1_000),
+  _meta: z.record(z.string(), z.unknown()).nullish(),
 });
+const confine = z.object({ sandbox: z.boolean(), network: z.boolean().optional() }).strict();
 const http = z.object({
   type: z.literal("http"),
   name: serverName,
@@ -66,7 +72,15 @@ export function parseMcpServers(raw: unknown): McpServerSpec[] {
     if (type === undefined || type === "stdio") {
       const p = stdio.safeParse(entry);
       if (!p.success) throw new McpConfigError(`mcpServers[${i}] (stdio): ${describeIssues(p.error)}`);
-      spec = { transport: "stdio", ...p.data };
+      const { _meta, ...rest } = p.data;
+      spec = { transport: "stdio", ...rest };
+      const mark = _meta?.[CONFINE_META];
+      if (mark !== undefined) {
+        // A malformed mark never degrades to a host-side start.
+        const c = confine.safeParse(mark);
+        if (!c.success) throw new McpConfigError(`mcpServers[${i}]: _meta["${CONFINE_META}"]: ${describeIssues(c.error)}`);
+        if (c.data.sandbox) spec.confine = { network: c.data.network === true };
+      }
     } else if (type === "http") {
       const p = http.safeParse(entry);
       if (!p.success) throw new McpConfigError(`mcpServers[${i}] (http): ${describeIssues(p.error)}`);

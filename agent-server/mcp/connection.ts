@@ -6,9 +6,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { mkdirSync } from "node:fs";
-import { childEnv } from "../../sandbox/env";
+import type { CommandSandbox } from "../../sandbox/types";
 import type { McpServerSpec } from "./config";
+import { hostLaunch, sandboxLaunch, type SessionPlace } from "./launch";
 import { TreeStdioTransport } from "./stdioTransport";
+
+export type { SessionPlace } from "./launch";
 
 export interface McpLimits {
   /** connect + initialize + the first tools/list. */
@@ -23,11 +26,11 @@ export interface McpToolInfo {
   inputSchema: Record<string, unknown>;
 }
 
-export interface SessionPlace {
-  /** The session folder: cwd of stdio servers. */
-  root: string;
-  /** The session's temp area: TMPDIR of stdio servers. */
-  tmpDir: string;
+/** What every session's servers share: where host-side ones start from, the sandbox folder-defined ones start in. */
+export interface McpHost {
+  /** The agent's data dir (real, masked from confined commands): holds the host-side servers' empty cwd. */
+  readonly dataDir: string;
+  readonly sandbox: Promise<CommandSandbox>;
 }
 
 const MAX_TOOLS = 200;
@@ -86,6 +89,7 @@ export class McpConnection {
     readonly place: SessionPlace,
     private readonly envSource: NodeJS.ProcessEnv,
     private readonly limits: McpLimits,
+    private readonly host: McpHost,
   ) {
     this.client = new Client({ name: "manifold-agent", version: "0.1.0" }, { capabilities: {} });
     this.started = this.start();
@@ -101,7 +105,7 @@ export class McpConnection {
     while (this.listing) await this.listing;
   }
 
-  private makeTransport(): Transport {
+  private async makeTransport(): Promise<Transport> {
     const spec = this.spec;
     if (spec.transport === "http") {
       const headers: Record<string, string> = {};
@@ -109,10 +113,11 @@ export class McpConnection {
       return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers } });
     }
     mkdirSync(this.place.tmpDir, { recursive: true, mode: 0o700 });
-    // Manifold's own secrets never pass (the allowlist); what the client set for this server does.
-    const env = childEnv(this.envSource, this.place.tmpDir);
-    for (const e of spec.env) env[e.name] = e.value;
-    this.stdio = new TreeStdioTransport({ file: spec.command, args: spec.args, env, cwd: this.place.root });
+    // Manifold's own secrets never pass (the allowlist); what the client set for this server does (launch.ts).
+    if (spec.confine) {
+      const { cmd, preamble } = sandboxLaunch(spec, this.place, await this.host.sandbox);
+      this.stdio = new TreeStdioTransport(cmd, preamble);
+    } else this.stdio = new TreeStdioTransport(hostLaunch(spec, this.place, this.envSource, this.host.dataDir));
     return this.stdio;
   }
 
@@ -129,8 +134,6 @@ export class McpConnection {
 
   private async start(): Promise<void> {
     try {
-      const transport = this.makeTransport();
-      this.transport = transport;
       this.client.onclose = () => {
         const why = this.stdio?.exitReason;
         this.fail(why ? `the server ${why}` : "the connection to the server closed");
@@ -141,6 +144,10 @@ export class McpConnection {
       });
       await withTimeout(
         (async () => {
+          const transport = await this.makeTransport();
+          this.transport = transport;
+          // Closed while the sandbox was awaited: shutdown already ran, so release what was built here.
+          if (this.state !== "starting") return void (await transport.close());
           await this.client.connect(transport, { timeout: this.limits.startTimeoutMs });
           this.tools = await this.listAll(this.limits.startTimeoutMs);
         })(),

@@ -5,7 +5,8 @@
 import { raceAbort } from "../runtime/abortable";
 import type { SessionToolSource, ToolDefinition } from "../tools/types";
 import type { McpServerSpec } from "./config";
-import type { McpConnection, McpLimits, SessionPlace } from "./connection";
+import type { CommandSandbox } from "../../sandbox/types";
+import type { McpConnection, McpHost, McpLimits, SessionPlace } from "./connection";
 import { exposedToolNames } from "./names";
 import { mcpToolDefinition } from "./tools";
 
@@ -90,10 +91,23 @@ export class McpSessions implements SessionToolSource {
   /** Every change of a session's server states (the agent app forwards it to the client). */
   onStatus: (sessionId: string, servers: McpServerState[]) => void = () => undefined;
 
+  private readonly host: McpHost;
+  private gotSandbox: (sb: CommandSandbox) => void = () => undefined;
+
+  /** `host.dataDir`: the agent's data dir; `host.sandbox`: the command sandbox, else given later with `useSandbox`. */
   constructor(
     private readonly envSource: NodeJS.ProcessEnv,
-    private readonly limits: McpLimits = DEFAULT_MCP_LIMITS,
-  ) {}
+    private readonly limits: McpLimits,
+    host: { dataDir: string; sandbox?: Promise<CommandSandbox> },
+  ) {
+    const sandbox = host.sandbox ?? new Promise<CommandSandbox>((resolve) => (this.gotSandbox = resolve));
+    this.host = { dataDir: host.dataDir, sandbox };
+  }
+
+  /** The sandbox folder-defined servers start in, once start-up has probed it (a start waits for it, bounded). */
+  useSandbox(sandbox: CommandSandbox): void {
+    this.gotSandbox(sandbox);
+  }
 
   /**
    * Gives the session exactly `specs` (an identical set keeps running). Returns once the previous
@@ -115,7 +129,7 @@ export class McpSessions implements SessionToolSource {
       if (this.stopped) return;
       const set: SessionSet = new SessionSet(
         key,
-        specs.map((s) => new McpConnection(s, place, this.envSource, this.limits)),
+        specs.map((s) => new McpConnection(s, place, this.envSource, this.limits, this.host)),
         () => {
           if (this.sets.get(sessionId) === set) this.onStatus(sessionId, set.states());
         },
@@ -135,7 +149,7 @@ export class McpSessions implements SessionToolSource {
       found = true;
       const { McpConnection } = await import("./connection");
       await old.close();
-      set.swap(old, new McpConnection(old.spec, old.place, this.envSource, this.limits));
+      set.swap(old, new McpConnection(old.spec, old.place, this.envSource, this.limits, this.host));
     }).then(() => found);
   }
 

@@ -5,6 +5,7 @@
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { releaseDescriptors } from "../../sandbox/bindFds";
 import { spawnTree, type RunningProcess } from "../../sandbox/processTree";
 import type { WrappedCommand } from "../../sandbox/types";
 
@@ -23,7 +24,11 @@ export class TreeStdioTransport implements Transport {
   /** Why the server went away, when it was not us closing it. */
   exitReason: string | null = null;
 
-  constructor(private readonly cmd: WrappedCommand) {}
+  /** `preamble`: bytes written to the server's stdin before any MCP message (a sandboxed server's env, launch.ts). */
+  constructor(
+    private readonly cmd: WrappedCommand,
+    private readonly preamble?: Buffer,
+  ) {}
 
   stderr(): string {
     return this.stderrTail.trim();
@@ -41,6 +46,7 @@ export class TreeStdioTransport implements Transport {
     this.proc = proc;
     const { child } = proc;
     child.stdin?.on("error", () => undefined); // EPIPE after a crash surfaces through `exited`
+    if (this.preamble) child.stdin?.write(this.preamble);
     child.stdout?.on("data", (chunk: Buffer) => this.onData(chunk));
     void proc.exited.then(({ exitCode, signal }) => {
       if (!this.closed) this.exitReason = signal ? `killed by ${signal}` : `exited with code ${exitCode}`;
@@ -86,6 +92,7 @@ export class TreeStdioTransport implements Transport {
   async close(): Promise<void> {
     const first = !this.closed;
     this.closed = true;
+    releaseDescriptors(this.cmd); // closed before it was started: its bind descriptors (spawnTree closes them otherwise)
     if (this.proc) await this.proc.kill();
     if (first) this.finish();
   }

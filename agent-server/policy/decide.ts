@@ -13,7 +13,15 @@ export type PolicyCall =
    * `insideRoot`: every target lies in the session root or its temp area (canonical paths).
    * `protected`: why a target is never written silently (git metadata), from the path guard.
    */
-  | { tool: string; kind: "write"; paths: readonly string[]; insideRoot: boolean; protected?: string | null }
+  | {
+      tool: string;
+      kind: "write";
+      paths: readonly string[];
+      insideRoot: boolean;
+      protected?: string | null;
+      /** Why a target is config the editor or Manifold honours (sandbox/configPaths.ts), with the reason in its text. */
+      config?: string | null;
+    }
   /** `escalate`: the model asked to run this command outside the sandbox (network, outside writes). */
   | { tool: string; kind: "command"; command: string; escalate?: boolean }
   /** An MCP tool call: an opaque side effect the sandbox cannot confine. */
@@ -95,6 +103,12 @@ function judge(input: PolicyInput): Verdict {
         sandbox === "read-only" || !call.insideRoot,
         false,
       );
+    }
+    // Config the editor or Manifold honours outside any sandbox (I-112): the same rule as git metadata.
+    if (call.config && sandbox !== "danger-full-access") {
+      const where = call.insideRoot || sandbox === "read-only" ? "" : ", outside the workspace";
+      if (approval === "never") return deny(`Write refused: the target is ${call.config}${where}, and the approval policy is \`never\`.`);
+      return ask(`the target is ${call.config}${where}`, sandbox === "read-only" || !call.insideRoot, false);
     }
     const sandboxAllows = sandbox === "danger-full-access" || (sandbox === "workspace-write" && call.insideRoot);
     if (sandboxAllows) {

@@ -65,6 +65,8 @@ export class Agent {
   readonly session: SessionLog;
   readonly root: string;
   readonly tmpDir: string;
+  /** Client-named paths protected like editor config (`_meta["manifold.dev/protectedPaths"]`, I-112). */
+  private protectedPathsValue: readonly string[] = [];
   private readonly services: AgentServices;
   private readonly hooks: AgentHooks;
   private readonly queue: QueuedMessage[] = [];
@@ -227,8 +229,14 @@ export class Agent {
     await this.session.close();
   }
 
+  /** Replaces the client-named protected paths (each session/new, load, resume or fork that names them). */
+  setProtectedPaths(paths: readonly string[]): void {
+    this.protectedPathsValue = [...paths];
+  }
+
   sandboxContext(): SandboxContext {
     return {
+      protectedPaths: this.protectedPathsValue,
       sessionId: this.sessionId,
       mode: this.settingsValue.sandbox,
       approval: this.settingsValue.approval,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { spawnTree } from "../../sandbox/processTree";
 import type { CommandSandbox } from "../../sandbox/types";
+import type { ConfigHold } from "./configHold";
 import { OutputBuffer, truncateMiddle } from "./truncate";
 import type { ToolDefinition } from "./types";
 
@@ -31,7 +32,8 @@ const params = z.object({
 
 export type BashArgs = z.infer<typeof params>;
 
-export function createBashTool(sandbox: CommandSandbox): ToolDefinition<BashArgs> {
+/** `hold`: the catch-and-hold of protected config a confined command creates or changes (I-112). */
+export function createBashTool(sandbox: CommandSandbox, hold?: ConfigHold): ToolDefinition<BashArgs> {
   return {
     name: "bash",
     description:
@@ -42,12 +44,16 @@ export function createBashTool(sandbox: CommandSandbox): ToolDefinition<BashArgs
     locations: () => [],
     access: (a) => ({ kind: "command", command: a.command, escalate: a.unsandboxed === true }),
     async run(args, ctx, permit) {
+      // Taken before the command can write anything: what differs afterwards is its doing.
+      const before = hold?.snapshot(ctx.sandbox, permit.unconfined) ?? null;
       if (args.background) {
         const { taskId } = await ctx.tasks.start(args.command, {
           cwd: ctx.sandbox.root,
           unconfined: permit.unconfined,
           timeoutMs: args.timeout_ms,
         });
+        const running = ctx.tasks.list().some((t) => t.taskId === taskId && t.running);
+        hold?.watchTask(ctx.sandbox, taskId, before, running);
         return {
           output: `Started background task ${taskId}. Read its output with bash_output {"task_id":"${taskId}"}; stop it with bash_kill.`,
           isError: false,
@@ -93,6 +99,7 @@ export function createBashTool(sandbox: CommandSandbox): ToolDefinition<BashArgs
         ctx.signal.removeEventListener("abort", onAbort);
       }
       flush();
+      const held = (await hold?.afterCommand(before, ctx)) ?? null;
       const output = truncateMiddle(buf.text());
       const status =
         why === "timeout"
@@ -102,7 +109,8 @@ export function createBashTool(sandbox: CommandSandbox): ToolDefinition<BashArgs
             : result.signal
               ? `Command was killed by ${result.signal}.`
               : `Exit code ${result.exitCode}.`;
-      const text = output.length > 0 ? `${output}${output.endsWith("\n") ? "" : "\n"}${status}` : `(no output)\n${status}`;
+      const body = output.length > 0 ? `${output}${output.endsWith("\n") ? "" : "\n"}${status}` : `(no output)\n${status}`;
+      const text = held === null ? body : `${body}\n${held}`;
       return {
         output: text,
         isError: why !== null || result.exitCode !== 0,

@@ -1,6 +1,9 @@
 // Areas no file tool may read or write, in any mode (issue #12, class 4): the server's data dir
-// (every session's log) and the other sessions' temp areas. A session whose folder is the home
-// directory would otherwise reach `~/.local/share/…/sessions/*.jsonl` with read_file or grep.
+// (every session's log), the client's storage it was told to hide (MANIFOLD_HIDE_DIRS: checkpoints,
+// logs, VS Code's state, I-116) and the other sessions' temp areas. A session whose folder is the home
+// directory would otherwise reach `~/.local/share/…/sessions/*.jsonl` with read_file or grep. A
+// hidden dir that holds the session's own folder still refuses everything around that folder, never
+// the folder itself: bubblewrap re-exposes the root below its masks the same way.
 import * as path from "node:path";
 import { canonicalize, isInside } from "../../sandbox/pathGuard";
 import type { SandboxContext } from "../../sandbox/types";
@@ -27,14 +30,16 @@ function canonicalOrNull(p: string): string | null {
   }
 }
 
-/** `hidden`: server-wide refused dirs (the data dir). The temp areas' parent is refused except the session's own. */
-export function createFence(hidden: readonly string[], sb: Pick<SandboxContext, "tmpDir">): FileFence {
+/** `hidden`: server-wide refused dirs (the data dir, MANIFOLD_HIDE_DIRS). The temp areas' parent is refused except the session's own. */
+export function createFence(hidden: readonly string[], sb: Pick<SandboxContext, "tmpDir" | "root">): FileFence {
   const refused = hidden.map(canonicalOrNull).filter((p): p is string => p !== null);
   const ownTmp = canonicalOrNull(sb.tmpDir);
   const tmpParent = ownTmp === null ? null : path.dirname(ownTmp);
+  const root = canonicalOrNull(sb.root);
+  const holdsRoot = (h: string) => root !== null && isInside(root, h);
   return {
     refuses(real) {
-      if (refused.some((h) => isInside(real, h))) return true;
+      if (refused.some((h) => isInside(real, h) && !(holdsRoot(h) && root !== null && isInside(real, root)))) return true;
       return tmpParent !== null && ownTmp !== null && isInside(real, tmpParent) && !isInside(real, ownTmp);
     },
     reachesBelow(dir) {

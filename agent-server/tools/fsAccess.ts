@@ -4,6 +4,7 @@
 // writes are atomic and race-free (sandbox/safeWrite.ts: verified dir fds, temp + rename; I-70).
 import * as fs from "node:fs";
 import { FileTooLargeError, NotRegularFileError, openRegular, readRegular, describeKind } from "../../sandbox/fileRead";
+import { configProtection } from "../../sandbox/configPaths";
 import { hasOtherHardLinks, isInside, realRoot, type GuardedPath } from "../../sandbox/pathGuard";
 import { ensureParentDirs, PathChangedError, writeFileAtomic } from "../../sandbox/safeWrite";
 import type { ToolContext } from "./types";
@@ -68,7 +69,10 @@ export async function writeChecked(ctx: FsCtx, target: GuardedPath, content: str
   try {
     const write = ctx.clientFs?.writeTextFile;
     // A hard-linked file goes to the disk: the rename replaces the name instead of writing through.
-    if (write && clientServes(ctx, real) && !hasOtherHardLinks(real)) {
+    // So does protected config the user just approved: the client refuses it to every agent (I-112).
+    const sb = ctx.sandbox;
+    const guarded = target.protected !== null || configProtection(real, target.spelled, sb.root, sb.protectedPaths ?? []) !== null;
+    if (write && clientServes(ctx, real) && !hasOtherHardLinks(real) && !guarded) {
       await ensureParentDirs(real);
       const st = await fs.promises.lstat(real).catch(() => null);
       if (st && !st.isFile()) throw new NotRegularFileError(real, describeKind(st));

@@ -4,6 +4,7 @@ import { askUserTool } from "./askUser";
 import { bashKillTool } from "./bashKill";
 import { bashOutputTool } from "./bashOutput";
 import { createBashTool } from "./bash";
+import { ConfigHold } from "./configHold";
 import { editFileTool } from "./editFile";
 import { grepTool } from "./grep";
 import { listFilesTool } from "./listFiles";
@@ -27,14 +28,14 @@ export interface ToolRunnerDeps {
   sessionTools?: SessionToolSource;
 }
 
-export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<never>> {
+export function builtinTools(sandbox: CommandSandbox, hold?: ConfigHold): Array<ToolDefinition<never>> {
   const list: Array<ToolDefinition<never>> = [
     readFileTool as ToolDefinition<never>,
     writeFileTool as ToolDefinition<never>,
     editFileTool as ToolDefinition<never>,
     listFilesTool as ToolDefinition<never>,
     grepTool as ToolDefinition<never>,
-    createBashTool(sandbox) as ToolDefinition<never>,
+    createBashTool(sandbox, hold) as ToolDefinition<never>,
     bashOutputTool as ToolDefinition<never>,
     bashKillTool as ToolDefinition<never>,
     updatePlanTool as ToolDefinition<never>,
@@ -45,10 +46,13 @@ export function builtinTools(sandbox: CommandSandbox): Array<ToolDefinition<neve
 
 /** Validation, policy, permission, execution and output truncation for every built-in tool. */
 export function createToolRunner(deps: ToolRunnerDeps): ToolRunner {
+  // Held config waits in the data dir, which every confined command has hidden (I-112).
+  const hold = new ConfigHold(deps.hidden?.[0] !== undefined ? { quarantineDir: deps.hidden[0] } : {});
   return createRunner({
     sandbox: deps.sandbox,
-    tools: [...builtinTools(deps.sandbox), ...(deps.extraTools ?? [])],
+    tools: [...builtinTools(deps.sandbox, hold), ...(deps.extraTools ?? [])],
     hidden: deps.hidden,
+    hold,
     ...(deps.sessionTools ? { sessionTools: deps.sessionTools } : {}),
   });
 }

@@ -7,7 +7,9 @@ import type { CallEffect } from "../policy/types";
 import { writeRoots } from "../policy/writeRoots";
 import { commandGrantKey } from "../policy/commands";
 import { createGrantStore, fileGrantKey, mcpGrantKey, type GrantStore } from "../policy/grants";
+import { configProtection } from "../../sandbox/configPaths";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
+import type { ConfigHold } from "./configHold";
 import { createFence, FenceError, type FileFence } from "./fence";
 import type { CommandSandbox, SandboxContext } from "../../sandbox/types";
 import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
@@ -21,6 +23,8 @@ export interface RunnerOptions {
   hidden?: readonly string[];
   /** Per-session tools (MCP), found by the caller's session id only. */
   sessionTools?: SessionToolSource;
+  /** The catch-and-hold of protected config (I-112): checked before every call of a session it watches. */
+  hold?: ConfigHold;
 }
 
 const fail = (output: string): ToolResult => ({ output, isError: true });
@@ -75,16 +79,18 @@ function writeTarget(name: string, paths: readonly string[], sb: SandboxContext,
   const writes = new Map<string, GuardedPath>();
   let insideRoot = true;
   let protectedWhy: string | null = null;
+  let config: string | null = null;
   for (const p of paths) {
     const g = guardPath(p, sb.root, roots);
     if (fence.refuses(g.real)) throw new FenceError(p);
     writes.set(p, g);
     if (g.within === null) insideRoot = false;
     protectedWhy ??= g.protected;
+    config ??= configProtection(g.real, g.spelled, sb.root, sb.protectedPaths ?? []);
   }
   const reals = [...writes.values()].map((g) => g.real);
   return {
-    call: { tool: name, kind: "write", paths: reals, insideRoot, protected: protectedWhy },
+    call: { tool: name, kind: "write", paths: reals, insideRoot, protected: protectedWhy, config },
     grantKey: fileGrantKey(name, reals),
     writes,
     fence,
@@ -125,8 +131,15 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
   const lookup = (name: string, sessionId: string | undefined): ToolDefinition<unknown> | undefined =>
     tools.get(name) ?? sessionToolsOf(sessionId).find((t) => t.name === name);
 
-  /** One call: validate → target → decide → ask → execute → record. Each step answers the model itself when the call stops there. */
+  /** Config a background task changed is caught (and asked about) before the session's next call runs. */
   async function run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const held = (await opts.hold?.beforeCall(ctx)) ?? null;
+    const result = await runChecked(name, rawInput, ctx);
+    return held === null ? result : { ...result, output: `${held}\n\n${result.output}` };
+  }
+
+  /** One call: validate → target → decide → ask → execute → record. Each step answers the model itself when the call stops there. */
+  async function runChecked(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const valid = validate(name, rawInput, ctx);
     if ("output" in valid) return valid;
     const target = targetOf(valid, ctx.sandbox, createFence(opts.hidden ?? [], ctx.sandbox));
@@ -141,7 +154,10 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
     });
     const effect = await settle(decision, valid, target.grantKey, ctx);
     if ("output" in effect) return effect;
-    return record(await execute(valid, target, effect, ctx));
+    const result = record(await execute(valid, target, effect, ctx));
+    // A file-tool write that ran (asked for, if protected) is the new baseline of a running watch.
+    if (target.call.kind === "write") opts.hold?.refresh(ctx.sessionId);
+    return result;
   }
 
   function validate(name: string, rawInput: unknown, ctx: ToolContext): ValidCall | ToolResult {
@@ -211,6 +227,10 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
     run,
     sessionReady: (id, signal) => opts.sessionTools?.ready(id, signal) ?? Promise.resolve(),
     sessionNotes: (id) => opts.sessionTools?.notes(id) ?? [],
-    forgetSession: (id) => grants.forget(id),
+    forgetSession: (id) => {
+      grants.forget(id);
+      opts.hold?.forget(id);
+    },
+    watchTasks: (tasks) => tasks.onExit((owner, exit) => opts.hold?.taskExited(owner, exit.taskId)),
   };
 }

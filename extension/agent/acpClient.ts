@@ -185,10 +185,15 @@ export class AcpClient {
    * `session/new` for one folder; `additionalDirectories` is never sent (I-92). `register` runs as soon
    * as the id is known, before any update held during creation is delivered.
    */
-  async newSession(cwd: string, register: (res: NewSessionResponse) => void, mcpServers: McpServer[] = []): Promise<NewSessionResponse> {
+  async newSession(
+    cwd: string,
+    register: (res: NewSessionResponse) => void,
+    mcpServers: McpServer[] = [],
+    meta?: Record<string, unknown>,
+  ): Promise<NewSessionResponse> {
     const done = this.router.beginCreate();
     try {
-      const res = await this.#conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
+      const res = await this.#conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers, ...(meta ? { _meta: meta } : {}) });
       register(res);
       return res;
     } finally {
@@ -196,16 +201,31 @@ export class AcpClient {
     }
   }
 
-  async loadSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<LoadSessionResponse> {
+  async loadSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers: McpServer[] = [],
+    meta?: Record<string, unknown>,
+  ): Promise<LoadSessionResponse> {
     if (!this.#features.load) throw new UnsupportedError("this agent cannot load sessions");
-    const res = await this.#conn.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
+    const res = await this.#conn.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd,
+      mcpServers,
+      ...(meta ? { _meta: meta } : {}),
+    });
     await this.#updatesApplied(sessionId);
     return res ?? {};
   }
 
-  async resumeSession(sessionId: string, cwd: string, mcpServers: McpServer[] = []): Promise<ResumeSessionResponse> {
+  async resumeSession(
+    sessionId: string,
+    cwd: string,
+    mcpServers: McpServer[] = [],
+    meta?: Record<string, unknown>,
+  ): Promise<ResumeSessionResponse> {
     if (!this.#features.resume) throw new UnsupportedError("this agent cannot resume sessions");
-    return this.#conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers });
+    return this.#conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers, ...(meta ? { _meta: meta } : {}) });
   }
 
   /** The last MCP status report for a session. */

@@ -1,6 +1,7 @@
 // Which agent command to spawn and with what environment. The settings and secrets are read by
 // the caller and passed in.
 import * as path from "node:path";
+import { formatHideDirs, HIDE_DIRS_ENV } from "../../sandbox/hideDirs";
 import { registryAgentId } from "../registry/settings";
 
 export interface ThirdPartyAgent {
@@ -100,6 +101,8 @@ export function resolveAgentSpec(opts: {
   extensionPath: string;
   dataDir: string;
   cwd: string;
+  /** Manifold's storage (storageDirs.ts): the built-in agent hides it from every session's tools and commands (I-116). */
+  hideDirs?: readonly string[];
   /** The installed registry agent that `settings.agent` names (absent: not installed, or not a registry agent). */
   registryAgent?: RegistryLaunch;
 }): AgentSpec {
@@ -112,6 +115,7 @@ export function resolveAgentSpec(opts: {
     if (settings.modelBaseUrl) env.MANIFOLD_MODEL_BASE_URL = settings.modelBaseUrl;
     if (settings.modelName) env.MANIFOLD_MODEL = settings.modelName;
     if (settings.logLevel) env.MANIFOLD_LOG_LEVEL = settings.logLevel;
+    if (opts.hideDirs !== undefined) env[HIDE_DIRS_ENV] = formatHideDirs(opts.hideDirs);
     // Node >= 22.1 (VS Code's runtime) caches compiled code here: a faster warm start of the agent's
     // lazily loaded files. Per-user storage, not the shared /tmp. Node 20 ignores it.
     env.NODE_COMPILE_CACHE ??= path.join(path.dirname(opts.dataDir), "compile-cache");

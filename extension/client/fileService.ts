@@ -101,7 +101,7 @@ export class SessionFileService {
   }
 
   async #confine(access: "read" | "write", path: string): Promise<string> {
-    const r = await this.confinement.confine(path);
+    const r = await this.confinement.confine(path, access);
     if (!r.ok) {
       this.onRefused(access, path, r.reason);
       throw RequestError.invalidParams({ path }, r.reason);

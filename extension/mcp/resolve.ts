@@ -1,8 +1,7 @@
 // From a validated server definition to the ACP `McpServer` an agent receives: VS Code's variables
 // (`${workspaceFolder}`, `${userHome}`, `${env:NAME}`, `${input:id}`) substituted, `envFile` merged
-// under `env`. Also the consent identity of a definition (its exact config).
+// under `env` (the consent's identity and question are consent.ts).
 import type { McpServer } from "@agentclientprotocol/sdk";
-import { createHash } from "node:crypto";
 import type { ServerDef } from "./mcpJson";
 
 export interface VariableContext {
@@ -81,28 +80,4 @@ export async function toAcpServer(def: ServerDef, ctx: VariableContext): Promise
     args: await Promise.all(c.args.map(sub)),
     env: Object.entries(env).map(([name, value]) => ({ name, value })),
   };
-}
-
-/** Consent is per folder + server + exact config: a changed definition asks again. */
-export function consentKey(folder: string, def: ServerDef): string {
-  return createHash("sha256")
-    .update(JSON.stringify([folder, def.name, canonical(def.config)]))
-    .digest("hex");
-}
-
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (typeof v === "object" && v !== null)
-    return Object.fromEntries(
-      Object.entries(v)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([k, x]) => [k, canonical(x)]),
-    );
-  return v;
-}
-
-/** What the consent question shows: the command line or the url, unsubstituted (no secret in it). */
-export function describeDef(def: ServerDef): string {
-  const c = def.config;
-  return c.type === "stdio" ? [c.command, ...c.args].join(" ") : `${c.type} ${c.url}`;
 }

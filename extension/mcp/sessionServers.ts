@@ -1,13 +1,27 @@
 // Which MCP servers reach one folder's session, and why the others do not (I-102): the user's
 // `manifold.mcpServers` (every session), the folder's `.vscode/mcp.json` (that folder's session only,
-// trusted workspace + one-time consent per exact config), Manifold's own server, filtered by the
-// transports the agent advertises. The editor's pieces come in as `McpSources`.
+// trusted workspace + one-time consent per exact grant, consent.ts), Manifold's own server, filtered
+// by the transports the agent advertises. Folder stdio servers go out marked to start inside the
+// session's sandbox (I-114); the files every configured server reads or runs from the folder go out
+// as the session's protected paths (I-112). The editor's pieces come in as `McpSources`.
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { parseMcpConfig, parseMcpJson, type InputDef, type McpConfigFile, type ServerDef } from "./mcpJson";
-import { consentKey, describeDef, inputIds, ResolveError, toAcpServer } from "./resolve";
+import { inputIds, parseEnvFile, ResolveError, toAcpServer } from "./resolve";
+import {
+  confineMeta,
+  describeGrant,
+  envFilePath,
+  grantKey,
+  runCandidates,
+  sha256,
+  type Consent,
+  type ConsentQuestion,
+  type GrantFacts,
+  type PathVars,
+} from "./consent";
 import type { McpRow } from "../common/mcpRows";
 
-export type Consent = "allow" | "deny";
+export type { Consent, ConsentQuestion } from "./consent";
 export type Scope = "folder" | "user";
 
 export interface McpSources {
@@ -21,12 +35,14 @@ export interface McpSources {
   consent: {
     get(key: string): Consent | undefined;
     set(key: string, value: Consent): Promise<void> | void;
-    /** The modal question; true = Allow. */
-    ask(q: { folderName: string; name: string; command: string }): Promise<boolean>;
+    /** The modal question, showing everything it grants. */
+    ask(q: ConsentQuestion): Promise<Consent>;
   };
   /** An `${input:id}` value (remembered, or prompted once); undefined = none given. */
   input(scope: Scope, def: InputDef): Promise<string | undefined>;
   readEnvFile(scope: Scope, path: string): Promise<string>;
+  /** sha256 of an existing regular file inside the folder; undefined for anything else. */
+  fileDigest(path: string): Promise<string | undefined>;
   env: NodeJS.ProcessEnv;
   userHome: string;
 }
@@ -39,7 +55,14 @@ export interface AgentMcpSupport {
 export interface SessionServers {
   servers: McpServer[];
   rows: McpRow[];
+  /** Absolute envFile paths and the folder files configured servers run: sent as `_meta["manifold.dev/protectedPaths"]`. */
+  protectedPaths: string[];
 }
+
+/** The session-level `_meta` key of the paths the agent protects as config (I-112). */
+export const PROTECTED_PATHS_META = "manifold.dev/protectedPaths";
+/** As many as the agent accepts (sandbox/configPaths.ts MAX_PROTECTED_PATHS). */
+const MAX_PROTECTED_PATHS = 64;
 
 /** Why `server` cannot be passed to an agent with `caps`, or undefined when it can. */
 export function transportRefusal(server: McpServer | ServerDef, caps: AgentMcpSupport): string | undefined {
@@ -50,7 +73,7 @@ export function transportRefusal(server: McpServer | ServerDef, caps: AgentMcpSu
 }
 
 export async function collectSessionServers(src: McpSources, caps: AgentMcpSupport, own?: McpServer): Promise<SessionServers> {
-  const out: SessionServers = { servers: [], rows: [] };
+  const out: SessionServers = { servers: [], rows: [], protectedPaths: [] };
   const taken = new Set<string>();
   if (own) {
     const refusal = transportRefusal(own, caps);
@@ -87,6 +110,7 @@ export async function collectSessionServers(src: McpSources, caps: AgentMcpSuppo
         });
     } else await addAll(src, "folder", folderFile, caps, taken, out);
   }
+  out.protectedPaths = [...new Set(out.protectedPaths)].slice(0, MAX_PROTECTED_PATHS);
   return out;
 }
 
@@ -119,7 +143,17 @@ async function addAll(
       row("invalid", `it uses undefined input(s) ${missing.join(", ")}`);
       continue;
     }
-    if (scope === "folder" && !(await consented(src, def))) {
+    let facts: GrantFacts & { envText?: string };
+    try {
+      facts = await gatherFacts(src, scope, def);
+    } catch (err) {
+      row("invalid", err instanceof Error ? err.message : String(err));
+      continue;
+    }
+    if (facts.envFile) out.protectedPaths.push(facts.envFile.path);
+    out.protectedPaths.push(...facts.runs.map((r) => r.path));
+    const consent = scope === "folder" ? await consented(src, def, facts) : "allow";
+    if (consent === "deny") {
       row("declined", "you did not allow this server to start (Manifold: Restart MCP Server… asks again)");
       continue;
     }
@@ -129,10 +163,13 @@ async function addAll(
         userHome: src.userHome,
         env: src.env,
         input: (id) => src.input(scope, inputs.get(id)!),
-        readEnvFile: (path) => src.readEnvFile(scope, path),
+        // The text the consent hashed, read once: a later edit is not what the user allowed.
+        readEnvFile: () => Promise.resolve(facts.envText ?? ""),
       });
+      // A folder's stdio server starts inside the session's sandbox, network as consented (I-114).
+      const sent = scope === "folder" && "command" in server ? { ...server, _meta: confineMeta(consent) } : server;
       taken.add(def.name);
-      out.servers.push(server);
+      out.servers.push(sent);
       row("passed");
     } catch (err) {
       row("invalid", err instanceof ResolveError || err instanceof Error ? err.message : String(err));
@@ -140,12 +177,37 @@ async function addAll(
   }
 }
 
-/** A folder's server starts only after the user allowed this exact config for this folder. */
-async function consented(src: McpSources, def: ServerDef): Promise<boolean> {
-  const key = consentKey(src.folder, def);
+/** The envFile (read once) and the folder files the command runs, hashed. */
+async function gatherFacts(src: McpSources, scope: Scope, def: ServerDef): Promise<GrantFacts & { envText?: string }> {
+  const vars: PathVars = { folder: src.folder, userHome: src.userHome, env: src.env };
+  const facts: GrantFacts & { envText?: string } = { runs: [] };
+  const c = def.config;
+  if (c.type === "stdio" && c.envFile) {
+    const path = envFilePath(c.envFile, vars);
+    if (!path) throw new ResolveError("an envFile path may use ${workspaceFolder}, ${userHome} and ${env:…} only");
+    const text = await src.readEnvFile(scope, path);
+    facts.envFile = { path, sha256: sha256(text), names: Object.keys(parseEnvFile(text)) };
+    facts.envText = text;
+  }
+  // A folder server starts in the folder, so relative words name its files; a user server starts elsewhere.
+  for (const p of runCandidates(def, vars, scope === "folder" ? src.folder : undefined)) {
+    const digest = await src.fileDigest(p);
+    if (digest) facts.runs.push({ path: p, sha256: digest });
+  }
+  return facts;
+}
+
+/** A folder's server starts only after the user allowed this exact grant for this folder. */
+async function consented(src: McpSources, def: ServerDef, facts: GrantFacts): Promise<Consent> {
+  const key = grantKey(src.folder, def, facts);
   const known = src.consent.get(key);
-  if (known) return known === "allow";
-  const allowed = await src.consent.ask({ folderName: src.folderName, name: def.name, command: describeDef(def) });
-  await src.consent.set(key, allowed ? "allow" : "deny");
-  return allowed;
+  if (known) return known;
+  const answer = await src.consent.ask({
+    folderName: src.folderName,
+    name: def.name,
+    detail: describeGrant(src.folder, def, facts),
+    offerOffline: def.config.type === "stdio",
+  });
+  await src.consent.set(key, answer);
+  return answer;
 }

@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import { checkDownloadUrl } from "./http";
 import type { Platform, RegistryAgent } from "./schema";
-import { isExactVersion } from "./version";
+import { checkNpmSpec, checkPythonSpec, exactPin, pythonCmdProblem, type NpmSpec, type PythonSpec } from "./specs";
 
 export type ArchiveFormat = "tar" | "zip";
 
@@ -46,25 +46,33 @@ export class InstallError extends Error {
   override name = "InstallError";
 }
 
-/** `@scope/name@1.2.3` → name and version (absent when the spec has none). */
-export function parseNpmSpec(spec: string): { name: string; version?: string } {
-  const at = spec.lastIndexOf("@");
-  if (at <= 0) return { name: spec };
-  return { name: spec.slice(0, at), version: spec.slice(at + 1) };
+/** `@scope/name@1.2.3` → name and version (absent when the spec has none); throws when it is not a name (I-117). */
+export function parseNpmSpec(spec: string): NpmSpec {
+  const c = checkNpmSpec(spec);
+  if (!c.ok) throw new InstallError(`the npm package "${spec}" ${c.problem}`);
+  return c.value;
 }
 
 /** `name==1.2.3`, `name@1.2.3`, `name[extra]==1.2.3` or `name` → name (extras kept), bare name, version. */
-export function parsePythonSpec(spec: string): { requirement: string; name: string; version?: string } | undefined {
-  const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?(?:(?:==|@)(.+))?$/.exec(spec.trim());
-  if (!m) return undefined;
-  return { requirement: m[1]! + (m[2] ?? ""), name: m[1]!, ...(m[3] !== undefined ? { version: m[3] } : {}) };
+export function parsePythonSpec(spec: string): PythonSpec | undefined {
+  const c = checkPythonSpec(spec);
+  return c.ok ? c.value : undefined;
 }
 
-/** The version a package distribution is pinned to: its own exact version, else the registry's. */
-function pinned(agent: RegistryAgent, version: string | undefined, spec: string): string {
-  if (version === undefined) return agent.version;
-  if (!isExactVersion(version)) throw new InstallError(`${agent.name}: the registry's package "${spec}" is not pinned to an exact version`);
-  return version;
+/** The refusal of an entry's package (I-117): which entry, which package, what is wrong. */
+function refused(agent: RegistryAgent, kind: "npx" | "uvx", spec: string, problem: string): InstallError {
+  return new InstallError(
+    `${agent.name} (${agent.id}): the registry's ${kind} package "${spec}" ${problem}. ` +
+      `Only <package name>@<exact version> from your own ${kind === "npx" ? "npm" : "Python package"} registry is installed.`,
+  );
+}
+
+/** The version a package distribution is pinned to: its own exact version, else the registry's (when exact). */
+function pinned(agent: RegistryAgent, kind: "npx" | "uvx", version: string | undefined, spec: string): string {
+  if (version !== undefined) return version;
+  if (!exactPin(kind, agent.version))
+    throw refused(agent, kind, spec, `is not pinned to an exact version: the registry's version "${agent.version}" is not one`);
+  return agent.version;
 }
 
 export function archiveFormat(url: string): ArchiveFormat | undefined {
@@ -86,8 +94,10 @@ function checkRelativeCmd(agent: RegistryAgent, cmd: string): string {
 export function planNpx(agent: RegistryAgent): NpxPlan {
   const d = agent.distribution.npx;
   if (!d) throw new InstallError(`${agent.name} has no npx distribution`);
-  const { name, version } = parseNpmSpec(d.package);
-  const v = pinned(agent, version, d.package);
+  const c = checkNpmSpec(d.package);
+  if (!c.ok) throw refused(agent, "npx", d.package, c.problem);
+  const { name, version } = c.value;
+  const v = pinned(agent, "npx", version, d.package);
   return {
     kind: "npx",
     id: agent.id,
@@ -102,9 +112,12 @@ export function planNpx(agent: RegistryAgent): NpxPlan {
 export function planUvx(agent: RegistryAgent): UvxPlan {
   const d = agent.distribution.uvx;
   if (!d) throw new InstallError(`${agent.name} has no uvx distribution`);
-  const p = parsePythonSpec(d.package);
-  if (!p) throw new InstallError(`${agent.name}: the registry's package "${d.package}" is not a Python package name`);
-  const v = pinned(agent, p.version, d.package);
+  const c = checkPythonSpec(d.package);
+  if (!c.ok) throw refused(agent, "uvx", d.package, c.problem);
+  const p = c.value;
+  const v = pinned(agent, "uvx", p.version, d.package);
+  const cmdProblem = pythonCmdProblem(d.cmd ?? p.name);
+  if (cmdProblem) throw new InstallError(`${agent.name} (${agent.id}): ${cmdProblem}`);
   return {
     kind: "uvx",
     id: agent.id,
@@ -161,9 +174,13 @@ export function installable(agent: RegistryAgent, platform: Platform | undefined
   }
 }
 
-/** npm's arguments: the pinned package into its own prefix, nothing saved elsewhere. */
+/**
+ * npm's arguments: the pinned package into its own prefix, nothing saved elsewhere, from the registry
+ * the user configured (no `--registry`: an entry never picks one). The spec comes after `--`, one
+ * argument, so npm cannot read it as an option (I-117).
+ */
 export function npmInstallArgs(plan: NpxPlan, prefix: string): string[] {
-  return ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-update-notifier", "--save-exact", plan.spec];
+  return ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-update-notifier", "--save-exact", "--", plan.spec];
 }
 
 /** How a uvx agent runs: uv resolves and caches the pinned package at the first start. */

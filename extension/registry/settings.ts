@@ -1,16 +1,10 @@
 // Which agent the window runs and which registry lists agents: user or machine settings only (I-107).
 // A workspace (a cloned repository) must neither pick an agent to run nor name a registry to
-// install from, so only the values of `inspect()` that the user wrote are read.
+// install from, so only the values of `inspect()` that the user wrote are read
+// (extension/common/userSettings.ts `userValue`, the one reader of user-only settings).
+import { userValue, type InspectedSetting } from "../common/userSettings";
 import { checkDownloadUrl } from "./http";
 import { DEFAULT_REGISTRY_URL } from "./source";
-
-/** The scopes of a `WorkspaceConfiguration.inspect()` result this code reads or reports. */
-export interface InspectedSetting<T> {
-  defaultValue?: T;
-  globalValue?: T;
-  workspaceValue?: T;
-  workspaceFolderValue?: T;
-}
 
 /** `manifold.agent` of an agent installed from the registry. */
 export const REGISTRY_AGENT_PREFIX = "registry:";
@@ -21,15 +15,6 @@ export function registryAgentId(agent: string): string | undefined {
 
 export function registryAgentSetting(id: string): string {
   return `${REGISTRY_AGENT_PREFIX}${id}`;
-}
-
-/** The user's (or machine's) value, else the default; a workspace or folder value is never read. */
-export function userValue<T>(i: InspectedSetting<T> | undefined): T | undefined {
-  return i?.globalValue ?? i?.defaultValue;
-}
-
-export function hasWorkspaceValue(i: InspectedSetting<unknown> | undefined): boolean {
-  return i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
 }
 
 function nonEmpty(v: unknown): string | undefined {

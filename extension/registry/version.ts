@@ -19,7 +19,11 @@ export function compareVersions(a: string, b: string): number {
   return pa.pre < pb.pre ? -1 : 1;
 }
 
+/** semver.org's grammar of one version, exactly (no leading zeros, no "v", no range or tag). */
+const EXACT_SEMVER =
+  /^(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
 /** An exact version (what a pin must be), as opposed to a range or a tag such as `latest`. */
 export function isExactVersion(v: string): boolean {
-  return /^[0-9]+\.[0-9]+\.[0-9]+(?:[-+][0-9A-Za-z.+-]+)?$/.test(v);
+  return EXACT_SEMVER.test(v);
 }

@@ -6,7 +6,7 @@
 // reads on its own. It sees the folder only through `SessionOpenerHost`.
 import type { McpServer, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
-import type { SessionServers } from "../mcp/sessionServers";
+import { PROTECTED_PATHS_META, type SessionServers } from "../mcp/sessionServers";
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
 import type { McpRow } from "../common/mcpRows";
 import { errorText } from "../common/text";
@@ -56,7 +56,7 @@ export class SessionOpener {
   /** `session/new` for the folder, persisted as its binding, then the configured defaults applied. */
   async create(client: AcpClient, keepHistory = false): Promise<void> {
     const f = client.features;
-    const mcpServers = await this.#mcp(client);
+    const { mcpServers, meta } = await this.#mcp(client);
     await client.newSession(
       this.host.folder,
       (res) => {
@@ -65,6 +65,7 @@ export class SessionOpener {
         this.#showMcp(client, res.sessionId);
       },
       mcpServers,
+      meta,
     );
     await this.deps.bindings.set(this.host.folder, this.host.sessionId);
     await this.#applyDefaults(client);
@@ -96,11 +97,11 @@ export class SessionOpener {
     // With its history here, resume (no replay). Without it, load (replays history) if possible.
     const useResume = f.resume && (haveHistory || !f.load);
     if (!useResume && !f.load) throw new UnsupportedError("this agent can neither resume nor load sessions");
-    const mcpServers = await this.#mcp(client);
+    const { mcpServers, meta } = await this.#mcp(client);
     this.slot.bind(client, sessionId);
     try {
       if (useResume) {
-        const res = await client.resumeSession(sessionId, this.host.folder, mcpServers);
+        const res = await client.resumeSession(sessionId, this.host.folder, mcpServers, meta);
         this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
         this.#showMcp(client, sessionId);
         if (!haveHistory)
@@ -108,7 +109,7 @@ export class SessionOpener {
       } else {
         this.host.emit(boundEvent(sessionId, { clearHistory: !keepHistory, features: f }), { type: "loading", loading: true });
         try {
-          const res = await client.loadSession(sessionId, this.host.folder, mcpServers);
+          const res = await client.loadSession(sessionId, this.host.folder, mcpServers, meta);
           this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
           this.#showMcp(client, sessionId);
         } finally {
@@ -130,10 +131,10 @@ export class SessionOpener {
 
   /** Binds the agent's fork before prompt `keepPrompts` (the folder left its session first). */
   async openFork(client: AcpClient, forked: string, keepPrompts: number): Promise<void> {
-    const mcpServers = await this.#mcp(client);
+    const { mcpServers, meta } = await this.#mcp(client);
     this.slot.bind(client, forked);
     // Resuming the (live) fork hands it this folder's MCP servers, like any reopened session.
-    const res = await client.resumeSession(forked, this.host.folder, mcpServers);
+    const res = await client.resumeSession(forked, this.host.folder, mcpServers, meta);
     this.host.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), {
       type: "transcript/truncate",
       keepPrompts,
@@ -160,14 +161,18 @@ export class SessionOpener {
     await this.reopen(client, sessionId, false);
   }
 
-  /** The servers to send; their rows reach the panel first (states the agent reports apply to them). */
-  async #mcp(client: AcpClient): Promise<McpServer[]> {
+  /**
+   * The servers to send, and the session `_meta` naming the files they read or run from the folder
+   * (the agent protects them as config, I-112); their rows reach the panel first.
+   */
+  async #mcp(client: AcpClient): Promise<{ mcpServers: McpServer[]; meta: Record<string, unknown> | undefined }> {
     const f = client.features;
-    const got = (await this.deps.mcpServers?.(f)) ?? { servers: [], rows: [] };
+    const got = (await this.deps.mcpServers?.(f)) ?? { servers: [], rows: [], protectedPaths: [] };
     // An agent that reports states shows "starting" until it does; others show "passed".
     const rows = f.mcpStatus ? got.rows.map((r) => (r.state === "passed" ? { ...r, state: "starting" as const } : r)) : got.rows;
     this.#mcpRows = rows;
-    return got.servers;
+    const meta = got.protectedPaths.length > 0 ? { [PROTECTED_PATHS_META]: got.protectedPaths } : undefined;
+    return { mcpServers: got.servers, meta };
   }
 
   #showMcp(client: AcpClient, sessionId: string): void {

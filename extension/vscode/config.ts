@@ -1,8 +1,20 @@
-// Every `manifold.*` setting and secret key in one table (declared in package.json `contributes`).
+// Every `manifold.*` setting and secret key in one table (declared in package.json `contributes`); the
+// readers and each setting's scope (I-113) are extension/sessions/settingsScope.ts, this is VS Code's side.
 import * as vscode from "vscode";
-import { z } from "zod";
-import type { AgentSecrets, AgentSettings, AgentsSettingOrigin, ThirdPartyAgent } from "../agent/agentSpec";
-import { pickedAgent, registryUrl } from "../registry/settings";
+import type { AgentSecrets, AgentSettings, ThirdPartyAgent } from "../agent/agentSpec";
+import { settingsSetIn } from "../common/userSettings";
+import {
+  agentSettingsFrom,
+  ignoredInspected,
+  mcpServersFrom,
+  registryUrlFrom,
+  sessionDefaultsFrom,
+  thirdPartyAgentsFrom,
+  traceFrom,
+  USER_ONLY_SETTINGS,
+  type SettingId,
+  type SettingsSource,
+} from "../sessions/settingsScope";
 
 export const SETTINGS = {
   agent: "agent",
@@ -17,74 +29,38 @@ export const SETTINGS = {
   trace: "trace",
   mcpServers: "mcpServers",
   agentRegistryUrl: "agentRegistry.url",
-} as const;
+} as const satisfies Record<string, SettingId>;
 
 export const SECRET_KEYS = {
   openai: "manifold.openaiApiKey",
   anthropic: "manifold.anthropicApiKey",
 } as const;
 
-const agentsSchema = z.array(
-  z.object({
-    name: z.string().min(1),
-    command: z.string().min(1),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-  }),
-);
-
-function section(): vscode.WorkspaceConfiguration {
-  return vscode.workspace.getConfiguration("manifold");
-}
-
-function str(key: string): string | undefined {
-  const v = section().get<unknown>(key);
-  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+/** The `manifold` section as the readers of extension/sessions/settingsScope.ts see it: `inspect()` only. */
+function source(scope?: vscode.Uri): SettingsSource {
+  const section = vscode.workspace.getConfiguration("manifold", scope);
+  return {
+    inspect: (id) => section.inspect<unknown>(id),
+    ...(vscode.env.remoteName ? { remoteName: vscode.env.remoteName } : {}),
+  };
 }
 
 export function thirdPartyAgents(): ThirdPartyAgent[] {
-  const parsed = agentsSchema.safeParse(section().get<unknown>(SETTINGS.agents) ?? []);
-  return parsed.success ? parsed.data : [];
-}
-
-/**
- * Where `manifold.agents` (machine scope) can come from here. VS Code never shows the extension a
- * value it ignores for this machine (User settings in a remote window), so the error can only say
- * where the value has to go: `inspect()` tells whether the read scope has one at all.
- */
-function agentsOrigin(): AgentsSettingOrigin {
-  const i = section().inspect<unknown>(SETTINGS.agents);
-  return {
-    ...(vscode.env.remoteName ? { remoteName: vscode.env.remoteName } : {}),
-    machineValue: i?.globalValue !== undefined,
-    workspaceValue: i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined,
-  };
+  return thirdPartyAgentsFrom(source());
 }
 
 export function readAgentSettings(): AgentSettings {
-  return {
-    agent: selectedAgent(),
-    agents: thirdPartyAgents(),
-    agentsOrigin: agentsOrigin(),
-    ...optional("modelProvider", str(SETTINGS.modelProvider)),
-    ...optional("modelBaseUrl", str(SETTINGS.modelBaseUrl)),
-    ...optional("modelName", str(SETTINGS.modelName)),
-    ...optional("logLevel", str(SETTINGS.logLevel)),
-  };
+  return agentSettingsFrom(source());
 }
 
 /** `manifold.agent` from user or machine settings only (I-107): a workspace cannot pick an agent to run. */
 export function selectedAgent(): string {
-  return pickedAgent(section().inspect<unknown>(SETTINGS.agent));
+  return readAgentSettings().agent;
 }
 
 /** `manifold.agentRegistry.url` from user or machine settings only (I-107): a workspace cannot name a registry. */
 export function agentRegistryUrl(): string {
-  return registryUrl(section().inspect<unknown>(SETTINGS.agentRegistryUrl));
-}
-
-function optional<K extends string>(key: K, v: string | undefined): Partial<Record<K, string>> {
-  return v === undefined ? {} : ({ [key]: v } as Record<K, string>);
+  return registryUrlFrom(source());
 }
 
 export async function readSecrets(secrets: vscode.SecretStorage): Promise<AgentSecrets> {
@@ -92,16 +68,9 @@ export async function readSecrets(secrets: vscode.SecretStorage): Promise<AgentS
   return { ...(openaiApiKey ? { openaiApiKey } : {}), ...(anthropicApiKey ? { anthropicApiKey } : {}) };
 }
 
-/** Session config defaults applied to new sessions (option id → value). */
+/** Session config defaults applied to new sessions (option id → value), from User settings only (I-113). */
 export function sessionDefaults(): Record<string, string> {
-  const out: Record<string, string> = {};
-  const mode = str(SETTINGS.defaultMode);
-  const sandbox = str(SETTINGS.defaultSandbox);
-  const approval = str(SETTINGS.defaultApproval);
-  if (mode) out.mode = mode;
-  if (sandbox) out.sandbox = sandbox;
-  if (approval) out.approval = approval;
-  return out;
+  return sessionDefaultsFrom(source());
 }
 
 /**
@@ -109,13 +78,39 @@ export function sessionDefaults(): Record<string, string> {
  * extension/mcp). A workspace value is ignored, as for `manifold.agents`: it would start commands.
  */
 export function mcpServersSetting(): unknown {
-  const i = section().inspect<unknown>(SETTINGS.mcpServers);
-  return i?.globalValue ?? i?.defaultValue;
+  return mcpServersFrom(source());
 }
 
 export function traceEnabled(): boolean {
-  const v = section().get<unknown>(SETTINGS.trace);
-  return v === true || v === "messages" || v === "verbose";
+  return traceFrom(source());
+}
+
+/** A settings file's text, or undefined when it is missing, not a regular file or too big to be settings. */
+async function settingsText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    const st = await vscode.workspace.fs.stat(uri);
+    if (st.type !== vscode.FileType.File || st.size > 4 * 1024 * 1024) return undefined;
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The user-only settings (I-113) that this workspace's settings set and that were ignored: what
+ * `inspect()` shows for the folder, and what the `.code-workspace` file and the folder's
+ * `.vscode/settings.json` hold (VS Code drops a machine-scoped value from `inspect()`).
+ */
+export async function ignoredWorkspaceSettings(folder: vscode.Uri): Promise<string[]> {
+  const found = new Set(ignoredInspected(source(folder)));
+  const file = vscode.workspace.workspaceFile;
+  const files: Array<[vscode.Uri, boolean]> = [[vscode.Uri.joinPath(folder, ".vscode", "settings.json"), false]];
+  if (file?.scheme === "file") files.push([file, true]);
+  for (const [uri, workspaceFile] of files) {
+    const text = await settingsText(uri);
+    if (text !== undefined) for (const id of settingsSetIn(text, USER_ONLY_SETTINGS, workspaceFile)) found.add(id);
+  }
+  return [...found];
 }
 
 export function affectsAgent(e: vscode.ConfigurationChangeEvent): boolean {

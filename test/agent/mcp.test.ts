@@ -3,7 +3,7 @@
 // their own session's problem (I-101). Real stdio and streamable-HTTP MCP servers (test/support).
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -94,12 +94,42 @@ describe("MCP servers of a session (spawned)", () => {
     assert.match(outputOf(finished(agent, b.sessionId).pop()!), /Unknown tool/);
     assert.equal(agent.permissionRequests.length, askedBefore);
     assert.equal(calls("alpha").length, 1);
-    // The server's environment: the allowlist plus what the client passed; never the model key; cwd = the folder.
+    // The server's environment: the allowlist plus what the client passed; never the model key; cwd =
+    // an empty directory of the data dir, never the folder (I-114).
     const start = readLog(logOf("alpha")).find((e) => e.event === "start")!;
     const envNames = start.env as string[];
     assert.ok(envNames.includes("FROM_CLIENT"));
     assert.ok(!envNames.includes("OPENAI_API_KEY"), envNames.join(","));
-    assert.equal(start.cwd, realpathSync(wsA.path));
+    assert.notEqual(start.cwd, realpathSync(wsA.path));
+    assert.equal(start.cwd, join(realpathSync(agent.dataDir), "mcp-cwd"));
+  });
+
+  it("I-114: a server the client marks folder-defined (_meta manifold.dev/confine) starts inside the session's sandbox", async () => {
+    const ws = tempDir();
+    const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "manifold-mcp-outside-"));
+    try {
+      const entry = mcpStdioEntry(
+        cfg("confined", [{ name: "echo", behaviour: "echo" }], { log: join(ws.path, "confined.jsonl") }),
+      ) as acp.McpServerStdio;
+      // The script lives in the folder (the sandbox hides the host's /tmp) and first tries to write outside it.
+      copyFileSync(entry.args[0]!, join(ws.path, "fake.cjs"));
+      writeFileSync(
+        join(ws.path, "server.cjs"),
+        `try { require("fs").writeFileSync(${JSON.stringify(join(outside, "marker"))}, "x"); } catch {}\nrequire("./fake.cjs");\n`,
+      );
+      const s = await newSession(ws.path, [
+        { ...entry, args: [join(ws.path, "server.cjs")], _meta: { "manifold.dev/confine": { sandbox: true, network: false } } },
+      ]);
+      server.route("[confined]", { toolCalls: [{ name: "mcp__confined__echo", args: { text: "hi" } }] }, { text: "ok" });
+      agent.onPermission(allow("allow_once"));
+      await agent.prompt(s.sessionId, "[confined]");
+      const served = readLog(join(ws.path, "confined.jsonl")).some((e) => e.event === "call");
+      if (!agent.stderr().includes("backend: none")) assert.ok(served, "the confined server served the call");
+      assert.equal(existsSync(join(outside, "marker")), false, "the folder-defined server wrote outside its folder");
+    } finally {
+      ws.cleanup();
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("I-47/I-100: 'Allow for this session' covers that server's tool in that session only", async () => {

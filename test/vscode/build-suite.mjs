@@ -31,6 +31,8 @@ await esbuild.build({
   format: "cjs",
   sourcemap: "inline",
   external: ["vscode", "mocha"],
+  // As in esbuild.mjs: jsonc-parser's UMD `main` hides its requires from esbuild; the ESM build bundles.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
   logLevel: "warning",
 });
 

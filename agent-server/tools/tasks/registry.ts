@@ -8,6 +8,7 @@
 // stays reachable; and the finished records kept are bounded per live session and, for closed
 // sessions, in total (oldest dropped first).
 import { randomBytes } from "node:crypto";
+import { releaseDescriptors } from "../../../sandbox/bindFds";
 import { DEFAULT_KILL_GRACE_MS } from "../../../sandbox/processTree";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import type { TaskAccess } from "../types";
@@ -117,10 +118,14 @@ export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOp
         if (closed) throw new Error("The server is shutting down; no new background tasks.");
         const ctx = sandboxOf();
         if (ctx.sessionId !== owner) throw new Error("Background task sandbox does not belong to its owner session.");
-        const wrapped = sandbox.wrap(command, ctx, { cwd, unconfined });
         const id = `bash-${randomBytes(9).toString("base64url")}`;
-        // Launched outside this closure's scope: nothing the task keeps can reach `sandboxOf` (the agent).
-        tasks.set(id, launchTask({ id, owner, command, wrapped, timeoutMs, graceMs: grace }, onFinish));
+        const wrapped = sandbox.wrap(command, ctx, { cwd, unconfined });
+        try {
+          // Launched outside this closure's scope: nothing the task keeps can reach `sandboxOf` (the agent).
+          tasks.set(id, launchTask({ id, owner, command, wrapped, timeoutMs, graceMs: grace }, onFinish));
+        } finally {
+          releaseDescriptors(wrapped); // spawnTree closed them already unless launching failed before it
+        }
         return { taskId: id };
       },
       async output(taskId) {

@@ -7,8 +7,7 @@ import { createHash } from "node:crypto";
 import type { AgentFeatures } from "../../agent/acpClient";
 import { PathConfinement } from "../../client/folderConfinement";
 import { IntelHttpServer } from "../../mcp/intelHttp";
-import { consentKey } from "../../mcp/resolve";
-import { parseMcpJson } from "../../mcp/mcpJson";
+import { consentPrefix } from "../../mcp/consent";
 import { collectSessionServers, type SessionServers } from "../../mcp/sessionServers";
 import { vscodeIntelligence } from "./vscodeIntelligence";
 import { consentStore, folderSources } from "./vscodeSources";
@@ -41,18 +40,10 @@ export class McpHost implements vscode.Disposable {
     return got;
   }
 
-  /** Before a restart: a declined folder server of this name is asked about again. */
+  /** Before a restart: a declined folder server of this name is asked about again (every denial of it). */
   async forgetDenial(folder: vscode.WorkspaceFolder, name: string): Promise<void> {
-    let text: string | undefined;
-    try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder.uri, ".vscode", "mcp.json")));
-    } catch {
-      return;
-    }
-    const def = parseMcpJson(text, folder.name).servers.find((s) => s.name === name);
-    if (!def) return;
-    const key = consentKey(folder.uri.fsPath, def);
-    if (this.#consent.get(key) === "deny") await this.#consent.forget((k) => k === key);
+    const prefix = `${consentPrefix(folder.uri.fsPath, name)}.`;
+    await this.#consent.forget((k) => k.startsWith(prefix) && this.#consent.get(k) === "deny");
   }
 
   /** The folder's session ended: its secret stops working. */

@@ -1,9 +1,11 @@
 // The editor's side of `McpSources` for one folder: its `.vscode/mcp.json`, the user's
-// `manifold.mcpServers`, workspace trust, the consent question (modal) and its memory (global state),
-// and `${input:…}` values (passwords in SecretStorage, never logged; others in workspace state).
+// `manifold.mcpServers`, workspace trust, the consent question (modal, showing all it grants) and its
+// memory (global state), `${input:…}` values (passwords in SecretStorage, never logged; others in
+// workspace state), and the hashes of folder files a server runs.
 import * as vscode from "vscode";
 import { homedir } from "node:os";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import { sha256 } from "../../mcp/consent";
 import { PathConfinement } from "../../client/folderConfinement";
 import { mcpServersSetting } from "../config";
 import type { InputDef } from "../../mcp/mcpJson";
@@ -11,6 +13,10 @@ import type { Consent, McpSources, Scope } from "../../mcp/sessionServers";
 
 const CONSENT_KEY = "manifold.mcpConsent";
 const INPUTS_KEY = "manifold.mcpInputs";
+/** A run file larger than this is not hashed (nor covered): a server script is small. */
+const MAX_DIGEST_BYTES = 32 * 1024 * 1024;
+const ALLOW = "Allow";
+const ALLOW_OFFLINE = "Allow without network";
 
 export function consentStore(
   context: vscode.ExtensionContext,
@@ -18,24 +24,27 @@ export function consentStore(
   const all = (): Record<string, Consent> => {
     const raw = context.globalState.get<unknown>(CONSENT_KEY);
     if (typeof raw !== "object" || raw === null) return {};
-    return Object.fromEntries(Object.entries(raw).filter((e): e is [string, Consent] => e[1] === "allow" || e[1] === "deny"));
+    return Object.fromEntries(
+      Object.entries(raw).filter((e): e is [string, Consent] => e[1] === "allow" || e[1] === "allow-offline" || e[1] === "deny"),
+    );
   };
   return {
     all,
     get: (key) => all()[key],
     set: (key, value) => Promise.resolve(context.globalState.update(CONSENT_KEY, { ...all(), [key]: value })),
     async ask(q) {
-      const allow = "Allow";
+      const buttons = q.offerOffline ? [ALLOW, ALLOW_OFFLINE, "Don't Allow"] : [ALLOW, "Don't Allow"];
       const pick = await vscode.window.showWarningMessage(
         `Start MCP server "${q.name}" from folder ${q.folderName}?`,
         {
           modal: true,
-          detail: `It runs: ${q.command}\n\nIt is defined in ${q.folderName}/.vscode/mcp.json. Allow it only if you trust this folder's configuration.`,
+          detail:
+            `${q.detail.join("\n")}\n\nIt is defined in ${q.folderName}/.vscode/mcp.json. Allow it only if you trust this folder's configuration; ` +
+            "a change to any of the above asks again.",
         },
-        allow,
-        "Don't Allow",
+        ...buttons,
       );
-      return pick === allow;
+      return pick === ALLOW ? "allow" : pick === ALLOW_OFFLINE ? "allow-offline" : "deny";
     },
     async forget(pred) {
       await context.globalState.update(CONSENT_KEY, Object.fromEntries(Object.entries(all()).filter(([k]) => !pred(k))));
@@ -96,6 +105,17 @@ export function folderSources(
         return readFile(c.path, "utf8");
       }
       return readFile(path, "utf8");
+    },
+    async fileDigest(path) {
+      const c = await confinement.confine(path);
+      if (!c.ok) return undefined;
+      try {
+        const st = await stat(c.path);
+        if (!st.isFile() || st.size > MAX_DIGEST_BYTES) return undefined;
+        return sha256(await readFile(c.path));
+      } catch {
+        return undefined;
+      }
     },
     env: process.env,
     userHome: homedir(),

@@ -6,13 +6,17 @@ import type { FolderBinding, ManifoldChange, PanelSnapshot } from "../../api";
 import { ChatPanel, CHAT_VIEW_TYPE, panelTitle, webviewOptions } from "../chat/chatPanel";
 import type { DiffContentProvider } from "../chat/diffContent";
 import { vscodeFiles } from "../client/vscodeFiles";
-import { readAgentSettings, sessionDefaults } from "../config";
+import { ignoredWorkspaceSettings, readAgentSettings, sessionDefaults } from "../config";
+import { ignoredSettingNotice, IgnoredSettingNotices } from "../../common/userSettings";
 import { McpHost } from "../mcp/mcpHost";
 import { surfaceHiddenRequest } from "../permissions/surface";
 import { surfaceHiddenQuestion } from "../questions/surface";
 import type { SessionAction } from "../../common/webviewProtocol";
 import { permissionState } from "../../common/transcript";
+import * as os from "node:os";
 import { detectSandbox, type CommandSandbox } from "../../../sandbox";
+import { resolveHideDirs } from "../../../sandbox/hideDirs";
+import { manifoldStorageDirs } from "../../agent/storageDirs";
 import { errorText } from "../../common/text";
 import { FolderSession } from "../../sessions/folderSession";
 import { getOrCreate } from "../../sessions/getOrCreate";
@@ -43,6 +47,8 @@ export class SessionManager implements vscode.Disposable {
   readonly baselineDocs: BaselineDocs;
   /** Issue #17: the terminals' recent output, recorded from the start for the `@` mention. */
   readonly terminalOutputs = this.#store.add(new TerminalOutputs());
+  /** I-113: which ignored workspace values of user-only settings this window has told about. */
+  readonly #settingNotices = new IgnoredSettingNotices();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -68,12 +74,13 @@ export class SessionManager implements vscode.Disposable {
 
   /**
    * The command sandbox for `terminal/*`, probed once per window like the agent-server's: the
-   * workspace folders may not hold the sandbox binary, and the agent's data dir is hidden.
+   * workspace folders may not hold the sandbox binary, and Manifold's storage is hidden as from the
+   * built-in agent's commands (I-116).
    */
   #terminalSandbox(): Promise<CommandSandbox> {
     this.#sandbox ??= detectSandbox(process.env, {
       excludeDirs: this.folders().map((f) => f.uri.fsPath),
-      hide: [this.context.globalStorageUri.fsPath],
+      hide: resolveHideDirs(manifoldStorageDirs(this.context), { home: os.homedir(), log: (line) => this.log.info(`terminals: ${line}`) }),
       log: (line) => this.log.info(`terminals: ${line}`),
     });
     return this.#sandbox;
@@ -126,7 +133,10 @@ export class SessionManager implements vscode.Disposable {
         },
         editor: vscodeFiles,
         terminalSandbox: () => this.#terminalSandbox(),
-        defaults: sessionDefaults,
+        defaults: () => {
+          void this.#tellIgnoredSettings(folder);
+          return sessionDefaults();
+        },
         mcpServers: (features) => this.mcp.serversFor(folder, features),
         onPermissionRequested: (session, p) => {
           const panel = this.#panels.get(session.folder);
@@ -222,8 +232,20 @@ export class SessionManager implements vscode.Disposable {
     // Shown or hidden: `panels()` reports `visible`.
     chat.onDidChangeVisibility(() => this.#onDidChange.fire({ kind: "panels" }));
     this.#onDidChange.fire({ kind: "panels" });
-    void this.agent.ensureAttached(s).catch((err: unknown) => this.log.error(`[${folder.name}] ${errorText(err)}`));
+    void this.agent
+      .ensureAttached(s)
+      .then(() => this.#tellIgnoredSettings(folder))
+      .catch((err: unknown) => this.log.error(`[${folder.name}] ${errorText(err)}`));
     return chat;
+  }
+
+  /** I-113: the folder's panel says which workspace values of user-only settings were ignored, once per window each. */
+  async #tellIgnoredSettings(folder: vscode.WorkspaceFolder): Promise<void> {
+    const found = await ignoredWorkspaceSettings(folder.uri).catch(() => []);
+    const session = this.#sessions.get(folder.uri.fsPath);
+    if (!session) return;
+    for (const id of this.#settingNotices.take(found))
+      session.emit({ type: "notice", severity: "warning", text: ignoredSettingNotice(id) });
   }
 
   #foldersChanged(e: vscode.WorkspaceFoldersChangeEvent): void {

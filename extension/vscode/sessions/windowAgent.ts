@@ -8,6 +8,7 @@ import type { AcpClient } from "../../agent/acpClient";
 import { AgentHost } from "../../agent/agentHost";
 import type { AgentLog } from "../../agent/agentProcess";
 import { resolveAgentSpec } from "../../agent/agentSpec";
+import { manifoldStorageDirs } from "../../agent/storageDirs";
 import { readAgentSettings, readSecrets, traceEnabled } from "../config";
 import { installedRegistryLaunch } from "../registry/registryAgents";
 import type { AgentStatus } from "../../common/transcript";
@@ -67,6 +68,8 @@ export class WindowAgent {
           extensionPath: context.extensionUri.fsPath,
           dataDir: vscode.Uri.joinPath(context.globalStorageUri, "sessions").fsPath,
           cwd: context.globalStorageUri.fsPath,
+          // I-116: no session's tools or commands see Manifold's storage (checkpoints, logs, VS Code's state).
+          hideDirs: manifoldStorageDirs(context),
         });
       },
       onStarted: (client, restart) => this.#onAgentStarted(client, restart),

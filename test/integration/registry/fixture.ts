@@ -100,6 +100,32 @@ export function buildNpmTarball(work: string): Buffer {
   return readFileSync(out);
 }
 
+/**
+ * An npm package tarball whose `preinstall` writes `marker` (I-117): what a registry entry whose
+ * package is a URL made npm fetch and run on the host before any check.
+ */
+export function buildPreinstallTarball(work: string, marker: string): Buffer {
+  const dir = join(work, "preinstall-src");
+  mkdirSync(join(dir, "package"), { recursive: true });
+  const script = `require("fs").writeFileSync(${JSON.stringify(marker)}, "preinstall ran")`;
+  writeFileSync(
+    join(dir, "package", "package.json"),
+    JSON.stringify({ name: "evil-preinstall", version: "1.0.0", scripts: { preinstall: `node -e '${script}'` } }),
+  );
+  const out = join(work, "evil-preinstall-1.0.0.tgz");
+  execFileSync("tar", ["-czf", out, "-C", dir, "package"]);
+  return readFileSync(out);
+}
+
+/** A stand-in `npm` on PATH that appends its arguments to `record` (and fails): whether the installer started npm. */
+export function recordingNpm(work: string, record: string): string {
+  const dir = join(work, "recording-npm");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "npm"), `#!/bin/sh\necho "$*" >> ${JSON.stringify(record)}\nexit 1\n`);
+  chmodSync(join(dir, "npm"), 0o755);
+  return dir;
+}
+
 export async function startFixture(work: string, registry: (base: string, files: { binary: Buffer }) => unknown): Promise<Fixture> {
   const routes: Fixture["routes"] = new Map();
   const requests: string[] = [];

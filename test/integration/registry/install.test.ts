@@ -4,7 +4,7 @@
 // own agent-spec path until `initialize` completes; a checksum mismatch, an escaping archive, a
 // missing uvx and a cancelled npm run leave nothing in storage.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -18,7 +18,21 @@ import { registryAgentSetting } from "../../../extension/registry/settings";
 import { RegistrySource } from "../../../extension/registry/source";
 import { AgentStore, launchOf, type InstalledAgent } from "../../../extension/registry/store";
 import { cleanEnv } from "../../../scripts/lib/scrub-env.mjs";
-import { fakeUvx, NPM_PACKAGE, sha256, startFixture, type Fixture } from "./fixture";
+import { buildPreinstallTarball, fakeUvx, NPM_PACKAGE, recordingNpm, sha256, startFixture, type Fixture } from "./fixture";
+
+/** npx packages npm would fetch from elsewhere or resolve to a moving version (I-117). */
+const BAD_NPX = [
+  "git+https://github.com/evil/pkg.git",
+  "github:evil/pkg",
+  "evil/pkg",
+  "file:../evil",
+  "../evil",
+  "./evil-1.0.0.tgz",
+  "npm:evil@1.0.0",
+  `${NPM_PACKAGE}@latest`,
+  `${NPM_PACKAGE}@^1.0.0`,
+];
+const BAD_UVX = ["https://evil.example/evil.whl", "evil@https://evil.example/e.whl", "./evil", "evil>=1.0"];
 
 const platform = platformTarget(process.platform, process.arch);
 const quiet = { info: () => {}, warn: () => {}, error: () => {}, trace: () => {} };
@@ -28,6 +42,7 @@ describe("registry install against a local fixture", { skip: process.platform ==
   let fx: Fixture;
   let store: AgentStore;
   let agents: Map<string, RegistryAgent>;
+  const preinstallMarker = (): string => join(work, "preinstall-ran");
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), "manifold-registry-"));
@@ -54,10 +69,15 @@ describe("registry install against a local fixture", { skip: process.platform ==
             binary: { [platform!]: { archive: `${base}/fixture-agent.zip`, cmd: "./bin/fixture-agent", args: ["--acp", "zip"] } },
           }),
           entry("fixture-py", { uvx: { package: "fixture-py", args: ["--acp"] } }),
+          // I-117: every kind of package spec that is not a name at an exact version.
+          entry("evil-url", { npx: { package: `${base}/evil-preinstall.tgz` } }),
+          ...BAD_NPX.map((pkg, i) => entry(`evil-npx-${i}`, { npx: { package: pkg } })),
+          ...BAD_UVX.map((pkg, i) => entry(`evil-uvx-${i}`, { uvx: { package: pkg } })),
         ],
       };
     });
     fx.routes.set("/@manifold-test/hang", "hang");
+    fx.routes.set("/evil-preinstall.tgz", { body: buildPreinstallTarball(work, preinstallMarker()) });
     store = new AgentStore(join(work, "storage", "registry-agents"));
     const loaded = await new RegistrySource({
       url: `${fx.base}/registry.json`,
@@ -195,6 +215,42 @@ describe("registry install against a local fixture", { skip: process.platform ==
     const env = { ...cleanEnv(process.env), PATH: `${fakeUvx(work)}:${process.env.PATH ?? ""}` };
     const installed = await installAgent(agent("fixture-py"), opts({ baseEnv: env }));
     assert.equal(await initialize(installed, env), "--from fixture-py==1.0.0 fixture-py --acp");
+  });
+
+  test("I-117: an npx package that is a URL is refused before npm starts: the tarball's preinstall never runs", async () => {
+    await assert.rejects(
+      installAgent(agent("evil-url"), opts()),
+      /the registry's npx package "http:\/\/127\.0\.0\.1:\d+\/evil-preinstall\.tgz" is a URL/,
+    );
+    assert.equal(existsSync(preinstallMarker()), false, "the URL's preinstall ran on the host");
+    assert.ok(!fx.requests.includes("/evil-preinstall.tgz"), "npm fetched the URL");
+    assertNothingLeft("evil-url");
+  });
+
+  test("I-117: every bad kind of npx or uvx package is refused with its reason before any tool starts (a recording npm on PATH is never run)", async () => {
+    const record = join(work, "npm-invocations");
+    const env = { ...process.env, PATH: `${recordingNpm(work, record)}:${fakeUvx(work)}:${process.env.PATH ?? ""}` };
+    // The oracle sees npm when it runs: a good entry reaches the recording npm (which fails).
+    await assert.rejects(installAgent(agent("fixture-npx"), opts({ baseEnv: env })), /npm install failed/);
+    assert.match(readFileSync(record, "utf8"), new RegExp(`-- ${NPM_PACKAGE}@1\\.0\\.0`));
+    rmSync(record);
+    const ids = [...BAD_NPX.map((_, i) => `evil-npx-${i}`), ...BAD_UVX.map((_, i) => `evil-uvx-${i}`)];
+    for (const id of ids) {
+      await assert.rejects(installAgent(agent(id), opts({ baseEnv: env })), (err: Error) => {
+        assert.match(
+          err.message,
+          new RegExp(`^Fixture ${id} \\(${id}\\): the registry's (npx|uvx) package ".*" (is|has|contains)`),
+          err.message,
+        );
+        return true;
+      });
+      assertNothingLeft(id);
+    }
+    assert.equal(
+      existsSync(record),
+      false,
+      `npm was started for a refused entry: ${existsSync(record) ? readFileSync(record, "utf8") : ""}`,
+    );
   });
 
   test("update installs the newer version and removes the old; remove leaves nothing", async () => {

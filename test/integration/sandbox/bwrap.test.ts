@@ -6,6 +6,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { releaseDescriptors } from "../../../sandbox/bindFds";
 import { detectSandbox } from "../../../sandbox/detect";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import { sessionContext } from "./fixture";
@@ -176,6 +177,7 @@ describe("bubblewrap backend", { skip: !linux && "Linux only" }, () => {
 
   it("the argv is what reference/sandbox.md describes (namespaces, /tmp before the root, clean env)", () => {
     const w = sb.wrap("true", ctxFor("argv", rootA), { cwd: rootA, unconfined: false });
+    releaseDescriptors(w); // inspected, never spawned
     const a = w.args;
     for (const flag of [
       "--new-session",
@@ -193,12 +195,14 @@ describe("bubblewrap backend", { skip: !linux && "Linux only" }, () => {
     assert.ok(tmpAt > 0 && rootAt > tmpAt, "session tmp is bound at /tmp before the root");
     assert.deepEqual(a.slice(-4), ["--", "/bin/bash", "-c", "true"]);
     for (const flag of ["--cap-drop", "--seccomp"]) assert.ok(a.includes(flag), flag);
-    // With the network off, /bin/sh opens the seccomp filter on fd 3 and execs the absolute bwrap.
-    assert.equal(w.file, "/bin/sh");
-    const bwrap = a[4] ?? "";
+    // The absolute bwrap; with the network off the seccomp filter is the child's fd 3 (the first of `fds`).
+    const bwrap = w.file;
     assert.ok(path.isAbsolute(bwrap));
     assert.equal(execFileSync(bwrap, ["--version"]).toString().startsWith("bubblewrap"), true);
     assert.equal(a[a.indexOf("--seccomp") + 1], "3");
+    // Bind sources go by descriptor (I-112): the root is `--bind-fd N root`, never a path bind.
+    assert.equal(a[a.indexOf(rootA) - 2], "--bind-fd");
+    assert.equal(a.includes("--bind"), false);
   });
 });
 

@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { CONFIG_DIRS } from "../../../sandbox/configPaths";
 import { seatbeltArgs, seatbeltProfile } from "../../../sandbox/seatbelt";
 import type { SandboxContext } from "../../../sandbox/types";
 
@@ -26,6 +27,7 @@ describe("sandbox-exec profile (macOS)", () => {
       ["WRITABLE_ROOT_0", "/Users/me/proj"],
       ["WRITABLE_ROOT_0_RO_0", "/Users/me/proj/.git/hooks"],
       ["WRITABLE_ROOT_0_RO_1", "/Users/me/proj/.git/config"],
+      ...CONFIG_DIRS.map((d, i): [string, string] => [`WRITABLE_ROOT_0_RO_${i + 2}`, `/Users/me/proj/${d}`]),
       ["WRITABLE_ROOT_0_PIN_0", "/Users/me/proj/.git"],
       ["WRITABLE_ROOT_1", "/private/var/folders/xy/T/manifold-s"],
       ["HIDDEN_0", "/private/var/folders/xy/T"],
@@ -36,7 +38,7 @@ describe("sandbox-exec profile (macOS)", () => {
     assert.ok(lines.includes("(allow file-read*)"));
     assert.equal(
       lines.find((l) => l.startsWith("(allow file-write* ")),
-      '(allow file-write* (require-all (subpath (param "WRITABLE_ROOT_0")) (require-not (subpath (param "WRITABLE_ROOT_0_RO_0"))) (require-not (subpath (param "WRITABLE_ROOT_0_RO_1"))) (require-not (literal (param "WRITABLE_ROOT_0_PIN_0")))) (require-all (subpath (param "WRITABLE_ROOT_1"))))',
+      `(allow file-write* (require-all (subpath (param "WRITABLE_ROOT_0")) (require-not (subpath (param "WRITABLE_ROOT_0_RO_0"))) (require-not (subpath (param "WRITABLE_ROOT_0_RO_1"))) ${CONFIG_DIRS.map((_, i) => `(require-not (subpath (param "WRITABLE_ROOT_0_RO_${i + 2}")))`).join(" ")} (require-not (literal (param "WRITABLE_ROOT_0_PIN_0")))) (require-all (subpath (param "WRITABLE_ROOT_1"))))`,
     );
     // Other sessions' temp areas are hidden; the session's own area is given back after the deny.
     const deny = lines.findIndex((l) => l === '(deny file-read* file-write* (subpath (param "HIDDEN_0")))');
@@ -68,6 +70,7 @@ describe("sandbox-exec profile (macOS)", () => {
       "-DWRITABLE_ROOT_0=/Users/me/proj",
       "-DWRITABLE_ROOT_0_RO_0=/Users/me/proj/.git/hooks",
       "-DWRITABLE_ROOT_0_RO_1=/Users/me/proj/.git/config",
+      ...CONFIG_DIRS.map((d, i) => `-DWRITABLE_ROOT_0_RO_${i + 2}=/Users/me/proj/${d}`),
       "-DWRITABLE_ROOT_0_PIN_0=/Users/me/proj/.git",
       "-DWRITABLE_ROOT_1=/private/var/folders/xy/T/manifold-s",
       "-DHIDDEN_0=/private/var/folders/xy/T",
@@ -90,7 +93,7 @@ describe("sandbox-exec profile (macOS)", () => {
       const values = (re: RegExp) => params.filter(([k]) => re.test(k)).map(([, v]) => v);
       assert.deepEqual(
         values(/_RO_/),
-        [".git/hooks", ".git/config", ".git", "meta/gd/hooks", "meta/gd/config"].map((p) => path.join(root, p)),
+        [".git/hooks", ".git/config", ...CONFIG_DIRS, ".git", "meta/gd/hooks", "meta/gd/config"].map((p) => path.join(root, p)),
       );
       assert.deepEqual(
         values(/_PIN_/),
@@ -98,6 +101,34 @@ describe("sandbox-exec profile (macOS)", () => {
       );
       assert.deepEqual(values(/^HIDDEN_/), [path.join(base, "data"), path.join(base, "tmp")]);
       assert.match(profile, /\(deny file-read\* file-write\* \(subpath \(param "HIDDEN_0"\)\) \(subpath \(param "HIDDEN_1"\)\)\)/);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("I-112: protected config is denied to writes: the config folders by name (existing or not), an existing *.code-workspace in any case, and the client's extra paths", () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mf-sb-")));
+    try {
+      const root = path.join(base, "ws");
+      fs.mkdirSync(path.join(root, ".VSCode"), { recursive: true });
+      fs.writeFileSync(path.join(root, "x.code-workspace"), "{}");
+      fs.mkdirSync(path.join(root, "srv"));
+      const envFile = path.join(root, "srv", ".env");
+      const outside = path.join(base, "elsewhere.env");
+      const { params, profile } = seatbeltProfile(
+        ctx({ root, tmpDir: path.join(base, "tmp", "s"), protectedPaths: [envFile, outside, "relative/.env"] }),
+        (p) => p,
+      );
+      const ro = params.filter(([k]) => /_RO_/.test(k)).map(([, v]) => v);
+      for (const d of CONFIG_DIRS) assert.ok(ro.includes(path.join(root, d)), d);
+      for (const p of [".VSCode", "x.code-workspace", "srv/.env"]) assert.ok(ro.includes(path.join(root, p)), p);
+      assert.equal(ro.includes(outside), false, "a path outside the root is not the client's to name");
+      assert.ok(
+        params.some(([k, v]) => /_PIN_/.test(k) && v === path.join(root, "srv")),
+        "the extra path's directory is pinned",
+      );
+      for (const [k] of params.filter(([k]) => /^WRITABLE_ROOT_0_RO_/.test(k)))
+        assert.ok(profile.includes(`(require-not (subpath (param "${k}")))`), k);
     } finally {
       fs.rmSync(base, { recursive: true, force: true });
     }

@@ -43,4 +43,26 @@ describe("parseMcpServers", () => {
         JSON.stringify(raw).slice(0, 80),
       );
   });
+
+  it("I-114: a folder-defined server's _meta mark is kept (network off unless set); a malformed mark is refused, never dropped", () => {
+    const mark = (v: unknown) => ({ name: "f", command: "node", args: [], env: [], _meta: { "manifold.dev/confine": v, other: 1 } });
+    const [on] = parseMcpServers([mark({ sandbox: true, network: true })]);
+    assert.deepEqual(on, { transport: "stdio", name: "f", command: "node", args: [], env: [], confine: { network: true } });
+    assert.deepEqual(parseMcpServers([mark({ sandbox: true })])[0], {
+      transport: "stdio",
+      name: "f",
+      command: "node",
+      args: [],
+      env: [],
+      confine: { network: false },
+    });
+    assert.equal("confine" in parseMcpServers([mark({ sandbox: false })])[0]!, false);
+    assert.equal("confine" in parseMcpServers([{ name: "u", command: "node", args: [], env: [], _meta: null }])[0]!, false);
+    for (const bad of [true, "yes", { sandbox: "true" }, { sandbox: true, network: 1 }, { sandbox: true, extra: 1 }])
+      assert.throws(
+        () => parseMcpServers([mark(bad)]),
+        (e: unknown) => e instanceof McpConfigError && /manifold\.dev\/confine/.test(e.message),
+        JSON.stringify(bad),
+      );
+  });
 });

@@ -10,7 +10,7 @@ import { createNoSandbox } from "../../../sandbox/none";
 import { Event } from "../../../extension/common/event";
 
 test("I-102: each folder's session/new carries only that folder's servers; status reports reach only their session", async () => {
-  const received: Array<{ cwd: string; names: string[] }> = [];
+  const received: Array<{ cwd: string; names: string[]; protectedPaths?: unknown }> = [];
   let ctx: acp.AgentContext | undefined;
   let seq = 0;
   const app = acp
@@ -23,7 +23,8 @@ test("I-102: each folder's session/new carries only that folder's servers; statu
       agentCapabilities: { mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } },
     }))
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
-      received.push({ cwd: params.cwd, names: params.mcpServers.map((s) => s.name) });
+      const meta = params._meta?.["manifold.dev/protectedPaths"];
+      received.push({ cwd: params.cwd, names: params.mcpServers.map((s) => s.name), ...(meta ? { protectedPaths: meta } : {}) });
       return { sessionId: `s${++seq}` };
     });
   const client = new AcpClient(app);
@@ -35,6 +36,7 @@ test("I-102: each folder's session/new carries only that folder's servers; statu
       { name: `only-${folder}`, source: "folder", state: "passed" },
       { name: "declined-one", source: "folder", state: "declined" },
     ],
+    protectedPaths: folder === "alpha" ? ["/w/alpha/.env"] : [],
   });
   const make = (folder: string) =>
     new FolderSession(`/w/${folder}`, folder, {
@@ -49,7 +51,8 @@ test("I-102: each folder's session/new carries only that folder's servers; statu
   await a.attach(client, { restart: false });
   await b.attach(client, { restart: false });
   assert.deepEqual(received, [
-    { cwd: "/w/alpha", names: ["only-alpha"] },
+    // The files its servers read or run from the folder travel as the session's protected paths (I-112).
+    { cwd: "/w/alpha", names: ["only-alpha"], protectedPaths: ["/w/alpha/.env"] },
     { cwd: "/w/beta", names: ["only-beta"] },
   ]);
   assert.deepEqual(seen[0]?.mcp, { http: true, sse: false });

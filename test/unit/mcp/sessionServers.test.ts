@@ -17,6 +17,7 @@ const FOLDER_JSON = `{
 }`;
 
 function sources(over: Partial<McpSources> & { answers?: boolean[] } = {}): McpSources & { asked: string[]; store: Map<string, string> } {
+  // The first two lines of the question: the command and its args, or the url (the rest: consent.test.ts).
   const asked: string[] = [];
   const store = new Map<string, string>();
   const answers = [...(over.answers ?? [])];
@@ -29,10 +30,11 @@ function sources(over: Partial<McpSources> & { answers?: boolean[] } = {}): McpS
     consent: {
       get: (k) => store.get(k) as "allow" | "deny" | undefined,
       set: (k, v) => void store.set(k, v),
-      ask: (q) => (asked.push(`${q.folderName}/${q.name}: ${q.command}`), Promise.resolve(answers.shift() ?? false)),
+      ask: (q) => (asked.push(`${q.folderName}/${q.name}: ${shortGrant(q.detail)}`), Promise.resolve(answers.shift() ? "allow" : "deny")),
     },
     input: (_scope, def) => Promise.resolve(def.id === "token" ? "s3cret" : undefined),
     readEnvFile: () => Promise.resolve("FROM_FILE=1\nTOKEN=overridden\n"),
+    fileDigest: () => Promise.resolve(undefined),
     env: {},
     userHome: "/home/u",
     ...over,
@@ -42,6 +44,14 @@ function sources(over: Partial<McpSources> & { answers?: boolean[] } = {}): McpS
 }
 
 const all = { http: true, sse: false };
+
+/** `node ${workspaceFolder}/srv.js` or `http https://…`, from the question's lines. */
+function shortGrant(detail: string[]): string {
+  const cmd = detail.find((l) => l.startsWith("Command: "));
+  if (!cmd) return detail[0]!.replace(/^Connects to: /, "");
+  const args = detail.find((l) => l.startsWith("Arguments: "))!.slice(11);
+  return [cmd.slice(9), ...(args === "none" ? [] : (JSON.parse(`[${args.split('" "').join('","')}]`) as string[]))].join(" ");
+}
 
 describe("MCP servers of a folder session (I-102)", () => {
   it("parses VS Code's mcp.json; a bad entry is reported by name and loses nothing else", () => {
@@ -97,6 +107,8 @@ describe("MCP servers of a folder session (I-102)", () => {
           { name: "TOKEN", value: "s3cret" },
           { name: "N", value: "3" },
         ],
+        // A folder's stdio server starts inside the session's sandbox; "Allow" grants network (I-114).
+        _meta: { "manifold.dev/confine": { sandbox: true, network: true } },
       },
     ]);
     assert.deepEqual(

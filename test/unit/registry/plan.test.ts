@@ -43,6 +43,7 @@ describe("install plans", () => {
       "--no-fund",
       "--no-update-notifier",
       "--save-exact",
+      "--",
       "@s/p@1.5.0",
     ]);
   });

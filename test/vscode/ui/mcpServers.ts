@@ -1,7 +1,8 @@
 // MCP servers in a real window. I-102: folder alpha's `.vscode/mcp.json` defines a stdio server
-// ("probe", the fake server of test/support, which logs its start and cwd to a marker file outside both
-// folders); it must not start while the workspace is untrusted, nor after "Don't Allow", and once allowed
-// it serves alpha's session only. Then the diagnostics round trip: the agent writes a type error and
+// ("probe", the fake server of test/support, which logs its start and cwd to a marker file); it must not
+// start while the workspace is untrusted, nor after "Don't Allow", and once allowed it serves alpha's
+// session only. A folder's server starts inside the session's sandbox (I-114), so its script and
+// marker live in alpha (the sandbox hides the host's /tmp and writes only the folder). Then the diagnostics round trip: the agent writes a type error and
 // Manifold's own MCP server (`mcp__manifold__diagnostics`) reports it back to the model.
 // The untrusted and consent checks hook into the Restricted Mode section (the only moments the window is
 // untrusted and the consent question first comes up); the rest runs after the permission section.
@@ -9,7 +10,7 @@
 // extension that declares no untrusted-workspace support when the window is trusted later, so without
 // it no TypeScript would run in this window at all (see test/vscode/README.md, MCP).
 import * as assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { FrameLocator } from "playwright-core";
@@ -23,8 +24,8 @@ import type { TrustHooks } from "./restrictedMode";
 
 const SERVER = "probe";
 const TOOL = `mcp__${SERVER}__echo`;
-const markerOf = (root: string): string => join(root, "mcp-probe-started.jsonl");
-const starts = (s: Scenario) => readLog(markerOf(s.workspace.root)).filter((e) => e.event === "start");
+const markerOf = (alpha: string): string => join(alpha, ".mcp-probe", "started.jsonl");
+const starts = (s: Scenario) => readLog(markerOf(s.workspace.alpha)).filter((e) => e.event === "start");
 
 /**
  * User settings of the shared window: TypeScript's extension is loaded while the window is untrusted, so
@@ -36,14 +37,17 @@ export const MCP_WINDOW_SETTINGS: Record<string, unknown> = {
 
 /** Before code-server starts: alpha's `.vscode/mcp.json` runs the fake stdio server. */
 export function prepareMcpFixture(ws: TwoFolderWorkspace): void {
-  const entry = mcpStdioEntry({ name: SERVER, tools: [{ name: "echo", behaviour: "echo" }], log: markerOf(ws.root) });
+  const entry = mcpStdioEntry({ name: SERVER, tools: [{ name: "echo", behaviour: "echo" }], log: markerOf(ws.alpha) });
   if (!("command" in entry)) throw new Error("expected a stdio entry");
+  const script = join(ws.alpha, ".mcp-probe", "server.cjs");
+  mkdirSync(join(ws.alpha, ".mcp-probe"), { recursive: true });
+  copyFileSync(entry.args[0]!, script);
   const config = {
     servers: {
       [SERVER]: {
         type: "stdio",
         command: entry.command,
-        args: entry.args,
+        args: [script],
         env: Object.fromEntries(entry.env.map((e) => [e.name, e.value])),
       },
     },
