@@ -11,3 +11,4 @@ export type { RunningProcess } from "./processTree";
 export { descendantsOf, pidAlive, processRef, stillAlive } from "./procfs";
 export type { ProcessRef } from "./procfs";
 export { redact, redactValues } from "./redact";
+export { shellQuote } from "./shellQuote";

@@ -2,10 +2,12 @@
 // `agentCapabilities._meta.manifold` so a client uses them only with an agent that has them:
 // `_manifold/mcp_status` (agent → client notification: {sessionId, servers:[{name,state,tools?,error?}]},
 // sent on every change) and `_manifold/mcp_restart` (client → agent request: {sessionId, name}).
+// `mcpConfine`: a stdio server marked `_meta["manifold.dev/confine"]` starts inside the session's
+// sandbox (launch.ts); a client gives a folder's own stdio servers only to an agent that says so.
 import { z } from "zod";
 
 export const MCP_STATUS_METHOD = "_manifold/mcp_status";
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";
-export const MCP_META = { manifold: { mcpStatus: true, mcpRestart: true } } as const;
+export const MCP_META = { manifold: { mcpStatus: true, mcpRestart: true, mcpConfine: true } } as const;
 
 export const mcpRestartParams = z.object({ sessionId: z.string().min(1), name: z.string().min(1).max(200) });

@@ -42,6 +42,8 @@ export interface AgentFeatures {
   /** The agent reports MCP server states / restarts one (advertised in `agentCapabilities._meta.manifold`). */
   mcpStatus: boolean;
   mcpRestart: boolean;
+  /** The agent starts stdio servers marked `_meta["manifold.dev/confine"]` inside the session's sandbox (I-114). */
+  mcpConfine: boolean;
   /** `session/fork` that can be cut before a prompt (Manifold's `_meta` extension): edit and resend forgets. */
   forkAtPrompt: boolean;
   /** `_session/steering`: user content into the running turn (top-level `_meta.steering.supported` of `initialize`). */
@@ -90,6 +92,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null, initMe
     mcp: { http: caps?.mcpCapabilities?.http === true, sse: caps?.mcpCapabilities?.sse === true },
     mcpStatus: manifoldMeta(caps)?.mcpStatus === true,
     mcpRestart: manifoldMeta(caps)?.mcpRestart === true,
+    mcpConfine: manifoldMeta(caps)?.mcpConfine === true,
     forkAtPrompt: forkMeta(caps?._meta),
     steering: steeringMeta(initMeta),
     logout: on(caps?.auth?.logout),

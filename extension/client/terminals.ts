@@ -20,6 +20,7 @@ import {
   DEFAULT_KILL_GRACE_MS,
   isSecretEnvName,
   NO_BACKEND_MESSAGE,
+  shellQuote,
   spawnTree,
   type CommandSandbox,
   type RunningProcess,
@@ -42,10 +43,6 @@ export function truncateStart(s: string, limit: number): { text: string; truncat
   let start = buf.length - limit;
   while (start < buf.length && ((buf[start] as number) & 0xc0) === 0x80) start++;
   return { text: buf.subarray(start).toString("utf8"), truncated: true };
-}
-
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

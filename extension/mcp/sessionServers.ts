@@ -50,7 +50,13 @@ export interface McpSources {
 export interface AgentMcpSupport {
   http: boolean;
   sse: boolean;
+  /** The agent starts stdio servers marked `_meta["manifold.dev/confine"]` inside the session's sandbox (Manifold's agent-server). */
+  confine?: boolean;
 }
+
+/** Why a folder's own stdio server is not given to an agent that would start it unconfined (I-114). */
+export const UNCONFINED_AGENT =
+  "this agent would start it outside Manifold's sandbox: a folder's own stdio servers go only to an agent that confines them (the built-in agent)";
 
 export interface SessionServers {
   servers: McpServer[];
@@ -136,6 +142,10 @@ async function addAll(
     const refusal = transportRefusal(def, caps);
     if (refusal) {
       row("not-passed", refusal);
+      continue;
+    }
+    if (scope === "folder" && def.config.type === "stdio" && caps.confine !== true) {
+      row("not-passed", UNCONFINED_AGENT);
       continue;
     }
     const missing = inputIds(def).filter((id) => !inputs.has(id));

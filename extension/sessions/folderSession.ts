@@ -74,7 +74,8 @@ export class FolderSession extends Disposable {
     private readonly deps: FolderSessionDeps,
   ) {
     super();
-    this.confinement = new PathConfinement(folder);
+    // What the extension serves any agent refuses the files its MCP servers read or run (I-112).
+    this.confinement = new PathConfinement(folder, () => this.#opener.protectedPaths);
     this.#transcript = new HostTranscript(emptyTranscript(folderName, ""));
     this.queue = new FolderQueue({
       folder,

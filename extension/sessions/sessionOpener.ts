@@ -46,6 +46,7 @@ export interface SessionSlot {
 export class SessionOpener {
   /** The MCP rows of the session being (re)opened, shown once it is bound. */
   #mcpRows: McpRow[] = [];
+  #protectedPaths: readonly string[] = [];
 
   constructor(
     private readonly host: SessionOpenerHost,
@@ -161,6 +162,11 @@ export class SessionOpener {
     await this.reopen(client, sessionId, false);
   }
 
+  /** The files the session's MCP servers read or run from the folder, as last sent (I-112). */
+  get protectedPaths(): readonly string[] {
+    return this.#protectedPaths;
+  }
+
   /**
    * The servers to send, and the session `_meta` naming the files they read or run from the folder
    * (the agent protects them as config, I-112); their rows reach the panel first.
@@ -171,6 +177,7 @@ export class SessionOpener {
     // An agent that reports states shows "starting" until it does; others show "passed".
     const rows = f.mcpStatus ? got.rows.map((r) => (r.state === "passed" ? { ...r, state: "starting" as const } : r)) : got.rows;
     this.#mcpRows = rows;
+    this.#protectedPaths = got.protectedPaths;
     const meta = got.protectedPaths.length > 0 ? { [PROTECTED_PATHS_META]: got.protectedPaths } : undefined;
     return { mcpServers: got.servers, meta };
   }

@@ -61,7 +61,7 @@ describe("MCP status and restart extension messages (spawned)", () => {
     server = await startFakeModelServer();
     agent = spawnAgent({ env: { ...modelEnv(server.url), MANIFOLD_MCP_START_TIMEOUT_MS: "4000" } });
     const init = await agent.initialize();
-    assert.deepEqual(init.agentCapabilities?._meta?.manifold, { mcpStatus: true, mcpRestart: true });
+    assert.deepEqual(init.agentCapabilities?._meta?.manifold, { mcpStatus: true, mcpRestart: true, mcpConfine: true });
   });
   after(async () => {
     await agent.close();

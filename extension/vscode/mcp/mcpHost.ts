@@ -32,7 +32,11 @@ export class McpHost implements vscode.Disposable {
     } catch (err) {
       this.log(`[${folder.name}] Manifold's MCP server is unavailable: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const got = await collectSessionServers(folderSources(this.context, folder, this.#consent), features.mcp, own);
+    const got = await collectSessionServers(
+      folderSources(this.context, folder, this.#consent),
+      { ...features.mcp, confine: features.mcpConfine },
+      own,
+    );
     // Names and states only: values (env, headers, inputs) may hold secrets.
     this.log(
       `[${folder.name}] MCP servers: ${got.rows.map((r) => `${r.name} (${r.source}) ${r.state}${r.detail ? `: ${r.detail}` : ""}`).join("; ") || "none"}`,

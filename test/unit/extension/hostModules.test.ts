@@ -102,6 +102,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
       mcp: { http: false, sse: false },
       mcpStatus: false,
       mcpRestart: false,
+      mcpConfine: false,
       forkAtPrompt: false,
       steering: false,
       logout: false,
@@ -112,6 +113,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
     sse: false,
   });
   assert.equal(agentFeatures({ _meta: { manifold: { mcpStatus: true } } }).mcpStatus, true);
+  assert.equal(agentFeatures({ _meta: { manifold: { mcpConfine: true } } }).mcpConfine, true);
   // Manifold's fork-before-a-prompt extension is read from agentCapabilities._meta["session/fork"].
   assert.equal(agentFeatures({ _meta: { "session/fork": { "manifold.dev/keepPrompts": true } } }).forkAtPrompt, true);
   assert.equal(agentFeatures({ _meta: { "session/fork": {} } }).forkAtPrompt, false);

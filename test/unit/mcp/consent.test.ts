@@ -78,7 +78,7 @@ function world(): World {
   };
 }
 
-const caps = { http: true, sse: false };
+const caps = { http: true, sse: false, confine: true };
 const stdioOf = (servers: McpServer[]) => servers.find((s) => s.name === "local") as McpServer & { _meta?: Record<string, unknown> };
 
 describe("MCP consent shows and covers everything it grants (I-115)", () => {

@@ -43,7 +43,7 @@ function sources(over: Partial<McpSources> & { answers?: boolean[] } = {}): McpS
   };
 }
 
-const all = { http: true, sse: false };
+const all = { http: true, sse: false, confine: true };
 
 /** `node ${workspaceFolder}/srv.js` or `http https://…`, from the question's lines. */
 function shortGrant(detail: string[]): string {
@@ -142,10 +142,23 @@ describe("MCP servers of a folder session (I-102)", () => {
     assert.deepEqual(r.servers, []);
   });
 
+  it("I-114: a folder's own stdio server goes only to an agent that confines it; others list it as not passed, unasked", async () => {
+    const src = sources({ answers: [true, true] });
+    const r = await collectSessionServers(src, { http: true, sse: false });
+    assert.deepEqual(
+      r.servers.map((s) => s.name),
+      ["remote"],
+    );
+    const local = r.rows.find((x) => x.name === "local");
+    assert.equal(local?.state, "not-passed");
+    assert.match(local?.detail ?? "", /outside Manifold's sandbox/);
+    assert.ok(!src.asked.some((q) => q.startsWith("a/local")), "no consent is asked for a server that is not passed");
+  });
+
   it("passes only the transports the agent advertises; the others are listed with the reason", async () => {
     const src = sources({ answers: [true, true] });
     const own = { type: "http" as const, name: "manifold", url: "http://127.0.0.1:1/mcp/x", headers: [] };
-    const r = await collectSessionServers(src, { http: false, sse: false }, own);
+    const r = await collectSessionServers(src, { http: false, sse: false, confine: true }, own);
     assert.deepEqual(
       r.servers.map((s) => s.name),
       ["local"],
