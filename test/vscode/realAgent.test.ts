@@ -1,8 +1,8 @@
 // needs: e2e-tools
 // A real third-party ACP agent through Manifold's UI (issue #18): opencode (pinned, installed by
 // scripts/agents/install.sh) serves a two-folder code-server window, offline, against a local fake of
-// its model API (OpenAI-compatible chat). `manifold.agents` is machine-scoped, so in code-server (a
-// remote window) it goes in the Remote (Machine) settings. Alpha streams a reply; a write asks in
+// its model API (OpenAI-compatible chat). Every `manifold.*` setting is machine-scoped, so in
+// code-server (a remote window) `manifold.agents` and `manifold.agent` go in the Remote (Machine) settings. Alpha streams a reply; a write asks in
 // alpha's panel only and Reject writes nothing (I-93); a write outside the folder, rejected, writes
 // nothing, and approved is written by opencode itself (it answers its own permission after handing
 // the edit to fs/*, which Manifold refuses outside the folder, I-94: the panel says "runs as you");
@@ -65,10 +65,13 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
         const env = Object.fromEntries(Object.entries(profile.env(origin, home)).filter((e): e is [string, string] => e[1] !== undefined));
         writeFileSync(
           join(machine, "settings.json"),
-          JSON.stringify({ "manifold.agents": [{ name: "opencode", command: found.exe, args: profile.args, env }] }, null, 2),
+          JSON.stringify(
+            { "manifold.agent": "opencode", "manifold.agents": [{ name: "opencode", command: found.exe, args: profile.args, env }] },
+            null,
+            2,
+          ),
         );
       },
-      settings: { "manifold.agent": "opencode" },
     });
   });
 

@@ -82,7 +82,6 @@ export function runAuthInTerminal(spec: AgentSpec, method: TerminalAuthMethod, c
 export function signInIO(opts: {
   spec: () => AgentSpec | undefined;
   store: AgentSecretStore;
-  cwd: string;
   restartAgent(): Promise<void>;
 }): SignInIO {
   const running = (): AgentSpec => {
@@ -101,7 +100,9 @@ export function signInIO(opts: {
         }),
       ),
     storeValues: (values) => opts.store.store(running().name, values),
-    runInTerminal: (method) => runAuthInTerminal(running(), method, opts.cwd),
+    // The agent's own cwd (Manifold's storage), never the folder: `npx`, `python -m` and their kin
+    // would run what a confined agent planted there (`node_modules/<pkg>`, I-114).
+    runInTerminal: (method) => runAuthInTerminal(running(), method, running().cwd),
     restartAgent: () => opts.restartAgent(),
   };
 }

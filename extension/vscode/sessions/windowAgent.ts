@@ -139,7 +139,6 @@ export class WindowAgent {
         signInIO({
           spec: () => this.host.spec,
           store: this.secrets,
-          cwd: s.folder,
           restartAgent: () => this.restartAgent(),
         }),
       );

@@ -41,6 +41,9 @@ export function prepareMcpFixture(ws: TwoFolderWorkspace): void {
   if (!("command" in entry)) throw new Error("expected a stdio entry");
   const script = join(ws.alpha, ".mcp-probe", "server.cjs");
   mkdirSync(join(ws.alpha, ".mcp-probe"), { recursive: true });
+  // The server runs sandboxed to alpha, so its log lives there; ignored, it is no change of alpha's
+  // that a checkpoint records (the checkpoint tests in the same window list alpha's changed files).
+  writeFileSync(join(ws.alpha, ".mcp-probe", ".gitignore"), "*\n");
   copyFileSync(entry.args[0]!, script);
   const config = {
     servers: {
