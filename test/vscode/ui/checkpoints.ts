@@ -68,8 +68,11 @@ export function checkpointTests(scenario: () => Scenario): void {
           "the agent's turn did not change the files",
         );
 
-        await eventually(async () => ((await changedPaths()).length === 3 ? true : undefined), "three files in the changes list");
-        assert.deepEqual(await changedPaths(), ["ck/one.txt", "ck/three.txt", "ck/two.txt"]);
+        // The list settles on the turn's files (it can show the previous turn's row for a moment).
+        const expected = ["ck/one.txt", "ck/three.txt", "ck/two.txt"];
+        const settled = async () => JSON.stringify(await changedPaths()) === JSON.stringify(expected);
+        await eventually(async () => ((await settled()) ? true : undefined), "the turn's three files in the changes list");
+        assert.deepEqual(await changedPaths(), expected);
         const row = (p: string) => alpha.locator(`${byTestId(TEST_IDS.changesFile)}[data-path="${p}"]`);
         const counts = async (p: string): Promise<string> => (await row(p).locator(".counts").innerText()).replace(/\s+/g, " ").trim();
         assert.equal(await counts("ck/one.txt"), "+2 −2");

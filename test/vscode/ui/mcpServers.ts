@@ -2,8 +2,9 @@
 // ("probe", the fake server of test/support, which logs its start and cwd to a marker file); it must not
 // start while the workspace is untrusted, nor after "Don't Allow", and once allowed it serves alpha's
 // session only. A folder's server starts inside the session's sandbox (I-114), so its script and
-// marker live in alpha (the sandbox hides the host's /tmp and writes only the folder). Then the diagnostics round trip: the agent writes a type error and
-// Manifold's own MCP server (`mcp__manifold__diagnostics`) reports it back to the model.
+// marker live in alpha (the sandbox hides the host's /tmp and writes only the folder). Then the
+// diagnostics round trip: the agent writes a type error and Manifold's own MCP server
+// (`mcp__manifold__diagnostics`) reports it back to the model.
 // The untrusted and consent checks hook into the Restricted Mode section (the only moments the window is
 // untrusted and the consent question first comes up); the rest runs after the permission section.
 // The window runs TypeScript in Restricted Mode too (MCP_WINDOW_SETTINGS): code-server does not load an
