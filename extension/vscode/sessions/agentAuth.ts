@@ -79,11 +79,7 @@ export function runAuthInTerminal(spec: AgentSpec, method: TerminalAuthMethod, c
 }
 
 /** The editor half of `signIn` for the running agent `spec`. */
-export function signInIO(opts: {
-  spec: () => AgentSpec | undefined;
-  store: AgentSecretStore;
-  restartAgent(): Promise<void>;
-}): SignInIO {
+export function signInIO(opts: { spec: () => AgentSpec | undefined; store: AgentSecretStore; restartAgent(): Promise<void> }): SignInIO {
   const running = (): AgentSpec => {
     const spec = opts.spec();
     if (!spec) throw new Error("the agent is not running");
