@@ -16,14 +16,23 @@ interface Variant {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
-  /** Descriptors the wrapped command binds (child fd 3, 4, …); kept open for every run, closed at the end. */
-  fds?: number[];
+  /**
+   * Wraps the command afresh for each run, as the bash tool does: the descriptors it binds (child fd
+   * 3, 4, …, the seccomp filter's read offset among them) are single-use. Timed from the wrap.
+   */
+  wrap?: () => { file: string; args: string[]; env: Record<string, string>; cwd: string; fds?: number[] };
 }
 
 function runOnce(v: Variant): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(v.file, v.args, { cwd: v.cwd, env: v.env ?? process.env, stdio: ["ignore", "pipe", "pipe", ...(v.fds ?? [])] });
+    const w = v.wrap?.() ?? { ...v, fds: [] };
+    let child;
+    try {
+      child = spawn(w.file, w.args, { cwd: w.cwd, env: w.env ?? process.env, stdio: ["ignore", "pipe", "pipe", ...(w.fds ?? [])] });
+    } finally {
+      for (const fd of w.fds ?? []) closeSync(fd);
+    }
     let err = "";
     child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
     child.stdout?.resume();
@@ -73,12 +82,13 @@ async function moduleVariant(root: string, tmp: string): Promise<Variant | strin
     const mod = (await import("../sandbox/index")) as typeof import("../sandbox/index");
     const sb = await mod.detectSandbox(process.env);
     if (sb.backend === "none") return `detectSandbox() found no backend (${sb.backend})`;
-    const w = sb.wrap(
-      "true",
-      { sessionId: "bench", mode: "workspace-write", approval: "on-request", root, tmpDir: tmp, network: false },
-      { cwd: root, unconfined: false },
-    );
-    return { name: `sandbox module (${sb.backend}): wrap("true")`, file: w.file, args: w.args, env: w.env, cwd: w.cwd, fds: w.fds };
+    const wrap = () =>
+      sb.wrap(
+        "true",
+        { sessionId: "bench", mode: "workspace-write", approval: "on-request", root, tmpDir: tmp, network: false },
+        { cwd: root, unconfined: false },
+      );
+    return { name: `sandbox module (${sb.backend}): wrap("true") + spawn`, file: "", args: [], wrap };
   } catch (e) {
     return `sandbox module not usable: ${errorText(e)}`;
   }
@@ -132,7 +142,6 @@ export const sandbox: Benchmark = {
         childCpu[k] = (childCpu[k] ?? 0) + childrenCpuMs() - c0;
       }
     }
-    for (const v of variants) for (const fd of v.fds ?? []) closeSync(fd);
     const rows = ok.map((v, k) => ({ variant: v.name, ms: summarize(samples[k] ?? []), childCpuMs: (childCpu[k] ?? 0) / n }));
     const plain = rows[1]?.ms.p50 ?? Number.NaN; // bash -c true: what the bash tool runs
     ctx.log(`  ${rows.map((r) => `${r.variant}: ${r.ms.p50.toFixed(2)} ms`).join("; ")}`);
