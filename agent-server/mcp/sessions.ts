@@ -3,6 +3,7 @@
 // process trees) with its close, delete or the agent's exit. Tools are looked up by the caller's
 // session id only (I-99). Process-wide; holds no other session state.
 import { raceAbort } from "../runtime/abortable";
+import { KeyedChain } from "../runtime/keyedChain";
 import type { SessionToolSource, ToolDefinition } from "../tools/types";
 import type { McpServerSpec } from "./config";
 import type { CommandSandbox } from "../../sandbox/types";
@@ -86,7 +87,7 @@ class SessionSet {
 export class McpSessions implements SessionToolSource {
   private readonly sets = new Map<string, SessionSet>();
   /** Per session: the last replace/stop in flight, so they apply in order. */
-  private readonly chains = new Map<string, Promise<void>>();
+  private readonly chains = new KeyedChain();
   private stopped = false;
   /** Every change of a session's server states (the agent app forwards it to the client). */
   onStatus: (sessionId: string, servers: McpServerState[]) => void = () => undefined;
@@ -114,7 +115,7 @@ export class McpSessions implements SessionToolSource {
    * set is gone; the new servers start in the background (the next model step waits for them).
    */
   replace(sessionId: string, specs: readonly McpServerSpec[], place: SessionPlace): Promise<void> {
-    return this.chain(sessionId, async () => {
+    return this.chains.run(sessionId, async () => {
       const key = JSON.stringify([place, specs]);
       const current = this.sets.get(sessionId);
       if (current?.key === key) return;
@@ -142,20 +143,22 @@ export class McpSessions implements SessionToolSource {
   /** Stops and starts again the server `name` of the session (same spec); false if it has none. */
   restart(sessionId: string, name: string): Promise<boolean> {
     let found = false;
-    return this.chain(sessionId, async () => {
-      const set = this.sets.get(sessionId);
-      const old = set?.conns.find((c) => c.name === name);
-      if (!set || !old || this.stopped) return;
-      found = true;
-      const { McpConnection } = await import("./connection");
-      await old.close();
-      set.swap(old, new McpConnection(old.spec, old.place, this.envSource, this.limits, this.host));
-    }).then(() => found);
+    return this.chains
+      .run(sessionId, async () => {
+        const set = this.sets.get(sessionId);
+        const old = set?.conns.find((c) => c.name === name);
+        if (!set || !old || this.stopped) return;
+        found = true;
+        const { McpConnection } = await import("./connection");
+        await old.close();
+        set.swap(old, new McpConnection(old.spec, old.place, this.envSource, this.limits, this.host));
+      })
+      .then(() => found);
   }
 
   /** Stops the session's servers; resolves when every process tree of theirs is gone. */
   stop(sessionId: string): Promise<void> {
-    return this.chain(sessionId, async () => {
+    return this.chains.run(sessionId, async () => {
       const current = this.sets.get(sessionId);
       if (!current) return;
       this.sets.delete(sessionId);
@@ -170,7 +173,7 @@ export class McpSessions implements SessionToolSource {
   }
 
   async ready(sessionId: string, signal: AbortSignal): Promise<void> {
-    await this.chains.get(sessionId);
+    await this.chains.idle(sessionId);
     const set = this.sets.get(sessionId);
     if (!set) return;
     await raceAbort(Promise.all(set.conns.map((c) => c.settled())), signal).catch(() => undefined);
@@ -195,17 +198,6 @@ export class McpSessions implements SessionToolSource {
   /** Session ids with a running set (for tests and logs). */
   get sessionIds(): string[] {
     return [...this.sets.keys()];
-  }
-
-  private chain(sessionId: string, work: () => Promise<void>): Promise<void> {
-    const prev = this.chains.get(sessionId) ?? Promise.resolve();
-    const next = prev.then(work, work);
-    const tail = next.catch(() => undefined);
-    this.chains.set(sessionId, tail);
-    void tail.then(() => {
-      if (this.chains.get(sessionId) === tail) this.chains.delete(sessionId);
-    });
-    return next;
   }
 }
 

@@ -23,6 +23,7 @@ import {
 import { canonicalize, isInside } from "../../sandbox/pathGuard";
 import { writeFileAtomic, writeSymlinkAt } from "../../sandbox/safeWrite";
 import type { SandboxContext } from "../../sandbox/types";
+import { KeyedChain } from "../runtime/keyedChain";
 import type { ToolContext } from "./types";
 
 interface Held {
@@ -125,7 +126,7 @@ export class ConfigHold {
   /** Held at a background task's exit, asked about at the session's next tool call. */
   private readonly pending = new Map<string, Batch[]>();
   /** Per-session chain: exit checks, pre-call checks and asks run one at a time. */
-  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly chains = new KeyedChain();
 
   constructor(private readonly opts: ConfigHoldOptions = {}) {}
 
@@ -138,7 +139,7 @@ export class ConfigHold {
   /** After a foreground command: hold what changed since `before`, ask, and say what happened (or null). */
   async afterCommand(before: ConfigSnapshot | null, ctx: ToolContext): Promise<string | null> {
     if (!before) return null;
-    return this.serial(ctx.sessionId, async () => {
+    return this.chains.run(ctx.sessionId, async () => {
       const batch = await this.hold(ctx.sessionId, before, ctx.sandbox);
       const w = this.watches.get(ctx.sessionId);
       if (w) w.baseline = takeSnapshot(w.sb.root, w.sb.protectedPaths ?? []);
@@ -159,7 +160,7 @@ export class ConfigHold {
   taskExited(owner: string, taskId: string): void {
     const w = this.watches.get(owner);
     if (!w?.tasks.has(taskId)) return;
-    void this.serial(owner, async () => {
+    void this.chains.run(owner, async () => {
       await this.holdWatched(owner, w);
       w.tasks.delete(taskId);
       if (w.tasks.size === 0 && this.watches.get(owner) === w) this.watches.delete(owner);
@@ -169,7 +170,7 @@ export class ConfigHold {
   /** Before any tool call of the session: catch what a running task changed, and ask about what is held. */
   async beforeCall(ctx: ToolContext): Promise<string | null> {
     if (!this.watches.has(ctx.sessionId) && !this.pending.has(ctx.sessionId) && !this.chains.has(ctx.sessionId)) return null;
-    return this.serial(ctx.sessionId, async () => {
+    return this.chains.run(ctx.sessionId, async () => {
       const w = this.watches.get(ctx.sessionId);
       if (w) await this.holdWatched(ctx.sessionId, w);
       const batches = this.pending.get(ctx.sessionId) ?? [];
@@ -191,17 +192,6 @@ export class ConfigHold {
     this.watches.delete(sessionId);
     for (const b of this.pending.get(sessionId) ?? []) this.discard(b);
     this.pending.delete(sessionId);
-  }
-
-  private serial<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.chains.get(sessionId) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => undefined);
-    this.chains.set(sessionId, tail);
-    void tail.then(() => {
-      if (this.chains.get(sessionId) === tail) this.chains.delete(sessionId);
-    });
-    return next;
   }
 
   private async holdWatched(owner: string, w: Watch): Promise<void> {
