@@ -46,9 +46,22 @@ export function mentionTests(scenario: () => Scenario): void {
 
         await alpha.locator(byTestId(TEST_IDS.mention)).click();
         await quickItem(page, "Symbol…").click({ timeout: 60_000 });
-        await page.locator(".quick-input-widget .quick-input-box input").fill("mentionTarget");
-        // TypeScript names a function with its parentheses.
-        await quickItem(page, "mentionTarget()").click({ timeout: 60_000 });
+        // TypeScript names a function with its parentheses. Its workspace-symbol search can answer empty
+        // while its project is still loading (a fresh window, a busy machine) and the pick asks only when
+        // the query changes, as VS Code's own symbol pick does: so the query is typed again, as a user would.
+        const queryBox = page.locator(".quick-input-widget .quick-input-box input");
+        const target = quickItem(page, "mentionTarget()");
+        for (let attempt = 1; ; attempt++) {
+          await queryBox.fill("");
+          await queryBox.fill("mentionTarget");
+          const shown = await target.waitFor({ state: "visible", timeout: 15_000 }).then(
+            () => true,
+            () => false,
+          );
+          if (shown) break;
+          if (attempt === 6) throw new Error("TypeScript never listed mentionTarget() in the symbol pick");
+        }
+        await target.click({ timeout: 30_000 });
         await alpha.locator(byTestId(TEST_IDS.attachment), { hasText: "mentionTarget" }).waitFor({ timeout: 30_000 });
         assert.equal(await chips.count(), before + 2);
         // Each kind has its own icon.
