@@ -23,11 +23,13 @@ const noEnvMutation = [
 ];
 
 const noAgentServer = { group: ["**/agent-server/**"], message: "extension and agent-server share no code: ACP is their contract." };
-const vscodeOnlyInVscodeFolder = { name: "vscode", message: "only extension/vscode/ imports vscode." };
-// A module of extension/vscode/ brings `vscode` with it: the feature folders stay loadable in plain Node.
+const noExtension = { group: ["**/extension/**"], message: "extension and agent-server share no code: ACP is their contract." };
+const noScripts = { group: ["**/scripts/**"], message: "product code never imports scripts/: what both need lives in sandbox/ or base/." };
+const vscodeOnlyInVscodeFolder = { name: "vscode", message: "only a feature's vscode/ folder imports vscode." };
+// A module of a vscode/ folder brings `vscode` with it: everything else stays loadable in plain Node.
 const noVscodeFolder = {
-  regex: "^\\.{1,2}/(?:\\.\\./)*vscode/",
-  message: "only extension/vscode/ imports extension/vscode/ (it imports vscode).",
+  regex: "^\\.{1,2}/(?:[^/]+/)*vscode/",
+  message: "only a vscode/ folder imports a vscode/ folder (it imports vscode).",
 };
 const browserOnly = [
   { name: "vscode", message: "runs in the webview too: no vscode." },
@@ -41,10 +43,16 @@ const browserOnly = [
  */
 function confinedTo(dir, allowed, message) {
   const into = allowed.length > 0 ? `(?!(?:${allowed.join("|")})/)` : "";
+  // base/ sits at the top level: one more climb than the parent of `dir` (dir is at most two deep).
+  const baseClimb = dir.split("/").length;
+  const toBase = dir === "base" ? "" : `(?!(?:\\.\\./){${baseClimb - 1}}base/)`;
   return [0, 1, 2, 3].map((depth) => ({
     files: [`${dir}/${"*/".repeat(depth)}*.{ts,tsx}`],
     rules: {
-      "no-restricted-imports": ["error", { paths: browserOnly, patterns: [{ regex: `^(?:\\.\\./){${depth + 1}}${into}`, message }] }],
+      "no-restricted-imports": [
+        "error",
+        { paths: browserOnly, patterns: [{ regex: `^(?:\\.\\./){${depth + 1}}${into}${toBase}`, message }] },
+      ],
     },
   }));
 }
@@ -68,7 +76,10 @@ export default tseslint.config(
   {
     files: ["agent-server/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "vscode", message: "agent-server must not depend on VS Code." }] }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "vscode", message: "agent-server must not depend on VS Code." }], patterns: [noExtension, noScripts] },
+      ],
     },
   },
   {
@@ -82,24 +93,27 @@ export default tseslint.config(
           patterns: [
             { group: ["@agentclientprotocol/*"], message: "sandbox/ knows nothing of ACP." },
             { group: ["**/agent-server/**", "**/extension/**"], message: "sandbox/ depends on neither side." },
+            noScripts,
           ],
         },
       ],
     },
   },
-  // The extension's three layers (ARCHITECTURE.md §2). Each file gets one complete option set: ESLint
+  // The extension's three layers (ARCHITECTURE.md). Each file gets one complete option set: ESLint
   // replaces, not merges, a rule's options when several blocks match a file.
   {
     files: ["extension/**/*.{ts,tsx}"],
-    ignores: ["extension/vscode/**", "extension/common/**", "extension/webview/**"],
+    ignores: ["extension/**/vscode/**", "extension/common/**", "extension/webview/**"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [vscodeOnlyInVscodeFolder], patterns: [noAgentServer, noVscodeFolder] }],
+      "no-restricted-imports": ["error", { paths: [vscodeOnlyInVscodeFolder], patterns: [noAgentServer, noScripts, noVscodeFolder] }],
     },
   },
   {
-    files: ["extension/vscode/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [noAgentServer] }] },
+    files: ["extension/**/vscode/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [noAgentServer, noScripts] }] },
   },
+  // Both processes' lifecycle, events and error text; the webview loads it too.
+  ...confinedTo("base", [], "base/ imports only base/ (and pure npm packages): every process and the webview load it."),
   ...confinedTo(
     "extension/common",
     [],

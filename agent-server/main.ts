@@ -10,6 +10,7 @@ import { guardedNdJsonStream } from "./acp/frameGuard";
 import { HIDE_DIRS_ENV, parseHideDirs, resolveHideDirs } from "../sandbox/hideDirs";
 import { createServer } from "./server";
 import { resolveDataDir } from "./session/fileName";
+import { errorMessage } from "../base/errors";
 
 function fail(message: string): never {
   console.error(`[agent-server] ${message}`);
@@ -23,7 +24,7 @@ function dataDirOf(argv: string[], env: NodeJS.ProcessEnv): string {
     fs.mkdirSync(given, { recursive: true, mode: 0o700 });
     return fs.realpathSync(given);
   } catch (err) {
-    fail(err instanceof Error ? err.message : String(err));
+    fail(errorMessage(err));
   }
 }
 
@@ -59,7 +60,7 @@ async function shutdown(why: string): Promise<void> {
   try {
     await server.teardown();
   } catch (err) {
-    if (first) console.error(`[agent-server] ${err instanceof Error ? err.message : String(err)}`);
+    if (first) console.error(`[agent-server] ${errorMessage(err)}`);
     code = 1;
   }
   if (first) process.exit(code);

@@ -15,10 +15,11 @@ import { McpSessions, mcpLimitsFrom } from "./mcp";
 import { createModelClient, resolveModels } from "./model";
 import type { ModelConfig } from "./model/types";
 import type { AgentServices } from "./runtime/agent";
-import { AgentRegistry } from "./runtime/registry";
+import { AgentRegistry } from "./runtime/liveAgents";
 import { createAgentServices } from "./runtime/services";
 import { FileSessionStore } from "./session/store";
 import { createTaskRegistry, createToolRunner, delegateTool, type TaskRegistry, type ToolDefinition, type ToolRunner } from "./tools";
+import { errorMessage } from "../base/errors";
 
 export interface ServerOptions {
   env: NodeJS.ProcessEnv;
@@ -82,7 +83,7 @@ export function createServer(opts: ServerOptions): Server {
     });
   });
   // A bad model configuration keeps the process serving: every session request answers with the reason.
-  ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${err instanceof Error ? err.message : String(err)}`));
+  ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${errorMessage(err)}`));
   const { app, bridge } = createAcpApp({ registry, models, ready, sandboxBackend: () => current?.sandboxBackend, mcp });
   return { app, ready, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
 }

@@ -1,6 +1,6 @@
 // What `activate()` returns: a small read-only view used by the extension-host tests (and by other
 // extensions that want to know which session serves which folder). Never exposes keys.
-import type { Event } from "./common/event";
+import type { Event } from "../base/event";
 
 /** Which ACP session serves which workspace folder. */
 export interface FolderBinding {

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isInside } from "./pathGuard";
+import { errorMessage } from "../base/errors";
 
 /** The agent-server's environment variable: the extra dirs to hide, `path.delimiter`-separated. */
 export const HIDE_DIRS_ENV = "MANIFOLD_HIDE_DIRS";
@@ -66,7 +67,7 @@ export function resolveHideDirs(given: readonly string[], opts: ResolveHideOptio
       real = fs.realpathSync(dir);
       if (!fs.statSync(real).isDirectory()) throw new Error("not a directory");
     } catch (err) {
-      skip(err instanceof Error ? err.message : String(err));
+      skip(errorMessage(err));
       continue;
     }
     if (path.dirname(real) === real) {

@@ -3,14 +3,15 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { MCP_CAPABILITIES, MCP_META, MCP_RESTART_METHOD, MCP_STATUS_METHOD, mcpRestartParams, type McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
-import type { AgentRegistry } from "../runtime/registry";
+import type { AgentRegistry } from "../runtime/liveAgents";
 import { Bridge } from "./bridge";
 import { withDebugMethods } from "./debug";
 import { FORK_METHOD, forkSession, KEEP_PROMPTS_META, parseForkParams } from "./fork";
 import { attachSession, deleteSession, listSessions, newSession, setConfig } from "./handlers";
 import { checkPrompt } from "./prompt";
 import { parseSteeringParams, steerSession, STEERING_META, STEERING_METHOD } from "./steering";
-import { announceCommandsAfterNew } from "./commands";
+import { announceCommandsAfterNew } from "./availableCommands";
+import { errorMessage } from "../../base/errors";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
 
@@ -51,9 +52,7 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
         deps.mcp.onStatus = (sessionId, servers) =>
           void conn.client.notify(MCP_STATUS_METHOD, { sessionId, servers }).catch(() => undefined);
       // Closing the connection tears this connection's sessions down (and only them, I-84).
-      void conn.closed
-        .then(() => bridge.teardown())
-        .catch((err: unknown) => console.error(`[acp] ${err instanceof Error ? err.message : String(err)}`));
+      void conn.closed.then(() => bridge.teardown()).catch((err: unknown) => console.error(`[acp] ${errorMessage(err)}`));
     })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       bridge.clientCapabilities = params.clientCapabilities ?? undefined;

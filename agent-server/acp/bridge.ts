@@ -14,13 +14,14 @@ import type { ModelConfig } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
 import type { Agent, AgentEvent } from "../runtime/agent";
 import type { RuntimeEvent } from "../runtime/events";
-import type { AgentOwner, AgentRegistry } from "../runtime/registry";
+import type { AgentOwner, AgentRegistry } from "../runtime/liveAgents";
 import type { LogEntry, TurnEndReason } from "../session/events";
 import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../runtime/capabilities";
 import { askClient } from "./permissions";
 import { askQuestion } from "./questions";
 import { PromptSlot, SessionRecord, type SlotResult } from "./record";
 import { entryToUpdates } from "./updates";
+import { errorMessage } from "../../base/errors";
 
 export interface BridgeDeps {
   registry: AgentRegistry;
@@ -34,7 +35,7 @@ export interface BridgeDeps {
 export class TeardownError extends Error {
   constructor(readonly failures: Array<{ sessionId: string; error: unknown }>) {
     super(
-      `teardown failed for ${failures.length} session(s): ${failures.map((f) => `${f.sessionId} (${f.error instanceof Error ? f.error.message : String(f.error)})`).join("; ")}`,
+      `teardown failed for ${failures.length} session(s): ${failures.map((f) => `${f.sessionId} (${errorMessage(f.error)})`).join("; ")}`,
     );
     this.name = "TeardownError";
   }
@@ -118,10 +119,10 @@ export class Bridge implements AgentOwner {
     try {
       // Failures while sending never block settlement (I-32).
       rec.lastSend = client.notify("session/update", { sessionId: rec.sessionId, update }).catch((err: unknown) => {
-        console.error(`[acp] update for ${rec.sessionId} not sent: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`[acp] update for ${rec.sessionId} not sent: ${errorMessage(err)}`);
       });
     } catch (err) {
-      console.error(`[acp] update for ${rec.sessionId} not sent: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`[acp] update for ${rec.sessionId} not sent: ${errorMessage(err)}`);
     }
   }
 
@@ -164,7 +165,7 @@ export class Bridge implements AgentOwner {
     try {
       updates = render();
     } catch (err) {
-      console.error(`[acp] could not render an update for ${rec.sessionId}: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`[acp] could not render an update for ${rec.sessionId}: ${errorMessage(err)}`);
       return;
     }
     for (const u of updates) this.send(rec, u);
@@ -225,8 +226,8 @@ export class Bridge implements AgentOwner {
     try {
       rec.agent.enqueue({ messageId: slot.messageId, content, source: "user" });
     } catch (err) {
-      rec.settle(slot, { error: err instanceof Error ? err.message : String(err) });
-      throw RequestError.internalError(undefined, err instanceof Error ? err.message : String(err));
+      rec.settle(slot, { error: errorMessage(err) });
+      throw RequestError.internalError(undefined, errorMessage(err));
     }
     return slot;
   }

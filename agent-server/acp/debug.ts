@@ -4,7 +4,7 @@
 // unknown (-32601) there and no client can make it stall the process with forced GCs.
 import type * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import type { AgentRegistry } from "../runtime/registry";
+import type { AgentRegistry } from "../runtime/liveAgents";
 import type { Bridge } from "./bridge";
 
 export const DEBUG_MEMORY_METHOD = "_manifold/debug/memory";

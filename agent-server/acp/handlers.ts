@@ -11,16 +11,17 @@ import {
 import { realpath } from "node:fs/promises";
 import { canonicalCwd, CwdError } from "../runtime/cwd";
 import { AbortedError } from "../runtime/abortable";
-import { AlreadyLiveError } from "../runtime/registry";
+import { AlreadyLiveError } from "../runtime/liveAgents";
 import { validateConfigValue } from "../runtime/settings";
 import { CorruptSessionError, SessionNotFoundError, UnsupportedVersionError } from "../session/errors";
 import type { Bridge } from "./bridge";
 import { configOptions, effectiveSettings, modeState } from "./config";
 import type { SessionRecord } from "./record";
-import { commandsUpdate } from "./commands";
+import { commandsUpdate } from "./availableCommands";
 import { replayUpdates } from "./updates";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 import { protectedPathsOf } from "./protectedPaths";
+import { errorMessage } from "../../base/errors";
 
 const PAGE_SIZE = 50;
 
@@ -159,10 +160,7 @@ export async function attachSession(
     try {
       persisted = await canonicalCwd(header.cwd);
     } catch (err) {
-      throw RequestError.invalidParams(
-        undefined,
-        `session ${JSON.stringify(id)} has no usable cwd: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has no usable cwd: ${errorMessage(err)}`);
     }
     if (persisted !== cwd)
       throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);

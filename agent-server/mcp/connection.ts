@@ -10,6 +10,7 @@ import type { CommandSandbox } from "../../sandbox/types";
 import type { McpServerSpec } from "./config";
 import { hostLaunch, sandboxLaunch, type SessionPlace } from "./launch";
 import { TreeStdioTransport } from "./stdioTransport";
+import { errorMessage } from "../../base/errors";
 
 export type { SessionPlace } from "./launch";
 
@@ -46,7 +47,7 @@ export class McpCallError extends Error {
 }
 
 function msg(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  return errorMessage(err).slice(0, 500);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

@@ -14,6 +14,7 @@ import { canonicalize, isInside } from "../../sandbox/pathGuard";
 import { shellQuote } from "../../sandbox/shellQuote";
 import type { CommandSandbox, SandboxContext, WrappedCommand } from "../../sandbox/types";
 import type { McpStdioSpec } from "./config";
+import { errorMessage } from "../../base/errors";
 
 export interface SessionPlace {
   /** The session folder (real path): the root a folder server is confined to. */
@@ -114,9 +115,7 @@ export function sandboxLaunch(spec: McpStdioSpec, place: SessionPlace, sandbox: 
   try {
     cmd = sandbox.wrap(line, ctx, { cwd: place.root, unconfined: false });
   } catch (err) {
-    throw new McpLaunchError(
-      `this server is defined by the folder and starts only inside the command sandbox: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new McpLaunchError(`this server is defined by the folder and starts only inside the command sandbox: ${errorMessage(err)}`);
   }
   return { cmd, preamble: Buffer.from(records.join("") + "\0", "utf8") };
 }

@@ -2,7 +2,7 @@
 // → allow | ask | deny, each with its consequences (run unsandboxed? which writes?), so the runner
 // applies the decision instead of working it out again. It implements DESIGN.md's "Sandbox ×
 // approval" tables and nothing else; it knows nothing of ACP, UI, files or processes.
-import { isReadOnlyCommand } from "./commands";
+import { isReadOnlyCommand } from "./shellCommands";
 import type { ApprovalPolicy, CallEffect, Decision, SandboxMode } from "./types";
 
 export type PolicyCall =

@@ -10,11 +10,12 @@ import type { TaskAccess, ToolContext } from "../tools/types";
 import type { ClientFs, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
 import { DeltaCoalescer } from "./deltaCoalescer";
 import type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
-import { isLocalCommand, parseCommand } from "./commands";
+import { isLocalCommand, parseCommand } from "./slashCommands";
 import { buildMessages } from "./history";
-import { runLocalCommand } from "./localCommands";
+import { runLocalCommand } from "./localSlashCommands";
 import { defaultSettings, foldSettings, applyConfig, type SessionSettings } from "./settings";
 import { modelStep, runSteps, type StepHost, type StepTurn } from "./steps";
+import { errorMessage } from "../../base/errors";
 
 export type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 
@@ -296,7 +297,7 @@ export class Agent {
     } catch (err) {
       if (!signal.aborted) {
         reason = "error";
-        error = err instanceof Error ? err.message : String(err);
+        error = errorMessage(err);
         if (!(err instanceof Error && err.name === "ModelError")) console.error(`[runtime] ${this.sessionId}: turn failed:`, err);
       }
     }
@@ -334,7 +335,7 @@ export class Agent {
       this.append(end);
       await this.session.checkpoint(); // I-86: durable before the next item is claimed
     } catch (err) {
-      unsaved = err instanceof Error ? err.message : String(err);
+      unsaved = errorMessage(err);
       console.error(`[runtime] ${this.sessionId}: could not close turn: ${unsaved}`);
     } finally {
       this.turn = null;

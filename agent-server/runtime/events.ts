@@ -1,5 +1,6 @@
 // The registry's lifecycle and agent events. One process-wide bus; consumers demultiplex by the exact agent (I-4).
 import type { Agent, AgentEvent } from "./agent";
+import { errorMessage } from "../../base/errors";
 
 export type RuntimeEvent =
   | { type: "agent/created"; agent: Agent }
@@ -26,7 +27,7 @@ export class RuntimeBus {
       try {
         l(ev);
       } catch (err) {
-        console.error(`[runtime] listener failed on ${ev.type}: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`[runtime] listener failed on ${ev.type}: ${errorMessage(err)}`);
       }
     }
   }

@@ -4,7 +4,7 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AssistantPart, ChatMessage, ToolResultPart, UserPart } from "../model/types";
 import type { LogEntry } from "../session/events";
-import { initPrompt, isLocalCommand, parseCommand, summaryMessage } from "./commands";
+import { initPrompt, isLocalCommand, parseCommand, summaryMessage } from "./slashCommands";
 
 export interface HistoryOptions {
   /** The model sees images; without it each image becomes a text placeholder naming it (default true). */

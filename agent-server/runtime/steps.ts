@@ -11,6 +11,7 @@ import type { AgentEvent, AgentServices } from "./agentTypes";
 import type { DeltaCoalescer } from "./deltaCoalescer";
 import { buildMessages, imagesAfter, unseenImagesNotice } from "./history";
 import { projectInstructions } from "./instructions";
+import { errorMessage } from "../../base/errors";
 
 /** What the steps need of their agent. */
 export interface StepHost {
@@ -182,7 +183,7 @@ async function runTool(host: StepHost, name: string, input: unknown, signal: Abo
     result = await raceAbort(tools.run(name, input, ctx), signal);
   } catch (err) {
     if (signal.aborted) return; // closed as cancelled by the turn
-    result = { output: `The tool failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+    result = { output: `The tool failed: ${errorMessage(err)}`, isError: true };
   }
   if (result.plan) host.append({ type: "plan", entries: result.plan });
   const ev: SessionEvent = {

@@ -1,3 +1,4 @@
+import { errorMessage } from "../../base/errors";
 // Typed persistence failures, so callers can map them to protocol errors without string matching.
 
 export class SessionNotFoundError extends Error {
@@ -41,9 +42,7 @@ export class UnserializableEventError extends Error {
     readonly eventType: string,
     cause: unknown,
   ) {
-    super(
-      `session ${JSON.stringify(sessionId)}: a ${eventType} event cannot be saved (${cause instanceof Error ? cause.message : String(cause)})`,
-    );
+    super(`session ${JSON.stringify(sessionId)}: a ${eventType} event cannot be saved (${errorMessage(cause)})`);
     this.name = "UnserializableEventError";
   }
 }
@@ -59,7 +58,7 @@ export class LogWriteError extends Error {
       typeof cause === "object" && cause !== null && typeof (cause as { code?: unknown }).code === "string"
         ? (cause as { code: string }).code
         : undefined;
-    super(`session ${JSON.stringify(sessionId)} could not be saved: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`session ${JSON.stringify(sessionId)} could not be saved: ${errorMessage(cause)}`);
     this.name = "LogWriteError";
     this.code = code;
   }

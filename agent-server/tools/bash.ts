@@ -4,6 +4,7 @@ import type { CommandSandbox } from "../../sandbox/types";
 import type { ConfigHold } from "./configHold";
 import { OutputBuffer, truncateMiddle } from "./truncate";
 import type { ToolDefinition } from "./types";
+import { errorMessage } from "../../base/errors";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -63,7 +64,7 @@ export function createBashTool(sandbox: CommandSandbox, hold?: ConfigHold): Tool
       try {
         wrapped = sandbox.wrap(args.command, ctx.sandbox, { cwd: ctx.sandbox.root, unconfined: permit.unconfined });
       } catch (err) {
-        return { output: err instanceof Error ? err.message : String(err), isError: true };
+        return { output: errorMessage(err), isError: true };
       }
       const buf = new OutputBuffer();
       let dirty = false;

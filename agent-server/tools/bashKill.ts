@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { truncateMiddle } from "./truncate";
 import type { ToolDefinition } from "./types";
+import { errorMessage } from "../../base/errors";
 
 const params = z.object({ task_id: z.string().min(1).describe("Id returned by bash with background: true.") });
 
@@ -16,7 +17,7 @@ export const bashKillTool: ToolDefinition<z.infer<typeof params>> = {
       const r = await ctx.tasks.kill(args.task_id);
       return { output: `${truncateMiddle(r.output) || "(no output)"}\nTask stopped (exit code ${r.exitCode}).`, isError: false };
     } catch (err) {
-      return { output: err instanceof Error ? err.message : String(err), isError: true };
+      return { output: errorMessage(err), isError: true };
     }
   },
 };

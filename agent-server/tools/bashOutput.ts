@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { truncateMiddle } from "./truncate";
 import type { ToolDefinition } from "./types";
+import { errorMessage } from "../../base/errors";
 
 const params = z.object({ task_id: z.string().min(1).describe("Id returned by bash with background: true.") });
 
@@ -17,7 +18,7 @@ export const bashOutputTool: ToolDefinition<z.infer<typeof params>> = {
       const status = r.running ? "Still running." : `Finished with exit code ${r.exitCode}.`;
       return { output: `${truncateMiddle(r.output) || "(no output yet)"}\n${status}`, isError: false };
     } catch (err) {
-      return { output: err instanceof Error ? err.message : String(err), isError: true };
+      return { output: errorMessage(err), isError: true };
     }
   },
 };

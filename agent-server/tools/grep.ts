@@ -9,6 +9,7 @@ import type { ToolDefinition } from "./types";
 import { walk } from "./walk";
 import { describeKind, readRegular } from "../../sandbox/fileRead";
 import { createLineMatcher, RegexTimeoutError } from "./regexWorker";
+import { errorMessage } from "../../base/errors";
 
 const MAX_MATCHES = 500;
 const MAX_FILE_BYTES = 2_000_000;
@@ -142,7 +143,7 @@ export const grepTool: ToolDefinition<z.infer<typeof params>> = {
       try {
         new RegExp(args.pattern, "u");
       } catch (err) {
-        return { output: `Invalid regular expression: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+        return { output: `Invalid regular expression: ${errorMessage(err)}`, isError: true };
       }
       try {
         lines = await jsGrep(args.pattern, target, isFile, args.glob, ctx.sandbox.root, ctx.signal, permit.fence.refuses);

@@ -4,6 +4,7 @@ import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathG
 import { fileRefusalMessage } from "./fsAccess";
 import { FenceError, OPEN_FENCE, type FileFence } from "./fence";
 import type { ToolContext } from "./types";
+import { errorMessage } from "../../base/errors";
 
 /** Resolve a read target against the session root (reads are allowed anywhere but the fenced areas, still canonical). */
 export function resolveRead(input: string, ctx: Pick<ToolContext, "sandbox">, fence: FileFence = OPEN_FENCE): GuardedPath {
@@ -50,6 +51,6 @@ export function fsErrorMessage(err: unknown, input: string): string {
     case "ENOTDIR":
       return `A component of ${input} is not a directory.`;
     default:
-      return `Could not access ${input}: ${err instanceof Error ? err.message : String(err)}`;
+      return `Could not access ${input}: ${errorMessage(err)}`;
   }
 }

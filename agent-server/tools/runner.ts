@@ -5,7 +5,7 @@ import { z } from "zod";
 import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
 import type { CallEffect } from "../policy/types";
 import { writeRoots } from "../policy/writeRoots";
-import { commandGrantKey } from "../policy/commands";
+import { commandGrantKey } from "../policy/shellCommands";
 import { createGrantStore, fileGrantKey, mcpGrantKey, type GrantStore } from "../policy/grants";
 import { configProtection } from "../../sandbox/configPaths";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
@@ -14,6 +14,7 @@ import { createFence, FenceError, type FileFence } from "./fence";
 import type { CommandSandbox, SandboxContext } from "../../sandbox/types";
 import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
 import type { CallPermit, SessionToolSource, ToolCapabilities, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
+import { errorMessage } from "../../base/errors";
 
 export interface RunnerOptions {
   sandbox: CommandSandbox;
@@ -67,7 +68,7 @@ function targetOf({ name, tool, args }: ValidCall, sb: SandboxContext, fence: Fi
   } catch (err) {
     if (err instanceof PathGuardError) return fail(`Invalid path: ${err.message}`);
     if (err instanceof FenceError) return fail(err.message);
-    return fail(`Could not check the path: ${err instanceof Error ? err.message : String(err)}`);
+    return fail(`Could not check the path: ${errorMessage(err)}`);
   }
 }
 
@@ -207,7 +208,7 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
       return await tool.run(args, ctx, permit);
     } catch (err) {
       if (ctx.signal.aborted) return fail("The call was cancelled.");
-      return fail(`${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return fail(`${name} failed: ${errorMessage(err)}`);
     }
   }
 

@@ -20,7 +20,7 @@ import { authMethodViews, type AuthMethodView } from "../common/auth";
 import type { McpServerStatus } from "../common/mcpRows";
 import { clientHandlers, type McpStatusReport, type SessionServices } from "./clientHandlers";
 import { SessionRouter } from "./router";
-import { Emitter, type Event } from "../common/event";
+import { Emitter, type Event } from "../../base/event";
 
 /** Manifold's extension method: restart one MCP server of a session (built-in agent). */
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";

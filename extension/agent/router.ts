@@ -6,7 +6,7 @@
 // - While a `session/new` is in flight its id is not known yet; updates for unknown ids are held
 //   until every in-flight creation has been answered, then delivered to the new owner or dropped.
 import type { SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
-import { toDisposable, type IDisposable } from "../common/lifecycle";
+import { toDisposable, type IDisposable } from "../../base/lifecycle";
 
 /** What an owner of a session handles. `T` is the per-session service bag (permissions, fs, terminals). */
 export interface SessionOwner<T> {

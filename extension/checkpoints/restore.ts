@@ -9,6 +9,7 @@ import { guardPath, realRoot } from "../../sandbox";
 import { NotRegularFileError } from "../../sandbox/fileRead";
 import { PathChangedError, removeFileAt, writeFileAtomic, writeSymlinkAt } from "../../sandbox/safeWrite";
 import type { ShadowRepo, TreeChange } from "./shadowRepo";
+import { errorMessage } from "../../base/errors";
 
 export interface RestoreItem {
   path: string;
@@ -152,6 +153,6 @@ export function describeFailure(err: unknown): string {
     case "EROFS":
       return "the file system is read-only";
     default:
-      return err instanceof Error ? err.message : String(err);
+      return errorMessage(err);
   }
 }

@@ -16,6 +16,7 @@ import type { PathConfinement } from "../client/folderConfinement";
 import type { LanguageIntelligence } from "./intelligence";
 import { buildIntelServer } from "./intelTools";
 import { OWN_SERVER_NAME } from "./mcpJson";
+import { errorMessage } from "../../base/errors";
 
 interface Endpoint {
   secret: Buffer;
@@ -88,7 +89,7 @@ export class IntelHttpServer {
       await server.connect(transport);
       await transport.handleRequest(req, res);
     } catch (err) {
-      this.log(`manifold MCP request failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log(`manifold MCP request failed: ${errorMessage(err)}`);
       if (!res.headersSent) deny(500, "internal error");
     }
   }

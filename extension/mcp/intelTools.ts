@@ -8,6 +8,7 @@ import { relative } from "node:path";
 import { z } from "zod";
 import type { PathConfinement } from "../client/folderConfinement";
 import type { LanguageIntelligence, Location, Position } from "./intelligence";
+import { errorMessage } from "../../base/errors";
 
 const MAX_ITEMS = 200;
 
@@ -49,7 +50,7 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
     try {
       return await run(c.path);
     } catch (err) {
-      return refused(`The editor could not answer: ${err instanceof Error ? err.message : String(err)}`);
+      return refused(`The editor could not answer: ${errorMessage(err)}`);
     }
   }
 

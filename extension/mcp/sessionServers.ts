@@ -20,6 +20,7 @@ import {
   type PathVars,
 } from "./consent";
 import type { McpRow } from "../common/mcpRows";
+import { errorMessage } from "../../base/errors";
 
 export type { Consent, ConsentQuestion } from "./consent";
 export type Scope = "folder" | "user";
@@ -101,7 +102,7 @@ export async function collectSessionServers(src: McpSources, caps: AgentMcpSuppo
       name: ".vscode/mcp.json",
       source: "folder",
       state: "invalid",
-      detail: `cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+      detail: `cannot be read: ${errorMessage(err)}`,
     });
   }
   if (text !== undefined) {
@@ -157,7 +158,7 @@ async function addAll(
     try {
       facts = await gatherFacts(src, scope, def);
     } catch (err) {
-      row("invalid", err instanceof Error ? err.message : String(err));
+      row("invalid", errorMessage(err));
       continue;
     }
     if (facts.envFile) out.protectedPaths.push(facts.envFile.path);
@@ -182,7 +183,7 @@ async function addAll(
       out.servers.push(sent);
       row("passed");
     } catch (err) {
-      row("invalid", err instanceof ResolveError || err instanceof Error ? err.message : String(err));
+      row("invalid", errorMessage(err));
     }
   }
 }

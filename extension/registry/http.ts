@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
+import { errorMessage } from "../../base/errors";
 
 export class DownloadError extends Error {
   override name = "DownloadError";
@@ -68,7 +69,7 @@ function explain(url: string, err: unknown, opts: GetOptions): Error {
     return new DownloadError(`${url}: no complete answer within ${Math.round(opts.timeoutMs / 1000)} s`);
   }
   const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : "";
-  return new DownloadError(`${url}: ${err instanceof Error ? err.message : String(err)}${cause}`);
+  return new DownloadError(`${url}: ${errorMessage(err)}${cause}`);
 }
 
 async function eachChunk(res: Response, url: string, opts: GetOptions, onChunk: (b: Uint8Array) => void | Promise<void>): Promise<number> {

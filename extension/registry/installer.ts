@@ -2,7 +2,7 @@
 // renamed into place (extension/registry/store.ts): a cancelled or failed one leaves nothing behind.
 import { access, chmod, constants, mkdir, readFile, rm, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { cleanEnv } from "../../scripts/lib/scrub-env.mjs";
+import { cleanEnv } from "../../sandbox/scrubEnv.mjs";
 import { isSecretEnvName } from "../../sandbox";
 import { unpack } from "./archive";
 import { downloadFile } from "./http";
@@ -36,7 +36,7 @@ export interface InstallOptions {
 
 /**
  * What install tools run with: no variables a calling npm, Node or editor set for its own children
- * (scripts/lib/scrub-env.mjs), and no key, token or password (sandbox/env.ts): a package's install
+ * (sandbox/scrubEnv.mjs), and no key, token or password (sandbox/env.ts): a package's install
  * scripts are third-party code.
  */
 export function installEnv(base: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {

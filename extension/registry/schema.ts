@@ -2,6 +2,7 @@
 // docs/rfds/acp-agent-registry.mdx in the protocol repository). Outside data: each agent entry is
 // checked on its own, so one bad entry is skipped with its reason and never hides the others.
 import { z } from "zod";
+import { errorMessage } from "../../base/errors";
 
 /** Binary targets the format names (`<os>-<arch>`). */
 export const PLATFORMS = ["darwin-aarch64", "darwin-x86_64", "linux-aarch64", "linux-x86_64", "windows-aarch64", "windows-x86_64"] as const;
@@ -133,7 +134,7 @@ export function parseRegistryText(text: string): ParsedRegistry {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new RegistryFormatError(`registry is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new RegistryFormatError(`registry is not JSON: ${errorMessage(err)}`);
   }
   return parseRegistry(raw);
 }

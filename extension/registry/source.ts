@@ -8,6 +8,7 @@ import { z } from "zod";
 import { fetchText } from "./http";
 import { parseRegistry, parseRegistryText, type ParsedRegistry } from "./schema";
 import snapshot from "./snapshot.json";
+import { errorMessage } from "../../base/errors";
 
 /** The published registry (docs/rfds/acp-agent-registry.mdx). */
 export const DEFAULT_REGISTRY_URL = "https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json";
@@ -66,7 +67,7 @@ export class RegistrySource {
     try {
       return await this.refresh();
     } catch (err) {
-      return { ...parseRegistry(snapshot), origin: "snapshot", networkError: err instanceof Error ? err.message : String(err) };
+      return { ...parseRegistry(snapshot), origin: "snapshot", networkError: errorMessage(err) };
     }
   }
 

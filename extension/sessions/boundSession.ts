@@ -5,7 +5,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpClient } from "../agent/acpClient";
 import type { SessionServices } from "../agent/clientHandlers";
-import type { IDisposable } from "../common/lifecycle";
+import type { IDisposable } from "../../base/lifecycle";
 import { SessionFileService, type EditorFiles } from "../client/fileService";
 import type { PathConfinement } from "../client/folderConfinement";
 import { TerminalService } from "../client/terminals";

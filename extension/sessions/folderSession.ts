@@ -21,8 +21,8 @@ import { SessionOpener, type SessionOpenerDeps } from "./sessionOpener";
 import { FolderTurns, type TurnDeps } from "./folderTurns";
 import { errorText } from "../common/text";
 import { isAuthRequired } from "../common/auth";
-import { Emitter, type Event } from "../common/event";
-import { Disposable } from "../common/lifecycle";
+import { Emitter, type Event } from "../../base/event";
+import { Disposable } from "../../base/lifecycle";
 
 export type { SessionCheckpointHooks } from "./folderTurns";
 

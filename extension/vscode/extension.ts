@@ -2,13 +2,13 @@
 // the agent is spawned at first need (a chat panel opening), never in an untrusted workspace.
 import * as vscode from "vscode";
 import type { ManifoldApi } from "../api";
-import { DiffContentProvider } from "./chat/diffContent";
-import { CHAT_VIEW_TYPE, webviewOptions } from "./chat/chatPanel";
-import { registerCommands, runSessionAction } from "./commands";
+import { DiffContentProvider } from "../chat/vscode/diffContent";
+import { CHAT_VIEW_TYPE, webviewOptions } from "../chat/vscode/chatPanel";
+import { registerCommands, runSessionAction } from "./palette";
 import { affectsAgent } from "./config";
-import { SessionManager } from "./sessions/sessionManager";
-import { SessionsView } from "./sessions/sessionsView";
-import { DisposableStore } from "../common/lifecycle";
+import { SessionManager } from "../sessions/vscode/sessionManager";
+import { SessionsView } from "../sessions/vscode/sessionsView";
+import { DisposableStore } from "../../base/lifecycle";
 
 let root: { dispose(): Promise<void> } | undefined;
 

@@ -2,7 +2,7 @@
 // local actions below). Components read it through `usePanelView`; nothing else holds panel state.
 // Pure: no DOM, no Preact, so it is unit-tested as is.
 import { reduceTranscript, type TranscriptState } from "../common/transcript";
-import { Emitter, type Event } from "../common/event";
+import { Emitter, type Event } from "../../base/event";
 import {
   assertNever,
   type Attachment,

@@ -1,2 +1,2 @@
 // Types of clean-env.mjs (plain JS so that shell scripts can run it with any Node, no tsx).
-export { isDroppedName, cleanPath, cleanEnv } from "./scrub-env.mjs";
+export { isDroppedName, cleanPath, cleanEnv } from "../../sandbox/scrubEnv.mjs";

@@ -15,9 +15,9 @@
 import { spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { cleanEnv } from "./scrub-env.mjs";
+import { cleanEnv } from "../../sandbox/scrubEnv.mjs";
 
-export { cleanEnv, cleanPath, isDroppedName } from "./scrub-env.mjs";
+export { cleanEnv, cleanPath, isDroppedName } from "../../sandbox/scrubEnv.mjs";
 
 function main(argv) {
   const prepend = [];

@@ -1,9 +1,9 @@
-// The test side of `setDisposableTracker` (extension/common/lifecycle.ts), after VS Code's
+// The test side of `setDisposableTracker` (base/lifecycle.ts), after VS Code's
 // `ensureNoDisposablesAreLeakedInTestSuite`: a test file calls `ensureNoDisposablesAreLeaked()` once,
 // and every test of the file fails if something it created (a store, a subscription, an owner) was not
 // disposed by the end of the test.
 import { afterEach, beforeEach } from "node:test";
-import { setDisposableTracker, type DisposableTracker, type IDisposable } from "../../extension/common/lifecycle";
+import { setDisposableTracker, type DisposableTracker, type IDisposable } from "../../base/lifecycle";
 
 interface Info {
   readonly stack: string;

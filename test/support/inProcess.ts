@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createAcpApp } from "../../agent-server/acp/app";
 import type { Bridge } from "../../agent-server/acp/bridge";
 import type { AgentServices } from "../../agent-server/runtime/agent";
-import { AgentRegistry } from "../../agent-server/runtime/registry";
+import { AgentRegistry } from "../../agent-server/runtime/liveAgents";
 import { createAgentServices } from "../../agent-server/runtime/services";
 import type { SessionHeader } from "../../agent-server/session/events";
 import type { SessionLog } from "../../agent-server/session/log";

@@ -8,7 +8,7 @@ import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { Attachment } from "../../common/webviewProtocol";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
-import type { Event } from "../../common/event";
+import type { Event } from "../../../base/event";
 import { composerInput } from "../focus";
 import type { FocusTarget } from "../panelStore";
 import { savedDraft, saveDraft } from "../panelState";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CheckpointRegistry } from "../../../extension/checkpoints/registry";
+import { CheckpointRegistry } from "../../../extension/checkpoints/checkpointFolders";
 import { tempBase, write } from "./helpers";
 
 test("the registry signals each records change (prompt checkpoint, turn end, keep, undo) with the folder path it was asked for", async () => {

@@ -17,7 +17,7 @@ import type { RegistryAgent } from "../../../extension/registry/schema";
 import { registryAgentSetting } from "../../../extension/registry/settings";
 import { RegistrySource } from "../../../extension/registry/source";
 import { AgentStore, launchOf, type InstalledAgent } from "../../../extension/registry/store";
-import { cleanEnv } from "../../../scripts/lib/scrub-env.mjs";
+import { cleanEnv } from "../../../sandbox/scrubEnv.mjs";
 import { buildPreinstallTarball, fakeUvx, NPM_PACKAGE, recordingNpm, sha256, startFixture, type Fixture } from "./fixture";
 
 /** npx packages npm would fetch from elsewhere or resolve to a moving version (I-117). */

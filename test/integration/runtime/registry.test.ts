@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { AgentRegistry, AlreadyLiveError } from "../../../agent-server/runtime/registry";
+import { AgentRegistry, AlreadyLiveError } from "../../../agent-server/runtime/liveAgents";
 import { createAgentServices } from "../../../agent-server/runtime/services";
 import { SessionExistsError, SessionNotFoundError } from "../../../agent-server/session/errors";
 import { GatedStore, until } from "../../support/inProcess";

@@ -6,7 +6,7 @@ import { detectSandbox } from "../../../sandbox/detect";
 import { createNoSandbox } from "../../../sandbox/none";
 import type { CommandSandbox } from "../../../sandbox/types";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry, type TaskRegistry } from "../../../agent-server/tools/tasks/registry";
+import { createTaskRegistry, type TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx } from "./ctx";
 import { deferred, pidsMatching, pollUntil } from "./procs";
 

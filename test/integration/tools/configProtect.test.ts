@@ -12,7 +12,7 @@ import { protectedPathsOf } from "../../../agent-server/acp/protectedPaths";
 import { noEditor, SessionFileService } from "../../../extension/client/fileService";
 import { PathConfinement } from "../../../extension/client/folderConfinement";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry, type TaskRegistry } from "../../../agent-server/tools/tasks/registry";
+import { createTaskRegistry, type TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
 import type { ToolRunner } from "../../../agent-server/tools/types";
 import { createNoSandbox } from "../../../sandbox/none";
 import type { CommandSandbox } from "../../../sandbox/types";

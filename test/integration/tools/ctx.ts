@@ -4,7 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { ApprovalPolicy, PermissionAnswer, SandboxMode } from "../../../agent-server/policy/types";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
-import type { TaskRegistry } from "../../../agent-server/tools/tasks/registry";
+import type { TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
 import type { ClientFs, PermissionAsk } from "../../../agent-server/runtime/capabilities";
 import type { ToolCallPatch, ToolContext } from "../../../agent-server/tools/types";
 

@@ -6,7 +6,7 @@ import { createNoSandbox } from "../../../sandbox/none";
 import { guardPath } from "../../../sandbox/pathGuard";
 import { writeChecked } from "../../../agent-server/tools/fsAccess";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry } from "../../../agent-server/tools/tasks/registry";
+import { createTaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx, tempDir } from "./ctx";
 
 // File tools never touch the command sandbox: a `none` backend keeps these tests platform-neutral.

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createNoSandbox } from "../../../sandbox/none";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry } from "../../../agent-server/tools/tasks/registry";
+import { createTaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx, tempDir } from "./ctx";
 
 const sandbox = createNoSandbox({});

@@ -8,7 +8,7 @@ import { detectSandbox } from "../../../sandbox/detect";
 import { createNoSandbox } from "../../../sandbox/none";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry, TaskNotFoundError, type TaskRegistry } from "../../../agent-server/tools/tasks/registry";
+import { createTaskRegistry, TaskNotFoundError, type TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
 import { MAX_OUTPUT_CHARS, truncateMiddle } from "../../../agent-server/tools/truncate";
 import { makeCtx } from "./ctx";
 import { deferred, pidsMatching, pollUntil } from "./procs";

@@ -1,8 +1,8 @@
 // Emitter / Event with VS Code core's semantics: an Event subscribes and returns the subscription.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Emitter, Event } from "../../../extension/common/event";
-import { DisposableStore, setDisposableTracker, type IDisposable } from "../../../extension/common/lifecycle";
+import { Emitter, Event } from "../../../base/event";
+import { DisposableStore, setDisposableTracker, type IDisposable } from "../../../base/lifecycle";
 import { LeakTracker } from "../../support/disposableLeaks";
 
 test("fire calls each listener with the value, in subscription order, with thisArg", () => {

@@ -10,8 +10,8 @@ import {
   setDisposableTracker,
   toDisposable,
   type IDisposable,
-} from "../../../extension/common/lifecycle";
-import { Emitter } from "../../../extension/common/event";
+} from "../../../base/lifecycle";
+import { Emitter } from "../../../base/event";
 import { assertNoLeaks, LeakTracker } from "../../support/disposableLeaks";
 
 function counted(log: string[], name: string): IDisposable {

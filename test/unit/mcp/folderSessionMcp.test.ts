@@ -7,7 +7,7 @@ import { AcpClient, type AgentFeatures } from "../../../extension/agent/acpClien
 import type { SessionServers } from "../../../extension/mcp/sessionServers";
 import { FolderSession } from "../../../extension/sessions/folderSession";
 import { createNoSandbox } from "../../../sandbox/none";
-import { Event } from "../../../extension/common/event";
+import { Event } from "../../../base/event";
 
 test("I-102: each folder's session/new carries only that folder's servers; status reports reach only their session", async () => {
   const received: Array<{ cwd: string; names: string[]; protectedPaths?: unknown }> = [];

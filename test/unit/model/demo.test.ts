@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createModelClient, DEMO_MODEL_CONFIG } from "../../../agent-server/model/index";
 import { chunkText, DEMO_INTRO, DEMO_PLAN, NO_ASK_TEXT } from "../../../agent-server/model/demo/script";
-import { COMPACT_INSTRUCTION, initPrompt, summaryMessage } from "../../../agent-server/runtime/commands";
+import { COMPACT_INSTRUCTION, initPrompt, summaryMessage } from "../../../agent-server/runtime/slashCommands";
 import { buildMessages } from "../../../agent-server/runtime/history";
 import type { LogEntry } from "../../../agent-server/session/events";
 import { DECLINED_OUTPUT } from "../../../agent-server/tools/askUser";

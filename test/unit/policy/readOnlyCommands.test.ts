@@ -2,7 +2,7 @@
 // every form the words allow is read-only — checked argument by argument against an allowlist.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isReadOnlyCommand } from "../../../agent-server/policy/commands";
+import { isReadOnlyCommand } from "../../../agent-server/policy/shellCommands";
 
 describe("class 8: forms of listed commands that write or execute ask", () => {
   const writes = [

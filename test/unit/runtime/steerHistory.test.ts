@@ -3,7 +3,7 @@
 // model that cannot see images gets placeholders. Pure.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseCommand } from "../../../agent-server/runtime/commands";
+import { parseCommand } from "../../../agent-server/runtime/slashCommands";
 import { base64Bytes, buildMessages, imagesAfter } from "../../../agent-server/runtime/history";
 import type { LogEntry, SessionEvent } from "../../../agent-server/session/events";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { SessionFileService } from "../../../extension/client/fileService";
 import { PathConfinement } from "../../../extension/client/folderConfinement";
-import { vscodeFiles } from "../../../extension/vscode/client/vscodeFiles";
+import { vscodeFiles } from "../../../extension/client/vscode/vscodeFiles";
 import { fixtureFolders } from "./helpers";
 
 /** Resolves when the document's text is `text` (VS Code reloads a clean editor after a disk change). */

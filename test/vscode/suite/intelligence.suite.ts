@@ -6,7 +6,7 @@ import * as assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { vscodeIntelligence } from "../../../extension/vscode/mcp/vscodeIntelligence";
+import { vscodeIntelligence } from "../../../extension/mcp/vscode/vscodeIntelligence";
 import { fixtureFolders } from "./helpers";
 
 const TYPE_ERROR = 'export const n: number = "x";\n';

@@ -4,12 +4,12 @@
 import * as vscode from "vscode";
 import { COMMANDS } from "../../api";
 import { errorText, oneLine } from "../../common/text";
-import type { DisposableStore } from "../../common/lifecycle";
-import { registryRows, rowStateText, type RegistryRow } from "../../registry/listing";
-import { registryAgentId, registryAgentSetting } from "../../registry/settings";
-import { SNAPSHOT_SOURCE, type LoadedRegistry } from "../../registry/source";
-import { selectedAgent, SETTINGS, thirdPartyAgents } from "../config";
-import type { SessionManager } from "../sessions/sessionManager";
+import type { DisposableStore } from "../../../base/lifecycle";
+import { registryRows, rowStateText, type RegistryRow } from "../listing";
+import { registryAgentId, registryAgentSetting } from "../settings";
+import { SNAPSHOT_SOURCE, type LoadedRegistry } from "../source";
+import { selectedAgent, SETTINGS, thirdPartyAgents } from "../../vscode/config";
+import type { SessionManager } from "../../sessions/vscode/sessionManager";
 import { RegistryAgents } from "./registryAgents";
 
 type AgentItem = vscode.QuickPickItem & {

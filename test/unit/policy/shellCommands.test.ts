@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { commandGrantKey, isReadOnlyCommand } from "../../../agent-server/policy/commands";
+import { commandGrantKey, isReadOnlyCommand } from "../../../agent-server/policy/shellCommands";
 
 describe("policy: read-only command list (untrusted)", () => {
   const readOnly = [

@@ -6,7 +6,7 @@
 // nothing to give says why in its description, and picking it tells the user.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { ResolvedAttachment } from "../../chat/promptBuilder";
+import type { ResolvedAttachment } from "../promptBuilder";
 import {
   confinedFile,
   confinedProblems,
@@ -15,8 +15,8 @@ import {
   confinedTerminal,
   type Confine,
   type Mention,
-} from "../../chat/mentions";
-import type { Problem, ProblemSeverity } from "../../chat/problems";
+} from "../mentions";
+import type { Problem, ProblemSeverity } from "../problems";
 import type { TerminalOutputs } from "./terminalOutputs";
 
 export interface MentionContext {

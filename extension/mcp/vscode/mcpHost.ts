@@ -6,11 +6,12 @@ import type { McpServer } from "@agentclientprotocol/sdk";
 import { createHash } from "node:crypto";
 import type { AgentFeatures } from "../../agent/acpClient";
 import { PathConfinement } from "../../client/folderConfinement";
-import { IntelHttpServer } from "../../mcp/intelHttp";
-import { consentPrefix } from "../../mcp/consent";
-import { collectSessionServers, type SessionServers } from "../../mcp/sessionServers";
+import { IntelHttpServer } from "../intelHttp";
+import { consentPrefix } from "../consent";
+import { collectSessionServers, type SessionServers } from "../sessionServers";
 import { vscodeIntelligence } from "./vscodeIntelligence";
 import { consentStore, folderSources } from "./vscodeSources";
+import { errorMessage } from "../../../base/errors";
 
 export class McpHost implements vscode.Disposable {
   readonly #intel: IntelHttpServer;
@@ -30,7 +31,7 @@ export class McpHost implements vscode.Disposable {
     try {
       own = await this.#intel.endpoint(endpointId(folder.uri.fsPath), new PathConfinement(folder.uri.fsPath), vscodeIntelligence);
     } catch (err) {
-      this.log(`[${folder.name}] Manifold's MCP server is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      this.log(`[${folder.name}] Manifold's MCP server is unavailable: ${errorMessage(err)}`);
     }
     const got = await collectSessionServers(
       folderSources(this.context, folder, this.#consent),

@@ -6,9 +6,9 @@ import * as vscode from "vscode";
 import type { SessionInfo } from "@agentclientprotocol/sdk";
 import { COMMANDS } from "../../api";
 import type { FileChange } from "../../checkpoints/folderCheckpoints";
-import type { FolderSession, SessionActivity } from "../../sessions/folderSession";
+import type { FolderSession, SessionActivity } from "../folderSession";
 import type { SessionManager } from "./sessionManager";
-import { DisposableStore } from "../../common/lifecycle";
+import { DisposableStore } from "../../../base/lifecycle";
 
 export type SessionsNode =
   | { kind: "folder"; folder: vscode.WorkspaceFolder }

@@ -3,7 +3,7 @@
 // offers its own per-hunk revert.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
+import type { FolderCheckpoints } from "../folderCheckpoints";
 
 export const BASELINE_SCHEME = "manifold-checkpoint";
 

@@ -3,13 +3,13 @@
 import * as vscode from "vscode";
 import type { RegistryLaunch } from "../../agent/agentSpec";
 import { errorText } from "../../common/text";
-import { installAgent, updateAgent } from "../../registry/installer";
-import { platformTarget } from "../../registry/platform";
-import type { RegistryAgent } from "../../registry/schema";
-import { registryAgentId } from "../../registry/settings";
-import { RegistrySource } from "../../registry/source";
-import { AgentStore, launchOf, type InstalledAgent } from "../../registry/store";
-import { agentRegistryUrl } from "../config";
+import { installAgent, updateAgent } from "../installer";
+import { platformTarget } from "../platform";
+import type { RegistryAgent } from "../schema";
+import { registryAgentId } from "../settings";
+import { RegistrySource } from "../source";
+import { AgentStore, launchOf, type InstalledAgent } from "../store";
+import { agentRegistryUrl } from "../../vscode/config";
 
 /** `<globalStorage>/registry-agents/<id>/<version>/` (`<globalStorage>/agents/` holds the running agents' records). */
 export function agentStore(context: vscode.ExtensionContext): AgentStore {

@@ -10,20 +10,20 @@ import {
   type SessionAction,
   type WebviewToHost,
 } from "../../common/webviewProtocol";
-import { renderShell } from "../../chat/html";
-import { PanelFeed } from "../../chat/panelFeed";
-import { attachmentLabel, buildPrompt, composePrompt, type ResolvedAttachment } from "../../chat/promptBuilder";
-import { checkImage, checkImageFile, type ImageCheck } from "../../chat/imageAttachments";
+import { renderShell } from "../html";
+import { PanelFeed } from "../panelFeed";
+import { attachmentLabel, buildPrompt, composePrompt, type ResolvedAttachment } from "../promptBuilder";
+import { checkImage, checkImageFile, type ImageCheck } from "../imageAttachments";
 import { pickImageFiles } from "./imagePicker";
 import type { DiffContentProvider } from "./diffContent";
-import type { BaselineDocs } from "../checkpoints/baselineDocs";
+import type { BaselineDocs } from "../../checkpoints/vscode/baselineDocs";
 import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
 import { CheckpointReview, isReviewMessage } from "../../checkpoints/review";
-import { Emitter, type Event } from "../../common/event";
-import { DisposableStore, MutableDisposable } from "../../common/lifecycle";
-import { pickMention, selectionMention, type MentionContext } from "./mentions";
+import { Emitter, type Event } from "../../../base/event";
+import { DisposableStore, MutableDisposable } from "../../../base/lifecycle";
+import { pickMention, selectionMention, type MentionContext } from "./mentionPicker";
 import type { TerminalOutputs } from "./terminalOutputs";
-import type { Mention } from "../../chat/mentions";
+import type { Mention } from "../mentions";
 
 export const CHAT_VIEW_TYPE = "manifold.chat";
 

@@ -3,7 +3,7 @@
 // the panel, or it is cancelled). The sessions view counts it in its badge.
 import * as vscode from "vscode";
 import { oneLine } from "../../common/text";
-import type { PendingQuestion } from "../../questions/questionBroker";
+import type { PendingQuestion } from "../questionBroker";
 
 export function surfaceHiddenQuestion(folderName: string, q: PendingQuestion, reveal: () => void): void {
   const show = "Show";

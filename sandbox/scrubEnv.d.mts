@@ -1,4 +1,4 @@
-// Types of scrub-env.mjs (plain JS: clean-env.mjs runs it with any Node, no tsx).
+// Types of scrubEnv.mjs (plain JS: clean-env.mjs runs it with any Node, no tsx).
 export function isDroppedName(name: string): boolean;
 export function cleanPath(path: string | undefined, prepend?: string[]): string;
 export function cleanEnv(

@@ -5,7 +5,7 @@
 // another writer of the file.
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { EditorFiles } from "../../client/fileService";
+import type { EditorFiles } from "../fileService";
 
 function unsavedDocument(realPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find(

@@ -4,7 +4,7 @@
 import * as vscode from "vscode";
 import { agentSecretKey } from "../../common/auth";
 import type { AgentSpec } from "../../agent/agentSpec";
-import type { SignInIO, TerminalAuthMethod } from "../../sessions/signIn";
+import type { SignInIO, TerminalAuthMethod } from "../signIn";
 
 /** globalState key: agent → the variable names stored for it (SecretStorage cannot list its keys). */
 const INDEX_KEY = "manifold.agentSecretNames";

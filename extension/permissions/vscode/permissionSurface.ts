@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import { oneLine } from "../../common/text";
 import type { PendingQuestion } from "../../questions/questionBroker";
-import type { PendingPermission } from "../../permissions/permissionBroker";
+import type { PendingPermission } from "../permissionBroker";
 
 export function surfaceHiddenRequest(folderName: string, p: PendingPermission, reveal: () => void): void {
   const show = "Show";

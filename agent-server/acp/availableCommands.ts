@@ -4,7 +4,7 @@
 // `session/new` it follows the response, because a client routes updates by session id and may
 // drop those for an id it has not been given yet (I-91).
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { COMMANDS } from "../runtime/commands";
+import { COMMANDS } from "../runtime/slashCommands";
 import type { Bridge } from "./bridge";
 
 export function commandsUpdate(): SessionUpdate {

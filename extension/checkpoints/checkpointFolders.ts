@@ -3,7 +3,8 @@
 import * as path from "node:path";
 import { FolderCheckpoints, type FolderCheckpointsOptions } from "./folderCheckpoints";
 import { gitVersion } from "./git";
-import { Emitter, type Event } from "../common/event";
+import { Emitter, type Event } from "../../base/event";
+import { errorMessage } from "../../base/errors";
 
 export class CheckpointRegistry {
   readonly #folders = new Map<string, FolderCheckpoints>();
@@ -20,7 +21,7 @@ export class CheckpointRegistry {
     gitVersion().then(
       (v) => log(`checkpoints: ${v}`),
       (err: unknown) => {
-        this.#unavailable = `Checkpoints are off: ${err instanceof Error ? err.message : String(err)} Install git to review and undo the agent's changes.`;
+        this.#unavailable = `Checkpoints are off: ${errorMessage(err)} Install git to review and undo the agent's changes.`;
         log(this.#unavailable);
       },
     );
@@ -33,7 +34,7 @@ export class CheckpointRegistry {
       try {
         ck = new FolderCheckpoints(path.join(this.storageRoot), folder, { ...this.opts, onChanged: () => this.#changed(folder) });
       } catch (err) {
-        return { unavailable: `Checkpoints are off for ${folder}: ${err instanceof Error ? err.message : String(err)}` };
+        return { unavailable: `Checkpoints are off for ${folder}: ${errorMessage(err)}` };
       }
       this.#folders.set(folder, ck);
     }

@@ -9,14 +9,14 @@ import { AgentHost } from "../../agent/agentHost";
 import type { AgentLog } from "../../agent/agentProcess";
 import { resolveAgentSpec } from "../../agent/agentSpec";
 import { manifoldStorageDirs } from "../../agent/storageDirs";
-import { readAgentSettings, readSecrets, traceEnabled } from "../config";
-import { installedRegistryLaunch } from "../registry/registryAgents";
+import { readAgentSettings, readSecrets, traceEnabled } from "../../vscode/config";
+import { installedRegistryLaunch } from "../../registry/vscode/registryAgents";
 import type { AgentStatus } from "../../common/transcript";
 import { errorText } from "../../common/text";
-import type { FolderSession } from "../../sessions/folderSession";
-import { Emitter, type Event } from "../../common/event";
-import { DisposableStore } from "../../common/lifecycle";
-import { signIn } from "../../sessions/signIn";
+import type { FolderSession } from "../folderSession";
+import { Emitter, type Event } from "../../../base/event";
+import { DisposableStore } from "../../../base/lifecycle";
+import { signIn } from "../signIn";
 import { AgentSecretStore, signInIO } from "./agentAuth";
 
 /** What the agent half knows of the folders: every live folder session, and those with a panel open. */

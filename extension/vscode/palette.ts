@@ -2,14 +2,14 @@
 import * as vscode from "vscode";
 import { COMMANDS } from "../api";
 import { SECRET_KEYS } from "./config";
-import { pickPendingApproval } from "./permissions/surface";
-import { registerAgentPicker } from "./registry/agentCommands";
+import { pickPendingApproval } from "../permissions/vscode/permissionSurface";
+import { registerAgentPicker } from "../registry/vscode/agentCommands";
 import type { SessionAction } from "../common/webviewProtocol";
 import { errorText } from "../common/text";
 import type { FolderSession } from "../sessions/folderSession";
-import type { SessionManager } from "./sessions/sessionManager";
-import { isChangeNode, openChangeDiff, type SessionsNode, type SessionsView } from "./sessions/sessionsView";
-import { DisposableStore, type IDisposable } from "../common/lifecycle";
+import type { SessionManager } from "../sessions/vscode/sessionManager";
+import { isChangeNode, openChangeDiff, type SessionsNode, type SessionsView } from "../sessions/vscode/sessionsView";
+import { DisposableStore, type IDisposable } from "../../base/lifecycle";
 
 /** Commands accept a tree node, a folder Uri, a folder path, or nothing (then ask). */
 async function resolveFolder(manager: SessionManager, arg: unknown, placeHolder: string): Promise<vscode.WorkspaceFolder | undefined> {

@@ -2,7 +2,7 @@
 // tools run and no steer is taken in; the log records where the model's context starts over
 // (`context/reset`), which history.ts honours for every later request.
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
-import { COMPACT_INSTRUCTION } from "./commands";
+import { COMPACT_INSTRUCTION } from "./slashCommands";
 import { buildMessages } from "./history";
 
 /** What a local command needs from its turn. */

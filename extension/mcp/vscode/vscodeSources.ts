@@ -5,11 +5,11 @@
 import * as vscode from "vscode";
 import { homedir } from "node:os";
 import { readFile, stat } from "node:fs/promises";
-import { sha256 } from "../../mcp/consent";
+import { sha256 } from "../consent";
 import { PathConfinement } from "../../client/folderConfinement";
-import { mcpServersSetting } from "../config";
-import type { InputDef } from "../../mcp/mcpJson";
-import type { Consent, McpSources, Scope } from "../../mcp/sessionServers";
+import { mcpServersSetting } from "../../vscode/config";
+import type { InputDef } from "../mcpJson";
+import type { Consent, McpSources, Scope } from "../sessionServers";
 
 const CONSENT_KEY = "manifold.mcpConsent";
 const INPUTS_KEY = "manifold.mcpInputs";

@@ -5,7 +5,7 @@
 // shell integration report nothing; the mention says so.
 import * as vscode from "vscode";
 import { TerminalLog, type TerminalRun } from "../../common/terminalLog";
-import { DisposableStore } from "../../common/lifecycle";
+import { DisposableStore } from "../../../base/lifecycle";
 
 export class TerminalOutputs implements vscode.Disposable {
   readonly #store = new DisposableStore();

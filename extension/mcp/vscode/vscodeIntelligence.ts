@@ -2,7 +2,7 @@
 // built-in `vscode.execute*Provider` commands, diagnostics, open editors and the selection. Thin: the
 // checks live in intelTools.ts. Positions are converted between 1-based (tools) and 0-based (VS Code).
 import * as vscode from "vscode";
-import type { DiagnosticInfo, LanguageIntelligence, Location, Position, SymbolInfo } from "../../mcp/intelligence";
+import type { DiagnosticInfo, LanguageIntelligence, Location, Position, SymbolInfo } from "../intelligence";
 
 /**
  * How long a file just opened for analysis may take to get its problems: a language server that starts
