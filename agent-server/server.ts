@@ -2,9 +2,9 @@
 //
 // Two halves, because `initialize` must be answerable before the sandbox probe spawns its child and
 // the models are resolved (cold start, DESIGN.md §7):
-//   now:   store, MCP sessions, registry, ACP app (nothing here needs the probe or the models);
+//   now:   store, MCP sessions, live, ACP app (nothing here needs the probe or the models);
 //   later: models + sandbox → tools → tasks → services, one turn of the event loop after the
-//          connection starts reading. The registry holds the services as that promise: a creation
+//          connection starts reading. LiveAgents holds the services as that promise: a creation
 //          waits for it, and the ACP handlers wait for `ready` before they create anything.
 import type * as acp from "@agentclientprotocol/sdk";
 import { detectSandbox } from "../sandbox";
@@ -15,10 +15,10 @@ import { McpSessions, mcpLimitsFrom } from "./mcp";
 import { createModelClient, resolveModels } from "./model";
 import type { ModelConfig } from "./model/types";
 import type { AgentServices } from "./runtime/agent";
-import { AgentRegistry } from "./runtime/liveAgents";
+import { LiveAgents } from "./runtime/liveAgents";
 import { createAgentServices } from "./runtime/services";
 import { FileSessionStore } from "./session/store";
-import { createTaskRegistry, createToolRunner, delegateTool, type TaskRegistry, type ToolDefinition, type ToolRunner } from "./tools";
+import { createTaskTable, createToolRunner, delegateTool, type TaskTable, type ToolDefinition, type ToolRunner } from "./tools";
 import { errorMessage } from "../base/errors";
 
 export interface ServerOptions {
@@ -41,7 +41,7 @@ export interface Server {
 interface Runtime {
   sandboxBackend: string;
   tools: ToolRunner;
-  tasks: TaskRegistry;
+  tasks: TaskTable;
   services: AgentServices;
 }
 
@@ -56,7 +56,7 @@ export function createServer(opts: ServerOptions): Server {
   const started = runtime.catch(() => null);
   const services = runtime.then((r) => r.services);
   services.catch(() => undefined); // the failure is reported once, through `ready`; a creation still sees it
-  const registry: AgentRegistry = new AgentRegistry(
+  const live: LiveAgents = new LiveAgents(
     store,
     services,
     async (sessionId) => {
@@ -74,7 +74,7 @@ export function createServer(opts: ServerOptions): Server {
     current = r;
     // Completion notices go to the exact live instance that started the task (I-60).
     r.tasks.onExit((owner, exit) => {
-      registry
+      live
         .get(owner)
         ?.noticeTaskExit(
           exit.taskId,
@@ -84,7 +84,7 @@ export function createServer(opts: ServerOptions): Server {
   });
   // A bad model configuration keeps the process serving: every session request answers with the reason.
   ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${errorMessage(err)}`));
-  const { app, bridge } = createAcpApp({ registry, models, ready, sandboxBackend: () => current?.sandboxBackend, mcp });
+  const { app, bridge } = createAcpApp({ live, models, ready, sandboxBackend: () => current?.sandboxBackend, mcp });
   return { app, ready, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
 }
 
@@ -101,7 +101,7 @@ async function startRuntime(opts: ServerOptions, mcp: McpSessions, models: Model
     extraTools: [delegateTool as ToolDefinition<never>],
     sessionTools: mcp,
   });
-  const tasks = createTaskRegistry(sandbox);
+  const tasks = createTaskTable(sandbox);
   tools.watchTasks?.(tasks); // the config catch-and-hold checks at each background task's exit (I-112)
   const services = createAgentServices({
     models,

@@ -11,10 +11,14 @@ import { dirname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "base", "agent-server", "extension", "sandbox"], {
-  cwd: root,
-  encoding: "utf8",
-})
+const files = execFileSync(
+  "git",
+  ["ls-files", "--cached", "--others", "--exclude-standard", "base", "agent-server", "extension", "sandbox"],
+  {
+    cwd: root,
+    encoding: "utf8",
+  },
+)
   .split("\n")
   .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts") && existsSync(join(root, f)));
 const known = new Set(files);

@@ -3,7 +3,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { MCP_CAPABILITIES, MCP_META, MCP_RESTART_METHOD, MCP_STATUS_METHOD, mcpRestartParams, type McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
-import type { AgentRegistry } from "../runtime/liveAgents";
+import type { LiveAgents } from "../runtime/liveAgents";
 import { Bridge } from "./bridge";
 import { withDebugMethods } from "./debug";
 import { FORK_METHOD, forkSession, KEEP_PROMPTS_META, parseForkParams } from "./fork";
@@ -25,7 +25,7 @@ export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
 };
 
 export interface AcpAppDeps {
-  registry: AgentRegistry;
+  live: LiveAgents;
   /** The `model` config option values (may be filled in while `ready` is pending). */
   models: readonly ModelConfig[];
   /** The command sandbox backend in use, once detected. */
@@ -38,7 +38,7 @@ export interface AcpAppDeps {
 
 export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bridge } {
   const bridge = new Bridge({
-    registry: deps.registry,
+    live: deps.live,
     models: deps.models,
     sandboxBackend: deps.sandboxBackend,
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
@@ -130,5 +130,5 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       bridge.cancel(params.sessionId);
     });
-  return { app: withDebugMethods(app, deps.registry, bridge), bridge };
+  return { app: withDebugMethods(app, deps.live, bridge), bridge };
 }

@@ -14,7 +14,7 @@ import type { ModelConfig } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
 import type { Agent, AgentEvent } from "../runtime/agent";
 import type { RuntimeEvent } from "../runtime/events";
-import type { AgentOwner, AgentRegistry } from "../runtime/liveAgents";
+import type { AgentOwner, LiveAgents } from "../runtime/liveAgents";
 import type { LogEntry, TurnEndReason } from "../session/events";
 import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../runtime/capabilities";
 import { askClient } from "./permissions";
@@ -24,7 +24,7 @@ import { entryToUpdates } from "./updates";
 import { errorMessage } from "../../base/errors";
 
 export interface BridgeDeps {
-  registry: AgentRegistry;
+  live: LiveAgents;
   models: readonly ModelConfig[];
   /** The command sandbox backend in use, once detected (shown on the `sandbox` config option). */
   sandboxBackend?: () => string | undefined;
@@ -68,12 +68,12 @@ export class Bridge implements AgentOwner {
 
   constructor(readonly deps: BridgeDeps) {
     // One global listener per bridge, O(1) demultiplexing by session id (I-4).
-    this.unsubscribe.push(deps.registry.bus.on((ev) => this.onRuntime(ev)));
-    this.unsubscribe.push(deps.registry.addOwner(this));
+    this.unsubscribe.push(deps.live.bus.on((ev) => this.onRuntime(ev)));
+    this.unsubscribe.push(deps.live.addOwner(this));
   }
 
-  get registry(): AgentRegistry {
-    return this.deps.registry;
+  get live(): LiveAgents {
+    return this.deps.live;
   }
 
   get closed(): boolean {
@@ -249,8 +249,8 @@ export class Bridge implements AgentOwner {
     const rec = this.ownedRecord(agent);
     if (!rec) {
       // An in-process subagent asks through its parent's session, under the parent's delegate card.
-      const link = this.registry.subagents.of(agent);
-      if (!link || this.registry.get(agent.sessionId) !== agent) return undefined;
+      const link = this.live.subagents.of(agent);
+      if (!link || this.live.get(agent.sessionId) !== agent) return undefined;
       const parentRec = this.ownedRecord(link.parent);
       if (!parentRec) return undefined;
       if (this.closedFlag || !this.client) return Promise.resolve("cancelled");
@@ -321,7 +321,7 @@ export class Bridge implements AgentOwner {
   async closeSession(rec: SessionRecord): Promise<void> {
     this.cancel(rec.sessionId);
     try {
-      await this.registry.dispose(rec.agent);
+      await this.live.dispose(rec.agent);
     } finally {
       await rec.lastSend;
       rec.settleAll({ stopReason: "cancelled" });
@@ -345,7 +345,7 @@ export class Bridge implements AgentOwner {
       for (const c of rec.pendingPermissions) c.abort(); // I-45
       for (const c of rec.pendingQuestions) c.abort(); // I-45
     }
-    const results = await Promise.allSettled(recs.map((rec) => this.registry.dispose(rec.agent))); // I-79: in parallel
+    const results = await Promise.allSettled(recs.map((rec) => this.live.dispose(rec.agent))); // I-79: in parallel
     for (const u of this.unsubscribe.splice(0)) u();
     const failures = results.flatMap((r, i) =>
       r.status === "rejected" ? [{ sessionId: recs[i]!.sessionId, error: r.reason as unknown }] : [],

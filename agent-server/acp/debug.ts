@@ -1,10 +1,10 @@
 // A test-only extension method, `_manifold/debug/memory`: forces a full GC and reports the heap and
-// what the registry still holds (I-110). It exists only when the process was started with
+// what the LiveAgents still holds (I-110). It exists only when the process was started with
 // `--expose-gc` AND `MANIFOLD_DEBUG_MEMORY=1`; a production agent has neither, so the method is
 // unknown (-32601) there and no client can make it stall the process with forced GCs.
 import type * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import type { AgentRegistry } from "../runtime/liveAgents";
+import type { LiveAgents } from "../runtime/liveAgents";
 import type { Bridge } from "./bridge";
 
 export const DEBUG_MEMORY_METHOD = "_manifold/debug/memory";
@@ -21,7 +21,7 @@ export function debugMemoryEnabled(env: NodeJS.ProcessEnv = process.env): boolea
   return env.MANIFOLD_DEBUG_MEMORY === "1" && typeof (globalThis as { gc?: unknown }).gc === "function";
 }
 
-export function withDebugMethods(app: acp.AgentApp, registry: AgentRegistry, bridge: Bridge): acp.AgentApp {
+export function withDebugMethods(app: acp.AgentApp, live: LiveAgents, bridge: Bridge): acp.AgentApp {
   if (!debugMemoryEnabled()) return app;
   const gc = (globalThis as unknown as { gc: () => void }).gc;
   return app.onRequest(DEBUG_MEMORY_METHOD, z.object({}).passthrough(), (): MemoryReport => {
@@ -31,8 +31,8 @@ export function withDebugMethods(app: acp.AgentApp, registry: AgentRegistry, bri
     return {
       heapUsed: m.heapUsed,
       rss: m.rss,
-      agents: registry.agents.size,
-      sessions: registry.sessions.size,
+      agents: live.agents.size,
+      sessions: live.sessions.size,
       records: bridge.records.size,
     };
   });

@@ -72,7 +72,7 @@ export async function forkSession(bridge: Bridge, params: ForkParams): Promise<F
       entries = live.agent.session.entries;
       sourceCwd = live.agent.session.header.cwd;
     } else {
-      const log = await bridge.registry.store.open(params.sessionId);
+      const log = await bridge.live.store.open(params.sessionId);
       entries = log.entries;
       sourceCwd = log.header.cwd;
       await log.close();
@@ -84,7 +84,7 @@ export async function forkSession(bridge: Bridge, params: ForkParams): Promise<F
     throw RequestError.invalidParams(undefined, `session ${JSON.stringify(params.sessionId)} belongs to ${sourceCwd}, not ${params.cwd}`);
   }
   const id = randomUUID();
-  const log = await bridge.registry.store.create({
+  const log = await bridge.live.store.create({
     type: "header",
     version: LOG_FORMAT_VERSION,
     id,

@@ -79,15 +79,15 @@ export function mapLifecycleError(err: unknown, sessionId: string): unknown {
  * Builds the live agent of a persisted session; one that resolves after teardown began is disposed
  * and refused (I-20). Used by load/resume and by a fork's new log.
  */
-export async function resumePersisted(bridge: Bridge, id: string): Promise<Awaited<ReturnType<Bridge["registry"]["resume"]>>> {
+export async function resumePersisted(bridge: Bridge, id: string): Promise<Awaited<ReturnType<Bridge["live"]["resume"]>>> {
   let agent;
   try {
-    agent = await bridge.registry.resume({ resumeSessionId: id, signal: bridge.closeSignal });
+    agent = await bridge.live.resume({ resumeSessionId: id, signal: bridge.closeSignal });
   } catch (err) {
     throw mapLifecycleError(err, id);
   }
   if (bridge.closed) {
-    await bridge.registry.dispose(agent).catch(() => undefined);
+    await bridge.live.dispose(agent).catch(() => undefined);
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
   return agent;
@@ -109,12 +109,12 @@ export async function newSession(
   const cwd = await cwdOrThrow(params.cwd);
   let agent;
   try {
-    agent = await bridge.registry.create({ cwd, signal: bridge.closeSignal });
+    agent = await bridge.live.create({ cwd, signal: bridge.closeSignal });
   } catch (err) {
     throw mapLifecycleError(err, "");
   }
   if (bridge.closed) {
-    await bridge.registry.dispose(agent).catch(() => undefined); // I-82: never published after close
+    await bridge.live.dispose(agent).catch(() => undefined); // I-82: never published after close
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
   if (protectedPaths) agent.setProtectedPaths(protectedPaths);
@@ -152,7 +152,7 @@ export async function attachSession(
     // I-19: the persisted cwd is validated before any agent is built.
     let header;
     try {
-      header = await bridge.registry.store.readHeader(id);
+      header = await bridge.live.store.readHeader(id);
     } catch (err) {
       throw mapLifecycleError(err, id);
     }
@@ -224,7 +224,7 @@ async function reattach(
 }
 
 export async function listSessions(bridge: Bridge, params: { cwd?: string | null; cursor?: string | null }): Promise<ListSessionsResponse> {
-  let all = await bridge.registry.store.list();
+  let all = await bridge.live.store.list();
   if (params.cwd) {
     const wanted = new Set([params.cwd]);
     try {
@@ -259,7 +259,7 @@ export async function deleteSession(bridge: Bridge, sessionId: string): Promise<
   const rec = bridge.records.get(sessionId);
   if (rec) await bridge.closeSession(rec);
   try {
-    await bridge.registry.deleteSession(sessionId);
+    await bridge.live.deleteSession(sessionId);
   } catch (err) {
     throw mapLifecycleError(err, sessionId);
   }

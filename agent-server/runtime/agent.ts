@@ -19,7 +19,7 @@ import { errorMessage } from "../../base/errors";
 
 export type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 
-/** Callbacks into the owner (registry → bridge). Every call names the exact agent. */
+/** Callbacks into the owner (LiveAgents → bridge). Every call names the exact agent. */
 export interface AgentHooks {
   publish(agent: Agent, ev: AgentEvent): void;
   requestPermission(agent: Agent, toolCallId: string, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;

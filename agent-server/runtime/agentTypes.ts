@@ -20,7 +20,7 @@ export interface QueuedMessage {
   source: MessageSource;
 }
 
-/** What a live agent publishes (through its hooks onto the registry's bus; consumers demultiplex by the exact agent, I-4). */
+/** What a live agent publishes (through its hooks onto the LiveAgents's bus; consumers demultiplex by the exact agent, I-4). */
 export type AgentEvent =
   /** An entry was appended to the session log (the durable stream). */
   | { kind: "entry"; entry: LogEntry }

@@ -1,4 +1,4 @@
-// The registry's lifecycle and agent events. One process-wide bus; consumers demultiplex by the exact agent (I-4).
+// LiveAgents' lifecycle and agent events. One process-wide bus; consumers demultiplex by the exact agent (I-4).
 import type { Agent, AgentEvent } from "./agent";
 import { errorMessage } from "../../base/errors";
 

@@ -1,4 +1,4 @@
-// AgentRegistry: live agents keyed by SessionId (agent id == session id, I-8). One creation
+// LiveAgents: live agents keyed by SessionId (agent id == session id, I-8). One creation
 // transaction serves create and resume: final-entry conflict check, rollback, quiescence (I-15, I-20..24).
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
@@ -47,7 +47,7 @@ export interface ResumeOptions {
   setup?: (agent: Agent) => Promise<void> | void;
 }
 
-export class AgentRegistry {
+export class LiveAgents {
   readonly agents = new Map<string, Agent>();
   readonly sessions = new Map<string, SessionLog>();
   readonly bus = new RuntimeBus();
@@ -58,7 +58,7 @@ export class AgentRegistry {
   private readonly draining = new Map<string, Promise<void>>();
   // Weak: a disposed agent must stay collectable (a Map kept every closed session alive, I-110).
   private readonly disposing = new WeakMap<Agent, Promise<void>>();
-  /** The hooks every agent of this registry reports through (exposed so tests can build impostors). */
+  /** The hooks every agent of this LiveAgents reports through (exposed so tests can build impostors). */
   readonly hooks: AgentHooks;
 
   constructor(

@@ -29,7 +29,7 @@ export class SubagentLinks {
   }
 }
 
-/** What a subagent run needs from the registry that owns the sessions. */
+/** What a subagent run needs from the LiveAgents that owns the sessions. */
 export interface SubagentHost {
   readonly bus: RuntimeBus;
   readonly subagents: SubagentLinks;

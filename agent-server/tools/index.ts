@@ -15,7 +15,7 @@ import type { SessionToolSource, ToolDefinition, ToolRunner } from "./types";
 import { writeFileTool } from "./writeFile";
 
 export type { ToolRunner, ToolDefinition } from "./types";
-export { createTaskRegistry, type TaskRegistry } from "./tasks/taskTable";
+export { createTaskTable, type TaskTable } from "./tasks/taskTable";
 export { delegateTool } from "./delegate";
 
 export interface ToolRunnerDeps {

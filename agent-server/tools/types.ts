@@ -135,6 +135,6 @@ export interface ToolRunner {
   run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** Drop the session's "Allow for this session" grants (call when the session is disposed/deleted). */
   forgetSession(sessionId: string): void;
-  /** Follow background task exits (the task registry's `onExit`), for the config catch-and-hold (I-112). */
+  /** Follow background task exits (the task table's `onExit`), for the config catch-and-hold (I-112). */
   watchTasks?(tasks: { onExit(listener: (owner: string, exit: { taskId: string }) => void): () => void }): () => void;
 }

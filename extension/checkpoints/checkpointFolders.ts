@@ -6,7 +6,7 @@ import { gitVersion } from "./git";
 import { Emitter, type Event } from "../../base/event";
 import { errorMessage } from "../../base/errors";
 
-export class CheckpointRegistry {
+export class CheckpointFolders {
   readonly #folders = new Map<string, FolderCheckpoints>();
   #unavailable?: string;
   readonly #onDidChange = new Emitter<string>();

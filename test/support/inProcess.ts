@@ -1,4 +1,4 @@
-// In-process harness: registry + bridge with a real file store in a temp dir (optionally gated),
+// In-process harness: LiveAgents + bridge with a real file store in a temp dir (optionally gated),
 // the scripted model and fake tools, connected to an SDK client over the SDK's memory streams.
 import * as acp from "@agentclientprotocol/sdk";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createAcpApp } from "../../agent-server/acp/app";
 import type { Bridge } from "../../agent-server/acp/bridge";
 import type { AgentServices } from "../../agent-server/runtime/agent";
-import { AgentRegistry } from "../../agent-server/runtime/liveAgents";
+import { LiveAgents } from "../../agent-server/runtime/liveAgents";
 import { createAgentServices } from "../../agent-server/runtime/services";
 import type { SessionHeader } from "../../agent-server/session/events";
 import type { SessionLog } from "../../agent-server/session/log";
@@ -67,7 +67,7 @@ export interface Harness {
   dataDir: string;
   ws: string[];
   store: GatedStore;
-  registry: AgentRegistry;
+  live: LiveAgents;
   services: AgentServices;
   model: ScriptedModel;
   modelIds: string[];
@@ -107,19 +107,19 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     tasksFor: () => opts.tasks ?? noTasks,
     ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}),
   });
-  const registry = new AgentRegistry(store, services);
+  const live = new LiveAgents(store, services);
   const clients: ClientSide[] = [];
   return {
     dataDir,
     ws,
     store,
-    registry,
+    live,
     services,
     model,
     modelIds,
     tools,
     async connect(connectOpts: ConnectOptions = {}) {
-      const { app, bridge } = createAcpApp({ registry, models: configs });
+      const { app, bridge } = createAcpApp({ live, models: configs });
       const updates = new Map<string, acp.SessionUpdate[]>();
       const order: string[] = [];
       const permissionRequests: acp.RequestPermissionRequest[] = [];

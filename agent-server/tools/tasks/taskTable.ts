@@ -29,7 +29,7 @@ export interface TaskExit {
   exitCode: number | null;
 }
 
-export interface TaskRegistry {
+export interface TaskTable {
   forOwner(sessionId: string, sandboxOf: () => SandboxContext): TaskAccess;
   /** Kill the owner's tasks and wait until they have exited. Their final output stays readable by the same session id (I-60), within the closed-session bound. */
   disposeOwner(sessionId: string): Promise<void>;
@@ -52,7 +52,7 @@ export interface TaskRegistryOptions {
   maxFinishedPerSession?: number;
 }
 
-export function createTaskRegistry(sandbox: CommandSandbox, opts: TaskRegistryOptions = {}): TaskRegistry {
+export function createTaskTable(sandbox: CommandSandbox, opts: TaskRegistryOptions = {}): TaskTable {
   const tasks = new Map<string, Task>();
   /** Finished records in the order they finished: what the bounds drop from, oldest first. */
   const finished = new Map<string, FinishedTask>();

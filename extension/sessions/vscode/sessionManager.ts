@@ -21,7 +21,7 @@ import { errorText } from "../../common/text";
 import { FolderSession } from "../folderSession";
 import { getOrCreate } from "../getOrCreate";
 import { BaselineDocs } from "../../checkpoints/vscode/baselineDocs";
-import { CheckpointRegistry } from "../../checkpoints/checkpointFolders";
+import { CheckpointFolders } from "../../checkpoints/checkpointFolders";
 import { Emitter, Event } from "../../../base/event";
 import { DisposableMap, DisposableStore } from "../../../base/lifecycle";
 import { TerminalOutputs } from "../../chat/vscode/terminalOutputs";
@@ -43,7 +43,7 @@ export class SessionManager implements vscode.Disposable {
   /** The window's agent: its process, status, re-attach, switch and sign-in. */
   readonly agent: WindowAgent;
   readonly mcp: McpHost;
-  readonly checkpoints: CheckpointRegistry;
+  readonly checkpoints: CheckpointFolders;
   readonly baselineDocs: BaselineDocs;
   /** Issue #17: the terminals' recent output, recorded from the start for the `@` mention. */
   readonly terminalOutputs = this.#store.add(new TerminalOutputs());
@@ -57,7 +57,7 @@ export class SessionManager implements vscode.Disposable {
     private readonly runAction: (action: SessionAction, session: FolderSession) => void,
   ) {
     this.mcp = new McpHost(context, (m) => log.info(m));
-    this.checkpoints = new CheckpointRegistry(
+    this.checkpoints = new CheckpointFolders(
       vscode.Uri.joinPath(context.globalStorageUri, "checkpoints").fsPath,
       { dirtyFiles: () => vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === "file").map((d) => d.uri.fsPath) },
       (m) => log.info(m),

@@ -38,7 +38,7 @@ describe("cancellation (in-process)", () => {
     g.open();
     assert.deepEqual(await pb, { stopReason: "end_turn" });
     assert.equal(c.textOf(b), "B1 B2");
-    const endsB = h.registry.get(b)!.session.entries.flatMap((e) => (e.type === "turn/end" ? [e.reason] : []));
+    const endsB = h.live.get(b)!.session.entries.flatMap((e) => (e.type === "turn/end" ? [e.reason] : []));
     assert.deepEqual(endsB, ["end_turn"]);
   });
 
@@ -58,7 +58,7 @@ describe("cancellation (in-process)", () => {
   it("I-36: cancel clears queued work, so a queued-but-unstarted message never runs", async () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     h.model.enqueue([text("running "), { type: "hang" }]);
     h.model.enqueue([text("LEAKED"), finish()]);
     const pa = c.prompt(a, "first");
@@ -85,7 +85,7 @@ describe("cancellation (in-process)", () => {
   it("I-39: cancel during admission (before the turn starts) queues no late user message", async () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const g = gate();
     h.model.enqueue([{ type: "wait", gate: g }, text("task"), finish()]);
     agent.enqueue({ messageId: "busy", content: [{ type: "text", text: "bg" }], source: "task" });
@@ -110,8 +110,8 @@ describe("cancellation (in-process)", () => {
     await h.model.waitForRequests(2);
     await c.cancel(a);
     assert.deepEqual(await pa, { stopReason: "cancelled" });
-    const logB = h.registry.get(b)!.session;
-    const logA = h.registry.get(a)!.session;
+    const logB = h.live.get(b)!.session;
+    const logA = h.live.get(a)!.session;
     await c.bridge.teardown();
     assert.deepEqual(await pb, { stopReason: "cancelled" });
     const reasons = (entries: typeof logA.entries) => entries.flatMap((e) => (e.type === "turn/end" ? [e.reason] : []));
@@ -131,7 +131,7 @@ describe("cancellation (in-process)", () => {
     await h.model.waitForRequests(1);
     await c.agent.request(acp.methods.agent.session.close, { sessionId: a });
     assert.deepEqual(await pa, { stopReason: "cancelled" });
-    assert.equal(h.registry.get(a), undefined);
+    assert.equal(h.live.get(a), undefined);
     assert.equal(c.bridge.records.has(a), false);
     // it can be loaded again
     await c.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: h.ws[0]!, mcpServers: [] });

@@ -66,7 +66,7 @@ describe("per-session config (in-process)", () => {
   it("I-49: an idle switch is pending (echoed), then anchored inside the next user turn before request assembly, never on an injection turn", async () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const res = await set(c, a, "model", "test:two");
     assert.equal(values(res.configOptions).model, "test:two");
     assert.equal(agent.session.entries.length, 0);
@@ -89,7 +89,7 @@ describe("per-session config (in-process)", () => {
   it("I-50: a switch during an open turn is appended immediately, inside that turn", async () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const g = gate();
     h.model.enqueue([text("x"), { type: "wait", gate: g }, finish()]);
     const p = c.prompt(a, "go");
@@ -113,7 +113,7 @@ describe("per-session config (in-process)", () => {
     assert.equal(c.bridge.records.get(a)?.pendingConfig.size, 0);
     await c.prompt(a, "go");
     assert.equal(
-      h.registry.get(a)!.session.entries.some((e) => e.type === "config/set"),
+      h.live.get(a)!.session.entries.some((e) => e.type === "config/set"),
       false,
     );
   });

@@ -19,9 +19,9 @@ describe("session/load (in-process)", () => {
   afterEach(() => h.cleanup());
 
   async function persisted(cwd: string): Promise<string> {
-    const a = await h.registry.create({ cwd });
+    const a = await h.live.create({ cwd });
     const id = a.sessionId;
-    await h.registry.dispose(a);
+    await h.live.dispose(a);
     return id;
   }
 
@@ -38,7 +38,7 @@ describe("session/load (in-process)", () => {
     assert.match(String((r2 as PromiseRejectedResult).reason.message), /already loading/);
     assert.equal(h.store.calls.open, 1);
     assert.equal(c.bridge.records.size, 1);
-    assert.equal(h.registry.agents.size, 1);
+    assert.equal(h.live.agents.size, 1);
   });
 
   it("I-17: loads of different ids run concurrently", async () => {
@@ -58,7 +58,7 @@ describe("session/load (in-process)", () => {
     const c = await h.connect();
     await assert.rejects(load(c, id, h.ws[1]!), isCode(-32602));
     assert.equal(h.store.calls.open, 0);
-    assert.equal(h.registry.agents.size, 0);
+    assert.equal(h.live.agents.size, 0);
     await load(c, id, h.ws[0]!);
     assert.ok(c.bridge.records.has(id));
   });
@@ -73,7 +73,7 @@ describe("session/load (in-process)", () => {
     writeFileSync(path, lines.join("\n"));
     const c = await h.connect();
     await assert.rejects(load(c, id, h.ws[0]!), isCode(-32602));
-    assert.equal(h.registry.agents.size, 0);
+    assert.equal(h.live.agents.size, 0);
   });
 
   it("I-63: the canonical cwd is stored; a symlinked spelling loads the same session", async () => {
@@ -81,7 +81,7 @@ describe("session/load (in-process)", () => {
     symlinkSync(h.ws[0]!, link);
     const c = await h.connect();
     const id = await c.newSession(link);
-    const agent = h.registry.get(id)!;
+    const agent = h.live.get(id)!;
     assert.equal(agent.cwd, agent.root);
     assert.notEqual(agent.cwd, link);
     assert.equal(agent.sandboxContext().root, agent.cwd);
@@ -104,8 +104,8 @@ describe("session/load (in-process)", () => {
     await assert.rejects(l);
     await assert.rejects(n);
     await closing;
-    assert.equal(h.registry.agents.get(id), undefined);
-    assert.equal(h.registry.agents.size, 0);
+    assert.equal(h.live.agents.get(id), undefined);
+    assert.equal(h.live.agents.size, 0);
   });
 
   it("I-25: load replays the whole log before responding; a historical unanswered call never pairs with a live one", async () => {
@@ -186,7 +186,7 @@ describe("session/load (in-process)", () => {
     await refused({ mcpServers: [stdio] }, /not available/);
     const init = await c.agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
     assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: false, sse: false });
-    assert.equal(h.registry.agents.size, 0);
+    assert.equal(h.live.agents.size, 0);
   });
 
   it("I-16: load of a session already open and idle replays its history again and succeeds (the same agent)", async () => {
@@ -194,7 +194,7 @@ describe("session/load (in-process)", () => {
     const id = await c.newSession(h.ws[0]!);
     h.model.enqueue([text("answer one"), finish()]);
     await c.prompt(id, "question one");
-    const agent = h.registry.get(id);
+    const agent = h.live.get(id);
     const live = [...(c.updates.get(id) ?? [])];
     await load(c, id, h.ws[0]!);
     const replay = (c.updates.get(id) ?? []).slice(live.length);
@@ -202,7 +202,7 @@ describe("session/load (in-process)", () => {
       replay.map((u) => u.sessionUpdate),
       ["session_info_update", "user_message_chunk", "agent_message_chunk", "usage_update", "available_commands_update"],
     );
-    assert.equal(h.registry.get(id), agent);
+    assert.equal(h.live.get(id), agent);
     assert.equal(h.store.calls.open, 0);
     // A load that names another folder is still refused (I-19), and the session keeps serving.
     await assert.rejects(load(c, id, h.ws[1]!), isCode(-32602));
@@ -263,7 +263,7 @@ describe("session/load (in-process)", () => {
     const mine = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[0]! });
     assert.deepEqual(
       mine.sessions.map((s) => [s.sessionId, s.title, s.cwd]),
-      [[id, "Title from first prompt", h.registry.get(id)!.cwd]],
+      [[id, "Title from first prompt", h.live.get(id)!.cwd]],
     );
     assert.equal(mine.nextCursor, undefined);
     const page1 = await c2.agent.request(acp.methods.agent.session.list, { cwd: h.ws[1]! });

@@ -64,8 +64,8 @@ describe("permissions (in-process)", () => {
   it("I-42: a request for a never-announced tool call is sent to no client and fails closed", async () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
-    const answer = await h.registry.hooks.requestPermission(
+    const agent = h.live.get(a)!;
+    const answer = await h.live.hooks.requestPermission(
       agent,
       "call_never_announced",
       { title: "x", reason: "y", grantKey: "z" },
@@ -117,7 +117,7 @@ describe("permissions (in-process)", () => {
   it("I-44: a permission asked after the turn was cancelled is answered cancelled without a request", async () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const ctl = new AbortController();
     ctl.abort();
     const answer = await c.bridge.requestPermission(agent, "any", { title: "x", reason: "y", grantKey: "z" }, ctl.signal);

@@ -176,9 +176,9 @@ describe("user questions (in-process)", () => {
   it("I-46: a question from an agent no record owns, or for an unannounced tool call, sends no frame and fails closed", async () => {
     const c = await h.connect({ clientCapabilities: FORM });
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const signal = new AbortController().signal;
-    assert.deepEqual(await h.registry.hooks.askUser!(agent, "call_never_announced", { question: "q?" }, signal), {
+    assert.deepEqual(await h.live.hooks.askUser!(agent, "call_never_announced", { question: "q?" }, signal), {
       outcome: "unavailable",
     });
     const rec = c.bridge.records.get(a)!;
@@ -186,7 +186,7 @@ describe("user questions (in-process)", () => {
     try {
       assert.equal(c.bridge.canAskUser(agent), false);
       assert.equal(c.bridge.askUser(agent, "call_any", { question: "q?" }, signal), undefined);
-      assert.deepEqual(await h.registry.hooks.askUser!(agent, "call_any", { question: "q?" }, signal), { outcome: "unavailable" });
+      assert.deepEqual(await h.live.hooks.askUser!(agent, "call_any", { question: "q?" }, signal), { outcome: "unavailable" });
     } finally {
       c.bridge.records.set(a, rec);
     }

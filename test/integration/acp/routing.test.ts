@@ -13,7 +13,7 @@ import { ModelError } from "../../../agent-server/model/types";
 const isCode = (code: number) => (err: unknown) => err instanceof acp.RequestError && err.code === code;
 
 function entriesOf(h: Harness, id: string): string[] {
-  return (h.registry.get(id)?.session.entries ?? []).map((e) => e.type);
+  return (h.live.get(id)?.session.entries ?? []).map((e) => e.type);
 }
 
 describe("ACP routing and prompts (in-process)", () => {
@@ -55,10 +55,10 @@ describe("ACP routing and prompts (in-process)", () => {
   it("I-2: an impostor agent with a live record's id gets no updates, settlements or permission requests", async () => {
     const c = await h.connect();
     const id = await c.newSession(h.ws[0]!);
-    const real = h.registry.get(id)!;
+    const real = h.live.get(id)!;
     const sink = { write: () => undefined, sync: async () => undefined, close: async () => undefined };
     const log = new SessionLog({ type: "header", version: LOG_FORMAT_VERSION, id, cwd: real.cwd, createdAt: "x" }, [], sink);
-    const impostor = new Agent({ log, root: real.root, tmpDir: real.tmpDir, services: h.services, hooks: h.registry.hooks });
+    const impostor = new Agent({ log, root: real.root, tmpDir: real.tmpDir, services: h.services, hooks: h.live.hooks });
     h.model.enqueue([toolCall("ask", {}), finish("tool-calls")], [text("impostor text"), finish()]);
     const before = (c.updates.get(id) ?? []).length;
     impostor.enqueue({ messageId: "imp", content: [{ type: "text", text: "hi" }], source: "user" });
@@ -70,25 +70,25 @@ describe("ACP routing and prompts (in-process)", () => {
     await impostor.dispose();
   });
 
-  it("I-3: an agent created directly through the registry (not through ACP) produces no wire traffic", async () => {
+  it("I-3: an agent created directly through the LiveAgents (not through ACP) produces no wire traffic", async () => {
     const c = await h.connect();
-    const direct = await h.registry.create({ cwd: h.ws[0]! });
+    const direct = await h.live.create({ cwd: h.ws[0]! });
     h.model.enqueue([toolCall("ask", {}), finish("tool-calls")], [text("direct"), finish()]);
     const framesBefore = c.order.length;
     direct.enqueue({ messageId: "d1", content: [{ type: "text", text: "x" }], source: "user" });
     await until(() => direct.session.entries.some((e) => e.type === "turn/end"), "direct turn end");
     assert.equal(c.order.length, framesBefore);
     assert.deepEqual(answers, ["reject"]);
-    await h.registry.dispose(direct);
+    await h.live.dispose(direct);
   });
 
   it("I-4: bus listener count does not grow with sessions", async () => {
     const c = await h.connect();
     await c.newSession(h.ws[0]!);
-    const one = h.registry.bus.listenerCount;
+    const one = h.live.bus.listenerCount;
     for (let i = 0; i < 49; i++) await c.newSession(h.ws[i % 2]!);
     assert.equal(c.bridge.records.size, 50);
-    assert.equal(h.registry.bus.listenerCount, one);
+    assert.equal(h.live.bus.listenerCount, one);
   });
 
   it("I-5: requests naming an unknown session fail and change no other session", async () => {
@@ -151,7 +151,7 @@ describe("ACP routing and prompts (in-process)", () => {
   it("I-28: a prompt settles only from its own turn, not from an injected turn claimed before it", async () => {
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const g = gate();
     h.model.enqueue([text("task says hi"), { type: "wait", gate: g }, finish()]);
     h.model.enqueue([text("mine"), finish()]);
@@ -179,7 +179,7 @@ describe("ACP routing and prompts (in-process)", () => {
     const pa = c.prompt(a, "A");
     await h.model.waitForRequests(1);
     // Delay the abort path: B must be admitted before A's turn/end is appended.
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const slotA = c.bridge.records.get(a)!.active!;
     const realAbort = agent.abortTurn.bind(agent);
     const abortGate = gate();
@@ -196,7 +196,7 @@ describe("ACP routing and prompts (in-process)", () => {
     assert.deepEqual(await pa, { stopReason: "cancelled" });
     assert.deepEqual(await pb, { stopReason: "end_turn" });
     assert.equal(c.textOf(a), "A-partial B-own-text");
-    const ends = h.registry.get(a)!.session.entries.flatMap((e) => (e.type === "turn/end" ? [e.reason] : []));
+    const ends = h.live.get(a)!.session.entries.flatMap((e) => (e.type === "turn/end" ? [e.reason] : []));
     assert.deepEqual(ends, ["aborted", "end_turn"]);
   });
 

@@ -29,7 +29,7 @@ describe("steering (in-process)", () => {
     g.open();
     assert.deepEqual(await p1, { stopReason: "cancelled" });
     assert.deepEqual(await p2, { stopReason: "end_turn" });
-    const entries = h.registry.get(a)!.session.entries;
+    const entries = h.live.get(a)!.session.entries;
     const turns = entries.filter((e) => e.type === "turn/start").map((e) => e.seq);
     const steerEntry = entries.find((e) => e.type === "user/steer");
     assert.ok(steerEntry && steerEntry.type === "user/steer" && steerEntry.applied, "taken in by a model step");

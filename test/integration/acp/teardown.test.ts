@@ -30,7 +30,7 @@ describe("teardown (in-process)", () => {
       c.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: a, configId: "mode", value: "agent" }),
       internal,
     );
-    assert.equal(h.registry.agents.size, 0);
+    assert.equal(h.live.agents.size, 0);
     assert.equal(h.model.requests.length, requestsBefore);
   });
 
@@ -70,8 +70,8 @@ describe("teardown (in-process)", () => {
     await h.model.waitForRequests(2);
     await c.bridge.teardown();
     await Promise.all([pa, pb]);
-    assert.equal(h.registry.agents.size, 0);
-    assert.equal(h.registry.sessions.size, 0);
+    assert.equal(h.live.agents.size, 0);
+    assert.equal(h.live.sessions.size, 0);
     assert.equal(c.bridge.records.size, 0);
     for (const id of [a, b]) {
       const log = await h.store.open(id);
@@ -93,8 +93,8 @@ describe("teardown (in-process)", () => {
     };
     try {
       const drained: boolean[] = [];
-      const eof = c.bridge.teardown().then(() => drained.push(h.registry.agents.size === 0));
-      const sigterm = c.bridge.teardown().then(() => drained.push(h.registry.agents.size === 0));
+      const eof = c.bridge.teardown().then(() => drained.push(h.live.agents.size === 0));
+      const sigterm = c.bridge.teardown().then(() => drained.push(h.live.agents.size === 0));
       c.conn.close(); // the connection closing triggers it a third time
       await Promise.all([eof, sigterm]);
       assert.deepEqual(drained, [true, true]);
@@ -110,7 +110,7 @@ describe("teardown (in-process)", () => {
     const b = await c.newSession(h.ws[1]!);
     const d = await c.newSession(h.ws[2]!);
     for (const id of [a, d]) {
-      const agent = h.registry.get(id)!;
+      const agent = h.live.get(id)!;
       const original = agent.dispose.bind(agent);
       agent.dispose = async () => {
         await original();
@@ -125,8 +125,8 @@ describe("teardown (in-process)", () => {
     assert.deepEqual(err.failures.map((f) => f.sessionId).sort(), [a, d].sort());
     assert.match(err.message, new RegExp(a));
     assert.match(err.message, new RegExp(d));
-    assert.equal(h.registry.agents.has(b), false);
-    assert.equal(h.registry.agents.size, 0);
+    assert.equal(h.live.agents.has(b), false);
+    assert.equal(h.live.agents.size, 0);
   });
 
   it("I-83: no session/update is written after teardown completes", async () => {
@@ -160,12 +160,12 @@ describe("teardown (in-process)", () => {
     c1.conn.close();
     await c1.bridge.teardown();
     await pa;
-    assert.equal(h.registry.agents.has(a), false);
-    assert.equal(h.registry.agents.has(b), true);
+    assert.equal(h.live.agents.has(a), false);
+    assert.equal(h.live.agents.has(b), true);
     g.open();
     assert.deepEqual(await pb, { stopReason: "end_turn" });
     assert.equal(c2.textOf(b), "B1 B2");
-    assert.deepEqual([...h.registry.agents.keys()], [b]);
+    assert.deepEqual([...h.live.agents.keys()], [b]);
   });
 
   it("I-85: disposing one session's handle mid-turn leaves its sibling streaming", async () => {
@@ -185,6 +185,6 @@ describe("teardown (in-process)", () => {
     g.open();
     assert.deepEqual(await pb, { stopReason: "end_turn" });
     assert.equal(c.textOf(b), "B1 B2");
-    await until(() => !h.registry.agents.has(a), "a gone");
+    await until(() => !h.live.agents.has(a), "a gone");
   });
 });

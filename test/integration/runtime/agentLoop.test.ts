@@ -13,7 +13,7 @@ describe("agent loop", () => {
     h = createHarness();
     const c = await h.connect();
     const a = await c.newSession(h.ws[0]!);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const order: string[] = [];
     const realCheckpoint = agent.session.checkpoint.bind(agent.session);
     agent.session.checkpoint = async () => {
@@ -21,7 +21,7 @@ describe("agent loop", () => {
       await realCheckpoint();
       order.push("checkpoint-done");
     };
-    h.registry.bus.on((ev) => {
+    h.live.bus.on((ev) => {
       if (ev.type === "agent/event" && ev.event.kind === "entry" && ev.event.entry.type === "turn/start") order.push("turn/start");
     });
     agent.enqueue({ messageId: "t1", content: [{ type: "text", text: "one" }], source: "task" });
@@ -110,12 +110,12 @@ describe("background task notices", () => {
     const a = await c.newSession(h.ws[0]!);
     h.model.enqueue([toolCall("bg", {}), finish("tool-calls")], [text("started"), finish()]);
     await c.prompt(a, "start it");
-    const first = h.registry.get(a)!;
+    const first = h.live.get(a)!;
     assert.equal(first.noticeTaskExit("task-999", "not mine"), false);
     // A resumed instance of the same session does not receive the old instance's notice.
     await c.agent.request(acp.methods.agent.session.close, { sessionId: a });
     await c.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: h.ws[0]!, mcpServers: [] });
-    const second = h.registry.get(a)!;
+    const second = h.live.get(a)!;
     assert.notEqual(second, first);
     assert.equal(second.noticeTaskExit("task-1", "old instance's task"), false);
     assert.equal(first.noticeTaskExit("task-1", "old"), false); // disposed

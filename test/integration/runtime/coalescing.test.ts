@@ -68,7 +68,7 @@ describe("delta coalescing (in-process)", () => {
       "agent_message_chunk:done",
       "usage_update",
     ]);
-    const agent = h.registry.get(a)!;
+    const agent = h.live.get(a)!;
     const kinds = agent.session.entries.map((e) =>
       e.type === "assistant/text" || e.type === "assistant/thought" ? `${e.type}:${e.text}` : e.type,
     );
@@ -106,7 +106,7 @@ describe("delta coalescing (in-process)", () => {
     await c.cancel(a);
     assert.deepEqual(await pa, { stopReason: "cancelled" });
     assert.deepEqual(summary(c.updates.get(a) ?? []), ["agent_message_chunk:partial answer"]);
-    const entries = h.registry.get(a)!.session.entries;
+    const entries = h.live.get(a)!.session.entries;
     const tail = entries
       .slice(-2)
       .map((e) => (e.type === "turn/end" ? `turn/end:${e.reason}` : e.type === "assistant/text" ? e.text : e.type));

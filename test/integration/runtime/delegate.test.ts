@@ -31,7 +31,7 @@ describe("delegate (in-process subagent)", () => {
     const c = await h.connect();
     const parent = await c.newSession(h.ws[0]!);
     const created: Array<{ id: string; header: string; session: string; parent?: string; cwd: string; registered: boolean }> = [];
-    h.registry.bus.on((ev) => {
+    h.live.bus.on((ev) => {
       if (ev.type !== "agent/created") return;
       const a = ev.agent;
       created.push({
@@ -40,7 +40,7 @@ describe("delegate (in-process subagent)", () => {
         session: a.session.id,
         parent: a.session.header.parent,
         cwd: a.cwd,
-        registered: h.registry.agents.get(a.sessionId) === a,
+        registered: h.live.agents.get(a.sessionId) === a,
       });
     });
     c.onPermission(() => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
@@ -62,10 +62,10 @@ describe("delegate (in-process subagent)", () => {
       header: child.id,
       session: child.id,
       parent,
-      cwd: h.registry.get(parent)!.cwd,
+      cwd: h.live.get(parent)!.cwd,
       registered: true,
     });
-    assert.equal(h.registry.agents.has(child.id), false); // disposed after the task
+    assert.equal(h.live.agents.has(child.id), false); // disposed after the task
     // The permission request went to the parent's session, under the announced delegate call.
     assert.equal(c.permissionRequests.length, 1);
     const req = c.permissionRequests[0]!;
@@ -88,7 +88,7 @@ describe("delegate (in-process subagent)", () => {
     const c = await h.connect();
     const parent = await c.newSession(h.ws[0]!);
     const created: string[] = [];
-    h.registry.bus.on((ev) => {
+    h.live.bus.on((ev) => {
       if (ev.type === "agent/created") created.push(ev.agent.sessionId);
     });
     h.model.fallback = (req) => {

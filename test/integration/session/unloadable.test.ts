@@ -29,7 +29,7 @@ describe("I-109: unsavable input never makes a session unloadable (in-process)",
   afterEach(() => h.cleanup());
 
   async function reloadSeqs(id: string): Promise<number[]> {
-    await h.registry.dispose(h.registry.get(id)!);
+    await h.live.dispose(h.live.get(id)!);
     const log = await h.store.open(id);
     const seqs = log.entries.map((e) => e.seq);
     await log.close();
@@ -39,13 +39,13 @@ describe("I-109: unsavable input never makes a session unloadable (in-process)",
   it("I-109: a content block whose _meta is 10,000 deep is refused before anything is queued", async () => {
     const c = await h.connect();
     const id = await c.newSession(h.ws[0]!);
-    const before = h.registry.get(id)!.session.entries.length;
+    const before = h.live.get(id)!.session.entries.length;
     const prompt = [{ type: "text" as const, text: "hello", _meta: deepObject(10_000) }];
     await assert.rejects(
       c.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt }),
       (e: unknown) => e instanceof acp.RequestError && e.code === -32602 && /nested deeper/.test(e.message),
     );
-    assert.equal(h.registry.get(id)!.session.entries.length, before);
+    assert.equal(h.live.get(id)!.session.entries.length, before);
     h.model.enqueue([text("fine"), finish()]);
     assert.deepEqual(await c.prompt(id, "next"), { stopReason: "end_turn" });
     const seqs = await reloadSeqs(id);
@@ -103,7 +103,7 @@ describe("I-109: the disk fills exactly at the turn checkpoint (in-process, simu
     fullAtTurnEnd = false;
     h.model.enqueue([text("second"), finish()]);
     assert.deepEqual(await c.prompt(id, "two"), { stopReason: "end_turn" });
-    await h.registry.dispose(h.registry.get(id)!);
+    await h.live.dispose(h.live.get(id)!);
     const log = await h.store.open(id);
     assert.deepEqual(
       log.entries.map((e) => e.seq),

@@ -6,14 +6,14 @@ import { detectSandbox } from "../../../sandbox/detect";
 import { createNoSandbox } from "../../../sandbox/none";
 import type { CommandSandbox } from "../../../sandbox/types";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry, type TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import { createTaskTable, type TaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx } from "./ctx";
 import { deferred, pidsMatching, pollUntil } from "./procs";
 
 const linux = process.platform === "linux";
 const KEY = "sk-ant-manifold-recognisable-KEY-98";
 let sb: CommandSandbox;
-let registry: TaskRegistry;
+let taskTable: TaskTable;
 let base: string;
 let root: string;
 let outside: string;
@@ -23,7 +23,7 @@ before(async () => {
     { ...process.env, MANIFOLD_TEST_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, GITHUB_TOKEN: KEY, MANIFOLD_SANDBOX: "" },
     { log: () => {} },
   );
-  registry = createTaskRegistry(sb, { killGraceMs: 50 });
+  taskTable = createTaskTable(sb, { killGraceMs: 50 });
   base = fs.realpathSync(fs.mkdtempSync(path.join("/var/tmp", "mf-bash-")));
   root = path.join(base, "proj");
   outside = path.join(base, "outside");
@@ -31,12 +31,12 @@ before(async () => {
   fs.mkdirSync(outside);
 });
 after(async () => {
-  await registry.disposeAll();
+  await taskTable.disposeAll();
   fs.rmSync(base, { recursive: true, force: true });
 });
 
 const ctx = (o: Partial<Parameters<typeof makeCtx>[0]> = {}) =>
-  makeCtx({ root, tasks: registry, tmpDir: path.join(base, ".tmp", o.sessionId ?? "sess-a"), ...o });
+  makeCtx({ root, tasks: taskTable, tmpDir: path.join(base, ".tmp", o.sessionId ?? "sess-a"), ...o });
 
 describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
   it("runs in the session root, streams output into its card, reports the exit code", async () => {
@@ -178,7 +178,7 @@ describe("bash tool (bubblewrap)", { skip: !linux && "Linux only" }, () => {
 
 describe("bash tool without a sandbox backend", () => {
   const none = createNoSandbox({ PATH: process.env.PATH });
-  const reg = createTaskRegistry(none);
+  const reg = createTaskTable(none);
   after(() => reg.disposeAll());
 
   it("I-73: every command asks (showing the command); a rejection means it never runs", async () => {

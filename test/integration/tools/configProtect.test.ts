@@ -12,7 +12,7 @@ import { protectedPathsOf } from "../../../agent-server/acp/protectedPaths";
 import { noEditor, SessionFileService } from "../../../extension/client/fileService";
 import { PathConfinement } from "../../../extension/client/folderConfinement";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry, type TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import { createTaskTable, type TaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import type { ToolRunner } from "../../../agent-server/tools/types";
 import { createNoSandbox } from "../../../sandbox/none";
 import type { CommandSandbox } from "../../../sandbox/types";
@@ -40,7 +40,7 @@ const read = (p: string): string | null => (fs.existsSync(p) ? fs.readFileSync(p
 
 describe("I-112: file tools ask before every write to protected config, and refuse it under `never`", () => {
   const sandbox = createNoSandbox({});
-  const registry = createTaskRegistry(sandbox);
+  const taskTable = createTaskTable(sandbox);
   const runner = createToolRunner({ sandbox });
   let root: string;
   before(() => {
@@ -51,7 +51,7 @@ describe("I-112: file tools ask before every write to protected config, and refu
     fs.symlinkSync(".vscode", path.join(root, "foo"));
     fs.symlinkSync("../notes.txt", path.join(root, ".vscode", "linked.json"));
   });
-  after(() => registry.disposeAll());
+  after(() => taskTable.disposeAll());
 
   const targets = [
     ".vscode/settings.json",
@@ -74,7 +74,7 @@ describe("I-112: file tools ask before every write to protected config, and refu
 
   it("I-112: write_file to each protected kind asks once, without 'allow for session', and a rejection leaves the disk as it was", async () => {
     for (const target of targets) {
-      const ctx = makeCtx({ root, tasks: registry, answers: ["reject"] });
+      const ctx = makeCtx({ root, tasks: taskTable, answers: ["reject"] });
       const was = read(path.join(root, target));
       const r = await runner.run("write_file", { path: target, content: EVIL }, ctx);
       assert.equal(r.isError, true, `${target}: ${r.output}`);
@@ -87,7 +87,7 @@ describe("I-112: file tools ask before every write to protected config, and refu
   });
 
   it("I-112: edit_file of .vscode/settings.json asks every time: 'allow for session' counts for one call", async () => {
-    const ctx = makeCtx({ root, tasks: registry, answers: ["allow_session", "reject"] });
+    const ctx = makeCtx({ root, tasks: taskTable, answers: ["allow_session", "reject"] });
     const edit = { path: ".vscode/settings.json", old_string: '"editor.tabSize": 2', new_string: '"editor.tabSize": 4' };
     const r = await runner.run("edit_file", edit, ctx);
     assert.equal(r.isError, false, r.output);
@@ -102,17 +102,17 @@ describe("I-112: file tools ask before every write to protected config, and refu
       ["workspace-write", "untrusted"],
       ["read-only", "on-request"],
     ] as const) {
-      const ctx = makeCtx({ root, tasks: registry, mode, approval, answers: ["reject"] });
+      const ctx = makeCtx({ root, tasks: taskTable, mode, approval, answers: ["reject"] });
       await runner.run("write_file", { path: ".devcontainer/devcontainer.json", content: "{}" }, ctx);
       assert.equal(ctx.asks.length, 1, `${mode}/${approval}`);
       assert.equal(ctx.asks[0]?.allowSession, false);
     }
-    const never = makeCtx({ root, tasks: registry, approval: "never" });
+    const never = makeCtx({ root, tasks: taskTable, approval: "never" });
     const r = await runner.run("write_file", { path: ".vscode/settings.json", content: EVIL }, never);
     assert.equal(r.isError, true);
     assert.match(r.output, /^Write refused: the target is editor\/agent configuration .*`never`\.$/);
     assert.doesNotMatch(read(path.join(root, ".vscode", "settings.json")) ?? "", /full-access/);
-    const full = makeCtx({ root, tasks: registry, mode: "danger-full-access", approval: "never" });
+    const full = makeCtx({ root, tasks: taskTable, mode: "danger-full-access", approval: "never" });
     const w = await runner.run("write_file", { path: ".gemini/settings.json", content: "{}" }, full);
     assert.equal(w.isError, false, w.output);
     assert.equal(full.asks.length, 0);
@@ -120,7 +120,7 @@ describe("I-112: file tools ask before every write to protected config, and refu
 
   it("I-112: ordinary names near protected ones are not protected", async () => {
     for (const target of ["vscode/settings.json", ".vscodeignore", "code-workspace.md", ".claude-notes.txt", "docs/.codexrc"]) {
-      const ctx = makeCtx({ root, tasks: registry, approval: "never" });
+      const ctx = makeCtx({ root, tasks: taskTable, approval: "never" });
       const r = await runner.run("write_file", { path: target, content: "ok" }, ctx);
       assert.equal(r.isError, false, `${target}: ${r.output}`);
     }
@@ -129,13 +129,13 @@ describe("I-112: file tools ask before every write to protected config, and refu
   it("I-112: the client's extra paths (an MCP server's envFile) are protected inside the root, and only there", async () => {
     fs.mkdirSync(path.join(root, "srv"), { recursive: true });
     const env = path.join(root, "srv", ".env");
-    const ctx = withExtra(makeCtx({ root, tasks: registry, answers: ["reject"] }), [env, "/etc/hosts"]);
+    const ctx = withExtra(makeCtx({ root, tasks: taskTable, answers: ["reject"] }), [env, "/etc/hosts"]);
     const r = await runner.run("write_file", { path: "srv/.env", content: "NODE_OPTIONS=--require=./hook.cjs\n" }, ctx);
     assert.equal(r.isError, true, r.output);
     assert.equal(ctx.asks[0]?.allowSession, false);
     assert.match(ctx.asks[0]?.reason ?? "", /a file a configured MCP server reads/);
     assert.equal(fs.existsSync(env), false);
-    const plain = withExtra(makeCtx({ root, tasks: registry, approval: "never" }), [env]);
+    const plain = withExtra(makeCtx({ root, tasks: taskTable, approval: "never" }), [env]);
     assert.equal((await runner.run("write_file", { path: "srv/other.txt", content: "ok" }, plain)).isError, false);
   });
 
@@ -215,19 +215,19 @@ describe("I-112: the extension's fs/write_text_file refuses protected paths to e
 
 describe("I-112: a confined command that creates or changes protected config is caught and held", { skip: !linux && "Linux only" }, () => {
   let sb: CommandSandbox;
-  let registry: TaskRegistry;
+  let taskTable: TaskTable;
   let runner: ToolRunner;
   let n = 0;
   before(async () => {
     sb = await detect();
-    registry = createTaskRegistry(sb);
+    taskTable = createTaskTable(sb);
     runner = createToolRunner({ sandbox: sb, hidden: [fx.dir("data")] });
-    runner.watchTasks?.(registry);
+    runner.watchTasks?.(taskTable);
   });
-  after(() => registry.disposeAll());
+  after(() => taskTable.disposeAll());
   const fresh = (): string => fx.dir(`cmd-${++n}`);
   const ctxFor = (root: string, o: Partial<Parameters<typeof makeCtx>[0]> = {}): TestCtx =>
-    makeCtx({ root, tasks: registry, tmpDir: path.join(fx.base, ".tmp", `s${n}`), ...o });
+    makeCtx({ root, tasks: taskTable, tmpDir: path.join(fx.base, ".tmp", `s${n}`), ...o });
   const bash = (ctx: TestCtx, command: string, background = false) => runner.run("bash", { command, background }, ctx);
 
   it("I-112: `.vscode/settings.json` created where no `.vscode` existed: asked once (no session grant), a rejection removes it", async () => {
@@ -272,7 +272,7 @@ describe("I-112: a confined command that creates or changes protected config is 
     fs.writeFileSync(path.join(root, "readme.md"), "hi\n");
     const ctx = ctxFor(root, { answers: ["reject"] });
     const exited = new Promise<void>((resolve) => {
-      const off = registry.onExit((owner) => {
+      const off = taskTable.onExit((owner) => {
         if (owner !== ctx.sessionId) return;
         off();
         resolve();
@@ -313,7 +313,7 @@ describe("I-112: a confined command that creates or changes protected config is 
   it("I-112: where binds cannot stop it (Landlock), an existing file changed, replaced or removed is put back from the record", async (t) => {
     const landlock = await detectSandbox({ ...process.env, MANIFOLD_SANDBOX: "landlock" }, { log: () => {} }).catch(() => null);
     if (landlock?.backend !== "landlock") return t.skip("Landlock is not available here");
-    const tasks = createTaskRegistry(landlock);
+    const tasks = createTaskTable(landlock);
     const ll = createToolRunner({ sandbox: landlock, hidden: [fx.dir("data-ll")] });
     try {
       const root = fresh();

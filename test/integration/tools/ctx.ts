@@ -1,10 +1,10 @@
-// Builds a real ToolContext for tool tests: real sandbox, real task registry, scripted answers.
+// Builds a real ToolContext for tool tests: real sandbox, real task taskTable, scripted answers.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ApprovalPolicy, PermissionAnswer, SandboxMode } from "../../../agent-server/policy/types";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
-import type { TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import type { TaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import type { ClientFs, PermissionAsk } from "../../../agent-server/runtime/capabilities";
 import type { ToolCallPatch, ToolContext } from "../../../agent-server/tools/types";
 
@@ -25,7 +25,7 @@ export function makeCtx(opts: {
   mode?: SandboxMode;
   approval?: ApprovalPolicy;
   network?: boolean;
-  tasks: TaskRegistry;
+  tasks: TaskTable;
   answers?: PermissionAnswer[];
   clientFs?: Partial<ClientFs>;
   tmpDir?: string;

@@ -6,12 +6,12 @@ import { createNoSandbox } from "../../../sandbox/none";
 import { guardPath } from "../../../sandbox/pathGuard";
 import { writeChecked } from "../../../agent-server/tools/fsAccess";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import { createTaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx, tempDir } from "./ctx";
 
 // File tools never touch the command sandbox: a `none` backend keeps these tests platform-neutral.
 const sandbox = createNoSandbox({});
-const registry = createTaskRegistry(sandbox);
+const taskTable = createTaskTable(sandbox);
 let base: string;
 let rootA: string;
 let rootB: string;
@@ -27,19 +27,19 @@ before(() => {
   fs.symlinkSync(path.join(outside, "dangling.txt"), path.join(rootA, "dangling"));
 });
 after(async () => {
-  await registry.disposeAll();
+  await taskTable.disposeAll();
   fs.rmSync(base, { recursive: true, force: true });
 });
 
 const ctxA = (o: Parameters<typeof makeCtx>[0] extends infer T ? Partial<T> : never = {}) =>
-  makeCtx({ root: rootA, tasks: registry, ...o });
+  makeCtx({ root: rootA, tasks: taskTable, ...o });
 
 describe("file tools through the runner", () => {
   const runner = createToolRunner({ sandbox });
 
   it("I-65: relative paths resolve against each session's own cwd, never process.cwd()", async () => {
-    const a = makeCtx({ sessionId: "A", root: rootA, tasks: registry });
-    const b = makeCtx({ sessionId: "B", root: rootB, tasks: registry });
+    const a = makeCtx({ sessionId: "A", root: rootA, tasks: taskTable });
+    const b = makeCtx({ sessionId: "B", root: rootB, tasks: taskTable });
     const [ra, rb] = await Promise.all([
       runner.run("write_file", { path: "x.txt", content: "from A" }, a),
       runner.run("write_file", { path: "x.txt", content: "from B" }, b),

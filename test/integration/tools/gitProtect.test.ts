@@ -7,11 +7,11 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createNoSandbox } from "../../../sandbox/none";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import { createTaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx, tempDir } from "./ctx";
 
 const sandbox = createNoSandbox({});
-const registry = createTaskRegistry(sandbox);
+const taskTable = createTaskTable(sandbox);
 let base: string;
 let root: string;
 
@@ -47,7 +47,7 @@ before(() => {
   fs.writeFileSync(path.join(root, "fsmon.sh"), "#!/bin/sh\n");
 });
 after(async () => {
-  await registry.disposeAll();
+  await taskTable.disposeAll();
   fs.rmSync(base, { recursive: true, force: true });
 });
 
@@ -73,7 +73,7 @@ describe("I-106 class 4: git metadata asks before every file-tool write, in ever
   const runner = createToolRunner({ sandbox });
   it("agent mode (workspace-write, on-request): each git-metadata write asks, without 'allow for session', and a rejection leaves it unchanged", async () => {
     for (const target of protectedTargets()) {
-      const ctx = makeCtx({ root, tasks: registry, answers: ["reject"] });
+      const ctx = makeCtx({ root, tasks: taskTable, answers: ["reject"] });
       const before = fs.existsSync(path.join(root, target)) ? fs.readFileSync(path.join(root, target), "utf8") : null;
       const r = await runner.run("write_file", { path: target, content: "[core]\n\tfsmonitor = ./fsmon.sh\n" }, ctx);
       assert.equal(r.isError, true, `${target}: ${r.output}`);
@@ -85,7 +85,7 @@ describe("I-106 class 4: git metadata asks before every file-tool write, in ever
     }
   });
   it("edit_file of .git/config (the core.fsmonitor attack) asks too; 'allow for session' counts once", async () => {
-    const ctx = makeCtx({ root, tasks: registry, answers: ["allow_session"] });
+    const ctx = makeCtx({ root, tasks: taskTable, answers: ["allow_session"] });
     const r = await runner.run(
       "edit_file",
       { path: ".git/config", old_string: "bare = false", new_string: "bare = false\n\tfsmonitor = ./fsmon.sh" },
@@ -107,12 +107,12 @@ describe("I-106 class 4: git metadata asks before every file-tool write, in ever
       ["workspace-write", "untrusted"],
       ["read-only", "on-request"],
     ] as const) {
-      const ctx = makeCtx({ root, tasks: registry, mode, approval, answers: ["reject"] });
+      const ctx = makeCtx({ root, tasks: taskTable, mode, approval, answers: ["reject"] });
       await runner.run("write_file", { path: ".git/hooks/pre-push", content: "x" }, ctx);
       assert.equal(ctx.asks.length, 1, `${mode}/${approval}`);
       assert.equal(ctx.asks[0]?.allowSession, false);
     }
-    const never = makeCtx({ root, tasks: registry, approval: "never" });
+    const never = makeCtx({ root, tasks: taskTable, approval: "never" });
     const r = await runner.run("write_file", { path: ".git/hooks/pre-push", content: "x" }, never);
     assert.equal(r.isError, true);
     assert.match(r.output, /^Write refused: .*git.*`never`/);
@@ -120,7 +120,7 @@ describe("I-106 class 4: git metadata asks before every file-tool write, in ever
   });
   it("ordinary files near git metadata are not protected (.gitignore, .github/, a file named config)", async () => {
     for (const target of [".gitignore", ".github/workflows/ci.yml", "config", "src/hooks/useX.ts", ".git-blame-ignore-revs"]) {
-      const ctx = makeCtx({ root, tasks: registry, approval: "never" });
+      const ctx = makeCtx({ root, tasks: taskTable, approval: "never" });
       const r = await runner.run("write_file", { path: target, content: "ok" }, ctx);
       assert.equal(r.isError, false, `${target}: ${r.output}`);
     }
@@ -141,7 +141,7 @@ describe("class 4: the data dir and other sessions' temp areas are refused to ev
       makeCtx({
         sessionId: "A",
         root: home,
-        tasks: registry,
+        tasks: taskTable,
         mode,
         tmpDir: path.join(tmpBase, "A"),
         answers: ["allow_once", "allow_once"],

@@ -7,11 +7,11 @@ import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createNoSandbox } from "../../../sandbox/none";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import { createTaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx, tempDir } from "./ctx";
 
 const sandbox = createNoSandbox({});
-const registry = createTaskRegistry(sandbox);
+const taskTable = createTaskTable(sandbox);
 const runner = createToolRunner({ sandbox });
 let base: string;
 let root: string;
@@ -31,7 +31,7 @@ before(() => {
   fs.writeFileSync(path.join(root, "evil.txt"), `${"a".repeat(40)}!\n`.repeat(3));
 });
 after(async () => {
-  await registry.disposeAll();
+  await taskTable.disposeAll();
   fs.rmSync(base, { recursive: true, force: true });
 });
 
@@ -59,7 +59,7 @@ async function threadPoolFree(): Promise<void> {
   assert.ok(performance.now() - t < 1000, "the thread pool is blocked");
 }
 
-const ctx = (o: Partial<Parameters<typeof makeCtx>[0]> = {}) => makeCtx({ root, tasks: registry, ...o });
+const ctx = (o: Partial<Parameters<typeof makeCtx>[0]> = {}) => makeCtx({ root, tasks: taskTable, ...o });
 
 describe("I-111 class 7: special files are refused without blocking", () => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [

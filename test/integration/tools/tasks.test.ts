@@ -8,7 +8,7 @@ import { detectSandbox } from "../../../sandbox/detect";
 import { createNoSandbox } from "../../../sandbox/none";
 import type { CommandSandbox, SandboxContext } from "../../../sandbox/types";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry, TaskNotFoundError, type TaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import { createTaskTable, TaskNotFoundError, type TaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import { MAX_OUTPUT_CHARS, truncateMiddle } from "../../../agent-server/tools/truncate";
 import { makeCtx } from "./ctx";
 import { deferred, pidsMatching, pollUntil } from "./procs";
@@ -49,10 +49,10 @@ function alive(pid: number): boolean {
   }
 }
 
-describe("task registry: ownership (no sandbox needed: unconfined tasks)", () => {
+describe("task taskTable: ownership (no sandbox needed: unconfined tasks)", () => {
   const none = createNoSandbox({ PATH: process.env.PATH });
-  let reg: TaskRegistry;
-  before(() => (reg = createTaskRegistry(none, { killGraceMs: 50 })));
+  let reg: TaskTable;
+  before(() => (reg = createTaskTable(none, { killGraceMs: 50 })));
   after(() => reg.disposeAll());
 
   it("I-55: a task needs an owner session id", () => {
@@ -119,7 +119,7 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
     await reg.disposeOwner("RB");
   });
 
-  it("I-56: ownership lives in the registry: new tool instances keep the owner's access and give none to others", async () => {
+  it("I-56: ownership lives in the taskTable: new tool instances keep the owner's access and give none to others", async () => {
     const ctxA = makeCtx({ sessionId: "OA", root: rootA, tasks: reg, answers: ["allow_once"] });
     const ctxB = makeCtx({ sessionId: "OB", root: rootB, tasks: reg });
     const first = createToolRunner({ sandbox: none });
@@ -173,13 +173,13 @@ describe("task registry: ownership (no sandbox needed: unconfined tasks)", () =>
   });
 
   it("after disposeAll no new task starts", async () => {
-    const reg2 = createTaskRegistry(none);
+    const reg2 = createTaskTable(none);
     await reg2.disposeAll();
     assert.match(await errorOf(reg2.forOwner("Z", () => sbx("Z", rootA)).start("true", { cwd: rootA, unconfined: true })), /shutting down/);
   });
 });
 
-describe("task registry: what a closed session's tasks keep (I-110)", () => {
+describe("task taskTable: what a closed session's tasks keep (I-110)", () => {
   const none = createNoSandbox({ PATH: process.env.PATH });
 
   /** A forced full GC without starting node with --expose-gc (the flag is read when `gc` is first looked up in a new context). */
@@ -189,7 +189,7 @@ describe("task registry: what a closed session's tasks keep (I-110)", () => {
   }
 
   it("I-110: a disposed owner's finished task record does not keep the agent (its sandbox closure) reachable", async () => {
-    const reg = createTaskRegistry(none, { killGraceMs: 50 });
+    const reg = createTaskTable(none, { killGraceMs: 50 });
     let agentRef: WeakRef<object> | undefined;
     let taskId = "";
     await (async () => {
@@ -203,7 +203,7 @@ describe("task registry: what a closed session's tasks keep (I-110)", () => {
     await reg.disposeOwner("GC");
     await new Promise((r) => setImmediate(r)); // WeakRef targets stay alive until the current job ends
     forceGc();
-    assert.equal(agentRef!.deref(), undefined, "the closed session's agent is still reachable from the task registry");
+    assert.equal(agentRef!.deref(), undefined, "the closed session's agent is still reachable from the task table");
     // …while its output stays readable by the same session id (I-60).
     assert.deepEqual(await reg.forOwner("GC", () => sbx("GC", rootA)).output(taskId), {
       output: "kept-output\n",
@@ -214,7 +214,7 @@ describe("task registry: what a closed session's tasks keep (I-110)", () => {
   });
 
   it("I-110: a finished task keeps at most what bash_output shows (head and tail), not its whole output buffer", async () => {
-    const reg = createTaskRegistry(none, { killGraceMs: 50 });
+    const reg = createTaskTable(none, { killGraceMs: 50 });
     const a = reg.forOwner("BIG", () => sbx("BIG", rootA));
     const exited = deferred();
     const off = reg.onExit(() => exited.resolve());
@@ -230,7 +230,7 @@ describe("task registry: what a closed session's tasks keep (I-110)", () => {
   });
 
   it("I-110: records of closed sessions are bounded (oldest dropped first); a live session's finished records too", async () => {
-    const reg = createTaskRegistry(none, { killGraceMs: 50, maxClosedTasks: 3, maxFinishedPerSession: 2 });
+    const reg = createTaskTable(none, { killGraceMs: 50, maxClosedTasks: 3, maxFinishedPerSession: 2 });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const a = reg.forOwner(`C${i}`, () => sbx(`C${i}`, rootA));
@@ -273,12 +273,12 @@ async function pidOfTask(_a: unknown, _id: string): Promise<number | undefined> 
   return undefined;
 }
 
-describe("task registry under bubblewrap", { skip: !linux && "Linux only" }, () => {
+describe("task table under bubblewrap", { skip: !linux && "Linux only" }, () => {
   let sb: CommandSandbox;
-  let reg: TaskRegistry;
+  let reg: TaskTable;
   before(async () => {
     sb = await detectSandbox({ ...process.env, MANIFOLD_SANDBOX: "" }, { log: () => {} });
-    reg = createTaskRegistry(sb, { killGraceMs: 50 });
+    reg = createTaskTable(sb, { killGraceMs: 50 });
   });
   after(() => reg.disposeAll());
 

@@ -8,11 +8,11 @@ import { createNoSandbox } from "../../../sandbox/none";
 import { guardPath } from "../../../sandbox/pathGuard";
 import { writeChecked } from "../../../agent-server/tools/fsAccess";
 import { createToolRunner } from "../../../agent-server/tools/index";
-import { createTaskRegistry } from "../../../agent-server/tools/tasks/taskTable";
+import { createTaskTable } from "../../../agent-server/tools/tasks/taskTable";
 import { makeCtx, tempDir } from "./ctx";
 
 const sandbox = createNoSandbox({});
-const registry = createTaskRegistry(sandbox);
+const taskTable = createTaskTable(sandbox);
 let base: string;
 let root: string;
 let outside: string;
@@ -25,7 +25,7 @@ before(() => {
   fs.mkdirSync(outside);
 });
 after(async () => {
-  await registry.disposeAll();
+  await taskTable.disposeAll();
   fs.rmSync(base, { recursive: true, force: true });
 });
 
@@ -41,7 +41,7 @@ describe("class 6: writes are race-free", () => {
     assert.equal(target.within, root);
     fs.rmdirSync(path.join(root, "p1"));
     fs.symlinkSync(outside, path.join(root, "p1"));
-    await assert.rejects(writeChecked(makeCtx({ root, tasks: registry }), target, "x"), /changed while it was being written/);
+    await assert.rejects(writeChecked(makeCtx({ root, tasks: taskTable }), target, "x"), /changed while it was being written/);
     assert.deepEqual(tree(outside), [], "a directory was created outside");
     fs.unlinkSync(path.join(root, "p1"));
   });
@@ -54,7 +54,7 @@ describe("class 6: writes are race-free", () => {
     fs.renameSync(path.join(root, "h"), path.join(root, "h-real"));
     fs.symlinkSync(outside, path.join(root, "h"));
     await assert.rejects(
-      writeChecked(makeCtx({ root, tasks: registry }), target, "SECRET FULL CONTENT"),
+      writeChecked(makeCtx({ root, tasks: taskTable }), target, "SECRET FULL CONTENT"),
       /changed while it was being written/,
     );
     assert.deepEqual(tree(outside), [], "a temp file with the full content was left outside");
@@ -81,7 +81,7 @@ describe("class 6: writes are race-free", () => {
     );
     await new Promise<void>((resolve) => swapper.stdout!.once("data", () => resolve()));
     const runner = createToolRunner({ sandbox });
-    const ctx = makeCtx({ root, tasks: registry, approval: "never" });
+    const ctx = makeCtx({ root, tasks: taskTable, approval: "never" });
     let written = 0;
     try {
       for (let i = 0; i < 2000; i++) {
@@ -106,13 +106,13 @@ describe("issue #13: write_file and edit_file are atomic and keep the file mode"
     fs.writeFileSync(f, "old content");
     const target = guardPath("atomic.txt", root, [root]);
     let seen = "";
-    await writeChecked(makeCtx({ root, tasks: registry }), target, "new content", {
+    await writeChecked(makeCtx({ root, tasks: taskTable }), target, "new content", {
       beforeRename: () => (seen = fs.readFileSync(f, "utf8")),
     });
     assert.equal(seen, "old content", "the target was modified in place before the write completed");
     assert.equal(fs.readFileSync(f, "utf8"), "new content");
     await assert.rejects(
-      writeChecked(makeCtx({ root, tasks: registry }), target, "never", {
+      writeChecked(makeCtx({ root, tasks: taskTable }), target, "never", {
         beforeRename: () => {
           throw new Error("killed");
         },
@@ -156,7 +156,7 @@ describe("issue #13: write_file and edit_file are atomic and keep the file mode"
     const f = path.join(root, "run.sh");
     fs.writeFileSync(f, "#!/bin/sh\necho old\n");
     fs.chmodSync(f, 0o750);
-    const ctx = makeCtx({ root, tasks: registry });
+    const ctx = makeCtx({ root, tasks: taskTable });
     assert.equal((await runner.run("write_file", { path: "run.sh", content: "#!/bin/sh\necho new\n" }, ctx)).isError, false);
     assert.equal((await runner.run("edit_file", { path: "run.sh", old_string: "new", new_string: "newer" }, ctx)).isError, false);
     assert.equal(fs.statSync(f).mode & 0o777, 0o750);

@@ -1,23 +1,23 @@
-// The registry's change signal: the sessions view redraws a folder's changed files when (and only
+// CheckpointFolders' change signal: the sessions view redraws a folder's changed files when (and only
 // when) that folder's checkpoint records change, named by the folder path it asked for (not the realpath).
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CheckpointRegistry } from "../../../extension/checkpoints/checkpointFolders";
+import { CheckpointFolders } from "../../../extension/checkpoints/checkpointFolders";
 import { tempBase, write } from "./helpers";
 
-test("the registry signals each records change (prompt checkpoint, turn end, keep, undo) with the folder path it was asked for", async () => {
+test("CheckpointFolders signals each records change (prompt checkpoint, turn end, keep, undo) with the folder path it was asked for", async () => {
   const base = tempBase();
   mkdirSync(join(base, "real"));
   // The workspace folder is a symlink: the signal must carry the workspace's path, not the shadow repo's realpath.
   const folder = join(base, "linked");
   symlinkSync(join(base, "real"), folder);
   write(folder, "a.txt", "v1\n");
-  const registry = new CheckpointRegistry(join(base, "storage"));
+  const checkpoints = new CheckpointFolders(join(base, "storage"));
   const seen: string[] = [];
-  const sub = registry.onDidChange((f) => seen.push(f));
-  const ck = registry.get(folder);
+  const sub = checkpoints.onDidChange((f) => seen.push(f));
+  const ck = checkpoints.get(folder);
   assert.ok(ck);
   await ck.beforePrompt("s1", 0, "edit a");
   write(folder, "a.txt", "v2\n");
