@@ -18,7 +18,7 @@ const common = {
   legalComments: "none",
 };
 
-// The agent-server's cold start (DESIGN.md §7) skips the AI SDK: its providers are a second file,
+// The agent-server's cold start skips the AI SDK: its providers are a second file,
 // dist/agent-server-providers.js, loaded at the first model step. This plugin marks the one dynamic
 // `import("./sdk")` (model/providers/aiSdkStream.ts) external under that file's name, so the built
 // dist/agent-server.js keeps a real `import("./agent-server-providers.js")`, not a `require`: Node's
@@ -77,6 +77,12 @@ const builds = [
     // jsonc-parser's `main` is a UMD wrapper whose `require("./impl/…")` calls esbuild cannot see (the
     // bundle then throws "Cannot find module './impl/format'" on load); its ESM build bundles cleanly.
     alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
+    // VS Code's extension host replaces Node's `navigator` global with a getter that reports a
+    // PendingMigrationError on every read, `typeof navigator` included, and then answers undefined.
+    // zod reads it when it builds its first object schema (the Cloudflare check of its JIT probe),
+    // at module load. Replacing the name with `undefined` at build time gives the same value without
+    // the read. Only this bundle: the webview runs in a browser and the agent-server in its own Node.
+    define: { navigator: "undefined" },
   },
   {
     ...common,

@@ -74,6 +74,11 @@ export default tseslint.config(
     rules: { "no-restricted-syntax": ["error", ...noEnvMutation] },
   },
   {
+    // A function fits in a head: split longer ones at their seams. Not test/: its suites are describe callbacks.
+    files: ["extension/**", "agent-server/**", "sandbox/**", "base/**", "scripts/**", "bench/**", "esbuild.mjs"],
+    rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true }] },
+  },
+  {
     files: ["agent-server/**/*.ts"],
     rules: {
       "no-restricted-imports": [

@@ -17,7 +17,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** Absolute and real: the command sandbox masks the data dir by path, and a relative or symlinked path would mask nothing (issue #12, class 4). */
+/** Absolute and real: the command sandbox masks the data dir by path, and a relative or symlinked path would mask nothing. */
 function dataDirOf(argv: string[], env: NodeJS.ProcessEnv): string {
   try {
     const given = path.resolve(resolveDataDir(argv, env));

@@ -1,7 +1,7 @@
 // The agent-server's object graph, composed in dependency order, with one teardown.
 //
 // Two halves, because `initialize` must be answerable before the sandbox probe spawns its child and
-// the models are resolved (cold start, DESIGN.md §7):
+// the models are resolved (cold start):
 //   now:   store, MCP sessions, live, ACP app (nothing here needs the probe or the models);
 //   later: models + sandbox → tools → tasks → services, one turn of the event loop after the
 //          connection starts reading. LiveAgents holds the services as that promise: a creation
@@ -18,8 +18,8 @@ import type { AgentServices } from "./runtime/agent";
 import { LiveAgents } from "./runtime/liveAgents";
 import { createAgentServices } from "./runtime/services";
 import { FileSessionStore } from "./session/store";
-import { createTaskTable, createToolRunner, delegateTool, type TaskTable, type ToolDefinition, type ToolRunner } from "./tools";
-import { errorMessage } from "../base/errors";
+import { createTaskTable, createToolRunner, delegateTool, type TaskTable, type ToolRunner } from "./tools";
+import { errorMessage, ignoreError, logError } from "../base/errors";
 
 export interface ServerOptions {
   env: NodeJS.ProcessEnv;
@@ -55,7 +55,7 @@ export function createServer(opts: ServerOptions): Server {
   // cleanups below always find it; a failed start-up has no agents to clean up after.
   const started = runtime.catch(() => null);
   const services = runtime.then((r) => r.services);
-  services.catch(() => undefined); // the failure is reported once, through `ready`; a creation still sees it
+  services.catch(ignoreError("the failure is reported once, through `ready`; a creation still sees it"));
   const live: LiveAgents = new LiveAgents(
     store,
     services,
@@ -98,7 +98,7 @@ async function startRuntime(opts: ServerOptions, mcp: McpSessions, models: Model
   const tools = createToolRunner({
     sandbox,
     hidden,
-    extraTools: [delegateTool as ToolDefinition<never>],
+    extraTools: [delegateTool],
     sessionTools: mcp,
   });
   const tasks = createTaskTable(sandbox);
@@ -120,7 +120,7 @@ async function teardown(bridge: Bridge, startedSoFar: () => Runtime | null, mcp:
   let failure: unknown = null;
   await bridge.teardown().catch((err: unknown) => (failure = err));
   const r = startedSoFar();
-  await Promise.all([r?.tasks.disposeAll().catch(() => undefined), mcp.stopAll()]);
+  await Promise.all([r?.tasks.disposeAll().catch(logError(console.error, "[agent-server] ending the background tasks")), mcp.stopAll()]);
   if (failure !== null) throw failure;
 }
 

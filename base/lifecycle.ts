@@ -1,8 +1,25 @@
 // Disposables with VS Code core's semantics, for the classes that cannot import `vscode` (and for the
 // webview). vscode's own `Disposable` objects have the same shape, so they go into these stores too.
+// `dispose()` is synchronous everywhere; an owner whose teardown ends later (a process tree to end, a
+// log to close) is also an `AsyncShutdown`, and whoever must wait for the end awaits `shutdown()`.
+import { onUnexpectedError } from "./errors";
 
 export interface IDisposable {
   dispose(): void;
+}
+
+/**
+ * An owner whose teardown ends after `dispose()` returns. `dispose()` (idempotent) releases what it
+ * holds, starts the asynchronous rest and reports its failure itself, since nobody awaits it there.
+ * `shutdown()` does the same but hands the rest to its caller: the same promise on every call,
+ * resolving when the teardown is complete and rejecting if it failed.
+ */
+export interface AsyncShutdown extends IDisposable {
+  shutdown(): Promise<void>;
+}
+
+export function isAsyncShutdown(d: IDisposable): d is AsyncShutdown {
+  return "shutdown" in d && typeof d.shutdown === "function";
 }
 
 /**
@@ -51,8 +68,36 @@ export function dispose(items: Iterable<IDisposable>): void {
       errors.push(err);
     }
   }
+  throwAll(errors);
+}
+
+function throwAll(errors: readonly unknown[]): void {
   if (errors.length === 1) throw errors[0];
   if (errors.length > 1) throw new AggregateError(errors, "several disposables failed to dispose");
+}
+
+/**
+ * Releases every item like `dispose(items)`, except that an `AsyncShutdown` is shut down: returns the
+ * synchronous failures, and the shutdowns under way.
+ */
+function release(items: Iterable<IDisposable>): { errors: unknown[]; shutdowns: Promise<void>[] } {
+  const errors: unknown[] = [];
+  const shutdowns: Promise<void>[] = [];
+  for (const d of items) {
+    try {
+      if (isAsyncShutdown(d)) shutdowns.push(d.shutdown());
+      else d.dispose();
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+  return { errors, shutdowns };
+}
+
+/** Resolves when every shutdown has settled; rejects with `errors` and their failures together. */
+async function allShutDown(shutdowns: readonly Promise<void>[], errors: readonly unknown[] = []): Promise<void> {
+  const results = await Promise.allSettled(shutdowns);
+  throwAll([...errors, ...results.flatMap((r): unknown[] => (r.status === "rejected" ? [r.reason] : []))]);
 }
 
 /** A disposable that runs `fn` once, on its first `dispose()`. */
@@ -72,14 +117,20 @@ export function toDisposable(fn: () => void): IDisposable {
 /**
  * Owns a set of disposables. `add` returns its argument, so creating and registering is one
  * expression; disposing twice is a no-op; adding to a disposed store disposes the item at once (and
- * warns: it is almost always a bug in the caller's lifetime).
+ * warns: it is almost always a bug in the caller's lifetime). An `AsyncShutdown` item is shut down,
+ * not just disposed, and `shutdown()` waits for every such item (`dispose()` reports their failures to
+ * `onUnexpectedError`, since nobody awaits them there).
  */
-export class DisposableStore implements IDisposable {
+export class DisposableStore implements AsyncShutdown {
   static disposedWarning = (): void =>
     console.warn(new Error("added a disposable to a store that is already disposed; it was disposed at once").stack);
 
   readonly #items = new Set<IDisposable>();
   #disposed = false;
+  /** Shutdowns of items that `clear()` or `dispose()` started (a later `shutdown()` waits for them). */
+  readonly #tails = new Set<Promise<void>>();
+  /** What `shutdown()` returns, once called. */
+  #tail?: Promise<void>;
 
   constructor() {
     track(this);
@@ -112,19 +163,64 @@ export class DisposableStore implements IDisposable {
     if (this.#items.delete(d)) setParent(d, undefined);
   }
 
-  /** Disposes what is held; the store stays usable. */
+  /** Disposes what is held (shutting down what has a `shutdown()`); the store stays usable. */
   clear(): void {
-    if (this.#items.size === 0) return;
-    const items = [...this.#items];
-    this.#items.clear();
-    dispose(items);
+    throwAll(this.#release());
   }
 
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
     markDisposed(this);
-    this.clear();
+    throwAll(this.#release());
+  }
+
+  /**
+   * Disposes the store and resolves when every item's shutdown has ended; rejects with their failures
+   * and the synchronous ones together. After `dispose()` it only waits for the shutdowns dispose
+   * started (dispose reported their failures). The same promise on every call.
+   */
+  shutdown(): Promise<void> {
+    if (this.#tail) return this.#tail;
+    // What `clear()` or `dispose()` started is waited for; its failures were reported already.
+    const earlier = Promise.allSettled([...this.#tails]);
+    if (this.#disposed) {
+      this.#tail = earlier.then(() => undefined);
+    } else {
+      this.#disposed = true;
+      markDisposed(this);
+      const { errors, shutdowns } = this.#take();
+      this.#tail = earlier.then(() => allShutDown(shutdowns, errors));
+    }
+    return this.#tail;
+  }
+
+  /** Empties the store, releasing what it held. */
+  #take(): { errors: unknown[]; shutdowns: Promise<void>[] } {
+    if (this.#items.size === 0) return { errors: [], shutdowns: [] };
+    const items = [...this.#items];
+    this.#items.clear();
+    return release(items);
+  }
+
+  /**
+   * `#take()` for `clear()` and `dispose()`: returns the synchronous failures. The shutdowns under
+   * way are kept until they end, for a `shutdown()` to wait for; nobody may ever await them, so
+   * their failures are reported here.
+   */
+  #release(): unknown[] {
+    const { errors, shutdowns } = this.#take();
+    for (const s of shutdowns) {
+      this.#tails.add(s);
+      s.then(
+        () => this.#tails.delete(s),
+        (err: unknown) => {
+          this.#tails.delete(s);
+          onUnexpectedError(err);
+        },
+      );
+    }
+    return errors;
   }
 }
 

@@ -1,4 +1,4 @@
-// The chat panel in a real browser (issue #19 part 2): code-server + headless Chromium through the
+// The chat panel in a real browser: code-server + headless Chromium through the
 // VS Code tier's harness, the packaged extension, the bench SSE fake as the model.
 //   1. open a session of 10,000 events vs an empty one: latest message painted, composer usable,
 //      then a scripted scroll to the top and back (frame times, long tasks);

@@ -53,7 +53,7 @@ export interface ManifoldApi {
   readonly onDidChange: Event<ManifoldChange>;
 }
 
-/** Command ids (category "Manifold"); titles in package.json follow DESIGN.md §4. */
+/** Command ids (category "Manifold"); their titles are in package.json. */
 export const COMMANDS = {
   openChat: "manifold.openChat",
   newSession: "manifold.newSession",

@@ -76,7 +76,7 @@ export function gitProtectionArgs(root: string, plan: GitProtection, fds: BindFd
 /**
  * Namespaces and privileges of every confined command. `--cap-drop ALL` matters for root: bwrap
  * run by root keeps the full capability set inside the new user namespace, and with it `mount`,
- * `umount`, `chroot`… undo every bind below (issue #12). Unprivileged bwrap drops them itself; we
+ * `umount`, `chroot`… undo every bind below. Unprivileged bwrap drops them itself; we
  * ask for it in both cases. `--disable-userns` (bwrap ≥ 0.8) refuses nested user namespaces, where
  * a command would get a fresh capability set again. bwrap always sets no_new_privs, so a setuid
  * binary gains nothing.
@@ -114,14 +114,14 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, fds
   const args = privilegeArgs(o.disableUserns ?? true);
   if (!ctx.network) {
     args.push("--unshare-net");
-    // The netns isolates IP and abstract sockets, not path-based unix sockets (issue #12, class 2).
+    // The netns isolates IP and abstract sockets, not path-based unix sockets.
     if (o.seccompFd !== undefined) args.push("--seccomp", String(o.seccompFd));
   }
   // /tmp first, then the root: a root under /tmp must stay visible (reference §1.2).
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
   // Masks go on before the root bind when they contain the root (it is re-exposed below them), and
   // after it when the root contains them — else the root bind would re-expose the data dir to a
-  // session whose folder is, say, the home directory (issue #12, class 4). Late masks are made
+  // session whose folder is, say, the home directory. Late masks are made
   // read-only: nothing is mounted below them, and a write should fail rather than vanish.
   const masks = maskDirs(ctx, hide);
   const late = masks.filter((d) => d !== ctx.root && isInside(d, ctx.root));

@@ -1,5 +1,5 @@
-// Config that makes something run later or changes how the editor or Manifold behaves (issue #24,
-// I-112): protected like git metadata. The list is data, here only; names are compared the way a
+// Config that makes something run later or changes how the editor or Manifold behaves
+// (I-112): protected like git metadata. The list is data, here only; names are compared the way a
 // case-folding, NTFS or HFS+ filesystem would (`foldName`, as `isGitName` does). Three questions
 // are answered from it: the file tools' "is this one path protected?" (`configProtection`), the
 // bwrap/Seatbelt plan "which existing entries are bound read-only and pinned?" (`protectionPlan`,

@@ -65,7 +65,7 @@ function run(file: string, args: string[]): Promise<{ ok: boolean; stdout: strin
   });
 }
 
-/** The capability and no_new_privs lines a confined command must show (issue #12, class 1). */
+/** The capability and no_new_privs lines a confined command must show. */
 export function privilegesDropped(status: string): boolean {
   const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, "m").exec(status)?.[1];
   return ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].every((c) => /^0+$/.test(field(c) ?? "x")) && field("NoNewPrivs") === "1";

@@ -1,4 +1,4 @@
-// Reading a model-named file without letting it block the process (issue #12, class 7). Only
+// Reading a model-named file without letting it block the process. Only
 // regular files are ever opened: FIFOs block open/read forever (holding a thread-pool thread even
 // after cancel), devices like /dev/zero never end, and opening some devices has side effects. The
 // type is checked with lstat before the open, the open is O_NONBLOCK|O_NOCTTY|O_NOFOLLOW, and

@@ -1,4 +1,4 @@
-// Classifies paths git would execute code from (issue #12, class 4). `core.fsmonitor`,
+// Classifies paths git would execute code from. `core.fsmonitor`,
 // `core.hooksPath`, aliases and hooks all come from a git dir's config or hooks, so a write into
 // any git dir must never be silent. A git dir is recognised the way git recognises one (HEAD plus
 // objects+refs, or a commondir), whatever its name — a `.git` symlink target, a `gitdir:` file's

@@ -1,4 +1,4 @@
-// Which git metadata a confined command must not change (issue #12, class 3), found the way git
+// Which git metadata a confined command must not change, found the way git
 // finds it rather than by the name `.git`: `<root>/.git` may be a directory, a symlink to one, or a
 // file `gitdir: <path>`; a git dir may name its common dir in `commondir` (linked worktrees);
 // submodules keep their git dirs under `<gitdir>/modules/<name…>`; linked worktrees keep theirs
@@ -86,24 +86,49 @@ function moduleGitDirs(dir: string, depth = 0): string[] {
   return out;
 }
 
+/** The plan being built for one root: it takes only paths inside the root, each once. */
+class PlanBuilder {
+  readonly plan: GitProtection = { pinned: [], readOnly: [], masked: [] };
+  constructor(private readonly root: string) {}
+
+  inRoot(p: string): boolean {
+    return p !== this.root && isInside(p, this.root);
+  }
+
+  pin(dir: string): void {
+    // The dir and each ancestor up to the root: renaming any of them would move the metadata away.
+    for (let d = dir; this.inRoot(d); d = path.dirname(d)) if (!this.plan.pinned.includes(d)) this.plan.pinned.push(d);
+  }
+
+  readOnly(p: string): void {
+    if (this.inRoot(p) && !this.plan.readOnly.includes(p)) this.plan.readOnly.push(p);
+  }
+
+  mask(p: string): void {
+    this.plan.masked.push(p);
+  }
+
+  /** The plan, outermost first. */
+  done(): GitProtection {
+    const plan = this.plan;
+    const depth = (p: string): number => p.split(path.sep).length;
+    // Pins inside a wholly read-only git dir would make parts of it writable again.
+    plan.pinned = plan.pinned.filter((d) => !plan.readOnly.some((ro) => isInside(d, ro))).sort((a, b) => depth(a) - depth(b));
+    plan.readOnly.sort((a, b) => depth(a) - depth(b));
+    return plan;
+  }
+}
+
 /**
  * The protection plan for a workspace-write root. Only paths inside `root` are listed: everything
  * else is read-only already. Side effect (as `git init` does): an in-root git dir without `hooks/`
  * gets an empty one, so there is a directory to bind.
  */
 export function gitProtectionPlan(root: string): GitProtection {
-  const plan: GitProtection = { pinned: [], readOnly: [], masked: [] };
+  const b = new PlanBuilder(root);
   const first = gitDirOf(root);
-  if (!first) return plan;
-  const inRoot = (p: string): boolean => p !== root && isInside(p, root);
-  const pin = (dir: string): void => {
-    // The dir and each ancestor up to the root: renaming any of them would move the metadata away.
-    for (let d = dir; inRoot(d); d = path.dirname(d)) if (!plan.pinned.includes(d)) plan.pinned.push(d);
-  };
-  const readOnly = (p: string): void => {
-    if (inRoot(p) && !plan.readOnly.includes(p)) plan.readOnly.push(p);
-  };
-  if (first.pointerFile) readOnly(first.pointerFile);
+  if (!first) return b.plan;
+  if (first.pointerFile) b.readOnly(first.pointerFile);
 
   const seen = new Set<string>();
   const queue = [first.gitDir];
@@ -111,71 +136,78 @@ export function gitProtectionPlan(root: string): GitProtection {
     const gitDir = queue.shift() ?? "";
     if (seen.has(gitDir)) continue;
     seen.add(gitDir);
-    if (!inRoot(gitDir)) {
+    if (!b.inRoot(gitDir)) {
       // Outside the root it is read-only already, but its common dir may lie inside.
       const common = readText(path.join(gitDir, "commondir"));
       const c = common ? real(path.resolve(gitDir, common.trim())) : null;
       if (c) queue.push(c);
       continue;
     }
-    pin(gitDir);
-    const hooks = path.join(gitDir, "hooks");
-    const config = path.join(gitDir, "config");
-    // A symlinked hooks dir or config could be swapped for a new one (a bind follows the link, the
-    // link itself stays writable): make the whole git dir read-only instead.
-    // The link targets (when inside the root) are made read-only as well.
-    if (lstat(hooks)?.isSymbolicLink() || lstat(config)?.isSymbolicLink()) {
-      readOnly(gitDir);
-      for (const p of [hooks, config]) {
-        const target = real(p);
-        if (target) readOnly(target);
-      }
-      continue;
+    queue.push(...protectGitDir(b, gitDir));
+  }
+  return b.done();
+}
+
+/** One git dir inside the root: pinned, what git runs or reads protected. Returns the git dirs it leads to (common dir, submodules). */
+function protectGitDir(b: PlanBuilder, gitDir: string): string[] {
+  b.pin(gitDir);
+  const hooks = path.join(gitDir, "hooks");
+  const config = path.join(gitDir, "config");
+  // A symlinked hooks dir or config could be swapped for a new one (a bind follows the link, the
+  // link itself stays writable): make the whole git dir read-only instead.
+  // The link targets (when inside the root) are made read-only as well.
+  if (lstat(hooks)?.isSymbolicLink() || lstat(config)?.isSymbolicLink()) {
+    b.readOnly(gitDir);
+    for (const p of [hooks, config]) {
+      const target = real(p);
+      if (target) b.readOnly(target);
     }
-    if (!lstat(hooks)) {
-      try {
-        fs.mkdirSync(hooks);
-      } catch {
-        /* masked below */
-      }
-    }
-    if (lstat(hooks)) readOnly(hooks);
-    else plan.masked.push(hooks);
-    if (lstat(config)) readOnly(config);
-    else plan.masked.push(config);
-    // config.worktree is read only with extensions.worktreeConfig; then a missing one is masked.
-    const worktreeConfigOn = /worktreeconfig/i.test(readText(config) ?? "");
-    const protectWorktreeConfig = (dir: string): void => {
-      const f = path.join(dir, "config.worktree");
-      if (lstat(f)) readOnly(f);
-      else if (worktreeConfigOn && inRoot(f)) plan.masked.push(f);
-    };
-    protectWorktreeConfig(gitDir);
-    const commondir = path.join(gitDir, "commondir");
-    if (lstat(commondir)) {
-      readOnly(commondir);
-      const c = real(path.resolve(gitDir, (readText(commondir) ?? "").trim()));
-      if (c) queue.push(c);
-    }
-    for (const m of moduleGitDirs(path.join(gitDir, "modules"))) queue.push(m);
-    // Linked worktrees' own git dirs: per-worktree config.worktree and their commondir pointer.
-    let ids: string[] = [];
+    return [];
+  }
+  if (!lstat(hooks)) {
     try {
-      ids = fs.readdirSync(path.join(gitDir, "worktrees"));
+      fs.mkdirSync(hooks);
     } catch {
-      /* none */
-    }
-    for (const id of ids) {
-      const wt = path.join(gitDir, "worktrees", id);
-      if (!lstat(wt)?.isDirectory()) continue;
-      pin(wt);
-      for (const f of ["commondir", "gitdir"]) if (lstat(path.join(wt, f))) readOnly(path.join(wt, f));
-      protectWorktreeConfig(wt);
+      /* masked below */
     }
   }
-  const depth = (p: string): number => p.split(path.sep).length;
-  // Pins inside a wholly read-only git dir would make parts of it writable again.
-  plan.pinned = plan.pinned.filter((d) => !plan.readOnly.some((ro) => isInside(d, ro))).sort((a, b) => depth(a) - depth(b));
-  plan.readOnly.sort((a, b) => depth(a) - depth(b));
-  return plan;
+  if (lstat(hooks)) b.readOnly(hooks);
+  else b.mask(hooks);
+  if (lstat(config)) b.readOnly(config);
+  else b.mask(config);
+  // config.worktree is read only with extensions.worktreeConfig; then a missing one is masked.
+  const worktreeConfigOn = /worktreeconfig/i.test(readText(config) ?? "");
+  const protectWorktreeConfig = (dir: string): void => {
+    const f = path.join(dir, "config.worktree");
+    if (lstat(f)) b.readOnly(f);
+    else if (worktreeConfigOn && b.inRoot(f)) b.mask(f);
+  };
+  protectWorktreeConfig(gitDir);
+  const next: string[] = [];
+  const commondir = path.join(gitDir, "commondir");
+  if (lstat(commondir)) {
+    b.readOnly(commondir);
+    const c = real(path.resolve(gitDir, (readText(commondir) ?? "").trim()));
+    if (c) next.push(c);
+  }
+  next.push(...moduleGitDirs(path.join(gitDir, "modules")));
+  protectWorktrees(b, gitDir, protectWorktreeConfig);
+  return next;
+}
+
+/** Linked worktrees' own git dirs: per-worktree config.worktree and their commondir pointer. */
+function protectWorktrees(b: PlanBuilder, gitDir: string, protectWorktreeConfig: (dir: string) => void): void {
+  let ids: string[] = [];
+  try {
+    ids = fs.readdirSync(path.join(gitDir, "worktrees"));
+  } catch {
+    /* none */
+  }
+  for (const id of ids) {
+    const wt = path.join(gitDir, "worktrees", id);
+    if (!lstat(wt)?.isDirectory()) continue;
+    b.pin(wt);
+    for (const f of ["commondir", "gitdir"]) if (lstat(path.join(wt, f))) b.readOnly(path.join(wt, f));
+    protectWorktreeConfig(wt);
+  }
 }

@@ -1,4 +1,4 @@
-// Race-free, atomic file writes for the file tools (issue #12 class 6, issue #13). A background
+// Race-free, atomic file writes for the file tools. A background
 // command in the same folder may swap any directory for a symlink at any moment, so nothing is
 // resolved by path after the check: every component of the (canonical) target is opened from the
 // filesystem root with O_DIRECTORY|O_NOFOLLOW relative to the directory fd before it — on Linux
@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describeKind, NotRegularFileError } from "./fileRead";
+import { ignoreError } from "../base/errors";
 
 export class PathChangedError extends Error {
   constructor(readonly path: string) {
@@ -52,6 +53,9 @@ function components(real: string): string[] {
   if (parts.length === 0 || parts.some((c) => c === "." || c === "..")) throw new Error(`Not a canonical file path: ${real}`);
   return parts;
 }
+
+/** Removing a temp file after a failed write: the write's own failure is what the caller hears. */
+const tempLeft = ignoreError("a temp file left behind is clutter, not damage; the write's failure is reported");
 
 function tempName(leaf: string): string {
   const tag = `.manifold-${randomBytes(6).toString("hex")}.tmp`;
@@ -110,7 +114,7 @@ export async function writeFileAtomic(real: string, data: string | Uint8Array, o
     await fs.promises.rename(at(temp), at(leaf));
     temp = null;
   } finally {
-    if (temp !== null) await fs.promises.unlink(at(temp)).catch(() => undefined);
+    if (temp !== null) await fs.promises.unlink(at(temp)).catch(tempLeft);
     fs.closeSync(dirFd);
   }
 }
@@ -125,7 +129,7 @@ async function createFilled(file: string, data: string | Uint8Array, mode: numbe
     await handle.writeFile(data);
     if (mode !== null) await handle.chmod(mode);
   } catch (err) {
-    await fs.promises.unlink(file).catch(() => undefined);
+    await fs.promises.unlink(file).catch(tempLeft);
     throw err;
   } finally {
     await handle.close();
@@ -198,7 +202,7 @@ async function writeFileAtomicByPath(real: string, data: string | Uint8Array, op
     await fs.promises.rename(temp, path.join(dir, leaf));
     created = false;
   } finally {
-    if (created) await fs.promises.unlink(temp).catch(() => undefined);
+    if (created) await fs.promises.unlink(temp).catch(tempLeft);
   }
 }
 
@@ -258,7 +262,7 @@ export async function writeSymlinkAt(real: string, target: string): Promise<void
     const temp = `/proc/self/fd/${dirFd}/${tempName(leaf)}`;
     await fs.promises.symlink(target, temp);
     const at = `/proc/self/fd/${dirFd}/${leaf}`;
-    const st = await fs.promises.lstat(at).catch(() => undefined);
+    const st = await fs.promises.lstat(at).catch(ignoreError("nothing there yet: the rename creates it"));
     if (st?.isDirectory()) {
       await fs.promises.unlink(temp);
       throw Object.assign(new Error(`${real} is a directory`), { code: "EISDIR" });

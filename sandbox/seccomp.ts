@@ -1,5 +1,5 @@
 // A classic-BPF seccomp filter, assembled here in TypeScript (no native dependency), that closes
-// what a network namespace leaves open (issue #12, class 2): path-based unix sockets. A command
+// what a network namespace leaves open: path-based unix sockets. A command
 // with the network off must not reach the Docker socket, the user's D-Bus (`systemd-run --user`
 // runs anything unconfined), ssh-agent, or any listener in a folder it can see.
 //

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the sandbox test files as an unprivileged user (uid/gid 65534 through `setpriv`), so every
-// protection is proven both as root (the normal tiers on CI) and not (issue #12).
+// protection is proven both as root (the normal tiers on CI) and not.
 // Usage (as root): node scripts/test-sandbox-unprivileged.mjs [-- extra node --test args]
 //
 // The checkout may live under a directory the unprivileged user cannot enter (a fresh clone in

@@ -11,7 +11,7 @@ import { attachSession, deleteSession, listSessions, newSession, setConfig } fro
 import { checkPrompt } from "./prompt";
 import { parseSteeringParams, steerSession, STEERING_META, STEERING_METHOD } from "./steering";
 import { announceCommandsAfterNew } from "./availableCommands";
-import { errorMessage } from "../../base/errors";
+import { errorMessage, logError } from "../../base/errors";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
 
@@ -44,13 +44,22 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
   });
   const ready = deps.ready ?? Promise.resolve();
-  const app = acp
-    .agent({ name: AGENT_INFO.name })
+  // Registered in this order: connection and initialize, the session lifecycle, then turns.
+  const connected = withConnection(acp.agent({ name: AGENT_INFO.name }), deps, bridge);
+  const app = withTurns(withSessions(connected, bridge, ready), deps, bridge);
+  return { app: withDebugMethods(app, deps.live, bridge), bridge };
+}
+
+/** The connection: the bridge attached to its client, MCP status forwarded, teardown on close; and `initialize`. */
+function withConnection(app: acp.AgentApp, deps: AcpAppDeps, bridge: Bridge): acp.AgentApp {
+  return app
     .onConnect((conn) => {
       bridge.attach(conn.client);
       if (deps.mcp)
         deps.mcp.onStatus = (sessionId, servers) =>
-          void conn.client.notify(MCP_STATUS_METHOD, { sessionId, servers }).catch(() => undefined);
+          void conn.client
+            .notify(MCP_STATUS_METHOD, { sessionId, servers })
+            .catch(logError(console.error, `[acp] mcp status for ${sessionId} not sent`));
       // Closing the connection tears this connection's sessions down (and only them, I-84).
       void conn.closed.then(() => bridge.teardown()).catch((err: unknown) => console.error(`[acp] ${errorMessage(err)}`));
     })
@@ -67,7 +76,12 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
         authMethods: [],
         _meta: { ...STEERING_META },
       };
-    })
+    });
+}
+
+/** Session lifecycle: new, load, resume, list, close, fork, delete, and the config switches. */
+function withSessions(app: acp.AgentApp, bridge: Bridge, ready: Promise<void>): acp.AgentApp {
+  return app
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       await ready;
       const res = await newSession(bridge, params);
@@ -107,7 +121,12 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       setConfig(bridge, params.sessionId, "mode", params.modeId);
       return {};
-    })
+    });
+}
+
+/** Turns: prompt, steering, MCP restart, cancel. */
+function withTurns(app: acp.AgentApp, deps: AcpAppDeps, bridge: Bridge): acp.AgentApp {
+  return app
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       // Everything up to admitPrompt is synchronous: the slot is reserved before the first await (I-27).
       bridge.requireOpen();
@@ -130,5 +149,4 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       bridge.cancel(params.sessionId);
     });
-  return { app: withDebugMethods(app, deps.live, bridge), bridge };
 }

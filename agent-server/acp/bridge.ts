@@ -2,6 +2,7 @@
 // loading-id set, prompt slots, targeted cancel, config switches, memoized teardown.
 import { randomUUID } from "node:crypto";
 import {
+  methods,
   RequestError,
   type AgentContext,
   type ClientCapabilities,
@@ -22,6 +23,7 @@ import { askQuestion } from "./questions";
 import { PromptSlot, SessionRecord, type SlotResult } from "./record";
 import { entryToUpdates } from "./updates";
 import { errorMessage } from "../../base/errors";
+import { DisposableStore } from "../../base/lifecycle";
 
 export interface BridgeDeps {
   live: LiveAgents;
@@ -64,12 +66,13 @@ export class Bridge implements AgentOwner {
   private teardownPromise: Promise<void> | null = null;
   private client: AgentContext | null = null;
   clientCapabilities: ClientCapabilities | undefined;
-  private readonly unsubscribe: Array<() => void> = [];
+  /** The bridge's subscriptions to the runtime, ended at teardown once its sessions are disposed. */
+  private readonly subscriptions = new DisposableStore();
 
   constructor(readonly deps: BridgeDeps) {
     // One global listener per bridge, O(1) demultiplexing by session id (I-4).
-    this.unsubscribe.push(deps.live.bus.on((ev) => this.onRuntime(ev)));
-    this.unsubscribe.push(deps.live.addOwner(this));
+    this.subscriptions.add(deps.live.bus.on((ev) => this.onRuntime(ev)));
+    this.subscriptions.add(deps.live.addOwner(this));
   }
 
   get live(): LiveAgents {
@@ -118,7 +121,7 @@ export class Bridge implements AgentOwner {
     if (!client || this.records.get(rec.sessionId) !== rec) return;
     try {
       // Failures while sending never block settlement (I-32).
-      rec.lastSend = client.notify("session/update", { sessionId: rec.sessionId, update }).catch((err: unknown) => {
+      rec.lastSend = client.notify(methods.client.session.update, { sessionId: rec.sessionId, update }).catch((err: unknown) => {
         console.error(`[acp] update for ${rec.sessionId} not sent: ${errorMessage(err)}`);
       });
     } catch (err) {
@@ -298,7 +301,7 @@ export class Bridge implements AgentOwner {
     const out: Partial<ClientFs> = {};
     if (fs.readTextFile) {
       out.readTextFile = async (path, opts) => {
-        const res = await client.request("fs/read_text_file", {
+        const res = await client.request(methods.client.fs.readTextFile, {
           sessionId: rec.sessionId,
           path,
           ...(opts?.line ? { line: opts.line } : {}),
@@ -309,7 +312,7 @@ export class Bridge implements AgentOwner {
     }
     if (fs.writeTextFile) {
       out.writeTextFile = async (path, content) => {
-        await client.request("fs/write_text_file", { sessionId: rec.sessionId, path, content });
+        await client.request(methods.client.fs.writeTextFile, { sessionId: rec.sessionId, path, content });
       };
     }
     return out;
@@ -346,7 +349,7 @@ export class Bridge implements AgentOwner {
       for (const c of rec.pendingQuestions) c.abort(); // I-45
     }
     const results = await Promise.allSettled(recs.map((rec) => this.live.dispose(rec.agent))); // I-79: in parallel
-    for (const u of this.unsubscribe.splice(0)) u();
+    this.subscriptions.dispose();
     const failures = results.flatMap((r, i) =>
       r.status === "rejected" ? [{ sessionId: recs[i]!.sessionId, error: r.reason as unknown }] : [],
     );

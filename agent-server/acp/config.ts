@@ -1,4 +1,5 @@
 // ACP config options (and legacy modes) for one session: mode, sandbox, approval, model. Pure.
+// A mode is a preset of sandbox and approval (`MODE_PRESETS`); any other pair shows as `custom`.
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import type { ModelConfig } from "../model/types";
 import { MODE_PRESETS } from "../policy/types";

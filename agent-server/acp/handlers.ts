@@ -21,7 +21,7 @@ import { commandsUpdate } from "./availableCommands";
 import { replayUpdates } from "./updates";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 import { protectedPathsOf } from "./protectedPaths";
-import { errorMessage } from "../../base/errors";
+import { errorMessage, logError } from "../../base/errors";
 
 const PAGE_SIZE = 50;
 
@@ -87,7 +87,7 @@ export async function resumePersisted(bridge: Bridge, id: string): Promise<Await
     throw mapLifecycleError(err, id);
   }
   if (bridge.closed) {
-    await bridge.live.dispose(agent).catch(() => undefined);
+    await bridge.live.dispose(agent).catch(logError(console.error, `[acp] disposing ${id} after close`));
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
   return agent;
@@ -114,7 +114,7 @@ export async function newSession(
     throw mapLifecycleError(err, "");
   }
   if (bridge.closed) {
-    await bridge.live.dispose(agent).catch(() => undefined); // I-82: never published after close
+    await bridge.live.dispose(agent).catch(logError(console.error, `[acp] disposing ${agent.sessionId} after close`)); // I-82: never published after close
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
   if (protectedPaths) agent.setProtectedPaths(protectedPaths);

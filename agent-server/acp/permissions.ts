@@ -1,6 +1,7 @@
 // Permission routing: a tool's ask becomes `session/request_permission` to the owning session only,
 // naming an announced tool call. Anything but a recognized allow is a refusal (I-41..45).
-import type { AgentContext, PermissionOption, RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import { methods, type AgentContext, type PermissionOption, type RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import { z } from "zod";
 import type { PermissionAnswer } from "../policy/types";
 import type { PermissionAsk } from "../runtime/capabilities";
 import type { SessionRecord } from "./record";
@@ -16,13 +17,20 @@ export function permissionOptions(ask: PermissionAsk): PermissionOption[] {
   return options;
 }
 
+/** The SDK's response type, checked on arrival: the SDK types the client's answer but does not validate it. */
+const permissionResponse = z.object({
+  outcome: z.discriminatedUnion("outcome", [
+    z.object({ outcome: z.literal("cancelled") }),
+    z.object({ outcome: z.literal("selected"), optionId: z.string() }),
+  ]),
+}) satisfies z.ZodType<RequestPermissionResponse>;
+
 /** Maps the client's answer; unknown option ids and malformed answers are refusals (I-43). */
 export function answerOf(res: unknown, ask: PermissionAsk): PermissionAnswer {
-  if (typeof res !== "object" || res === null) return "reject";
-  const outcome = (res as Partial<RequestPermissionResponse>).outcome as { outcome?: unknown; optionId?: unknown } | undefined;
-  if (!outcome || typeof outcome !== "object") return "reject";
+  const parsed = permissionResponse.safeParse(res);
+  if (!parsed.success) return "reject";
+  const { outcome } = parsed.data;
   if (outcome.outcome === "cancelled") return "cancelled";
-  if (outcome.outcome !== "selected") return "reject";
   if (outcome.optionId === OPTION_ALLOW_ONCE) return "allow_once";
   if (outcome.optionId === OPTION_ALLOW_SESSION) return ask.allowSession === false ? "allow_once" : "allow_session";
   return "reject";
@@ -46,7 +54,7 @@ export async function askClient(
     let res: unknown;
     try {
       res = await client.request(
-        "session/request_permission",
+        methods.client.session.requestPermission,
         {
           sessionId: rec.sessionId,
           toolCall: {

@@ -1,7 +1,7 @@
 // User questions: a tool's question becomes `elicitation/create` (form mode) to the owning session
 // only, naming an announced tool call. Cancel and teardown reject the asker with an AbortError;
 // anything but a well-formed accept is "declined" (I-45, I-46).
-import type { AgentContext, CreateElicitationRequest } from "@agentclientprotocol/sdk";
+import { methods, type AgentContext, type CreateElicitationRequest, type CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { AbortedError } from "../runtime/abortable";
 import type { UserAnswer, UserQuestion } from "../runtime/capabilities";
@@ -23,7 +23,11 @@ export function questionRequest(sessionId: string, toolCallId: string, q: UserQu
   };
 }
 
-const accepted = z.object({ action: z.literal("accept"), content: z.object({ answer: z.string() }) });
+/** The SDK's response type, narrowed to an accept with a string `answer` (the SDK does not validate responses). */
+const accepted = z.object({
+  action: z.literal("accept"),
+  content: z.object({ answer: z.string() }),
+}) satisfies z.ZodType<CreateElicitationResponse>;
 
 /** Only an accept whose `answer` is a string (and one of the choices, when given) is an answer. */
 export function answerOfElicitation(res: unknown, q: UserQuestion): UserAnswer {
@@ -51,7 +55,7 @@ export async function askQuestion(
     if (controller.signal.aborted) throw new AbortedError(QUESTION_CANCELLED);
     let res: unknown;
     try {
-      res = await client.request("elicitation/create", questionRequest(rec.sessionId, toolCallId, q), {
+      res = await client.request(methods.client.elicitation.create, questionRequest(rec.sessionId, toolCallId, q), {
         cancellationSignal: controller.signal,
         stopWaitingOnCancel: true,
       });

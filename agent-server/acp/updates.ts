@@ -1,5 +1,6 @@
 // Session log entries → ACP `session/update` payloads. One mapping for live streaming and for
-// `session/load` replay, so a replayed session looks like the live one did. Pure.
+// `session/load` replay, so a replayed session looks like the live one did. Pure. Two updates are
+// never logged and so never replayed: a running tool's progress and the slash-command list.
 import type { SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
 import type { LogEntry, TurnEndReason } from "../session/events";
 

@@ -10,7 +10,7 @@ import type { CommandSandbox } from "../../sandbox/types";
 import type { McpServerSpec } from "./config";
 import { hostLaunch, sandboxLaunch, type SessionPlace } from "./launch";
 import { TreeStdioTransport } from "./stdioTransport";
-import { errorMessage } from "../../base/errors";
+import { errorMessage, ignoreError } from "../../base/errors";
 
 export type { SessionPlace } from "./launch";
 
@@ -230,7 +230,7 @@ export class McpConnection {
         /* already closed */
       }
       // client.close() closes the transport; make sure of it (a failed connect may leave it unclosed).
-      await this.transport?.close().catch(() => undefined);
+      await this.transport?.close().catch(ignoreError("usually closed with the client already: closing twice may fail"));
     })();
     return this.closing;
   }

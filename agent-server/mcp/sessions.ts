@@ -4,12 +4,13 @@
 // session id only (I-99). Process-wide; holds no other session state.
 import { raceAbort } from "../runtime/abortable";
 import { KeyedChain } from "../runtime/keyedChain";
-import type { SessionToolSource, ToolDefinition } from "../tools/types";
+import type { SessionToolSource, Tool } from "../tools/types";
 import type { McpServerSpec } from "./config";
 import type { CommandSandbox } from "../../sandbox/types";
 import type { McpConnection, McpHost, McpLimits, SessionPlace } from "./connection";
 import { exposedToolNames } from "./names";
-import { mcpToolDefinition } from "./tools";
+import { mcpTool } from "./tools";
+import { ignoreError } from "../../base/errors";
 
 export const DEFAULT_MCP_LIMITS: McpLimits = { startTimeoutMs: 30_000, callTimeoutMs: 120_000 };
 
@@ -34,7 +35,7 @@ export interface McpServerState {
 }
 
 class SessionSet {
-  private cache: Array<ToolDefinition<never>> | null = null;
+  private cache: Tool[] | null = null;
   constructor(
     readonly key: string,
     readonly conns: McpConnection[],
@@ -73,13 +74,13 @@ class SessionSet {
     );
   }
 
-  tools(): ReadonlyArray<ToolDefinition<never>> {
+  tools(): readonly Tool[] {
     if (this.cache) return this.cache;
     const pairs = this.conns.flatMap((c) =>
       c.state === "ready" ? c.tools.map((t) => ({ conn: c, info: t, server: c.name, tool: t.name })) : [],
     );
     const names = exposedToolNames(pairs);
-    this.cache = pairs.map((p, i) => mcpToolDefinition(names[i]!, p.conn, p.info) as unknown as ToolDefinition<never>);
+    this.cache = pairs.map((p, i) => mcpTool(names[i]!, p.conn, p.info));
     return this.cache;
   }
 }
@@ -176,10 +177,11 @@ export class McpSessions implements SessionToolSource {
     await this.chains.idle(sessionId);
     const set = this.sets.get(sessionId);
     if (!set) return;
-    await raceAbort(Promise.all(set.conns.map((c) => c.settled())), signal).catch(() => undefined);
+    // `settled()` never rejects (a server that failed says so in its status): only an abort ends the wait early.
+    await raceAbort(Promise.all(set.conns.map((c) => c.settled())), signal).catch(ignoreError("the abort is the caller's own"));
   }
 
-  tools(sessionId: string): ReadonlyArray<ToolDefinition<never>> {
+  tools(sessionId: string): readonly Tool[] {
     return this.sets.get(sessionId)?.tools() ?? [];
   }
 

@@ -1,16 +1,16 @@
-// A session's MCP tool as a ToolDefinition: named for the model with its server (names.ts), its
+// A session's MCP tool as a Tool: named for the model with its server (names.ts), its
 // JSON Schema passed through as-is, policy access `mcp` (annotations never count, I-100), the call
 // routed to that session's own connection (I-99), the result converted for model and card.
 import { z } from "zod";
-import type { ToolDefinition } from "../tools/types";
+import { defineTool, type Tool } from "../tools/types";
 import type { McpConnection, McpToolInfo } from "./connection";
 import { convertResult } from "./result";
 
 const args = z.record(z.string(), z.unknown());
 
-export function mcpToolDefinition(exposed: string, conn: McpConnection, info: McpToolInfo): ToolDefinition<Record<string, unknown>> {
+export function mcpTool(exposed: string, conn: McpConnection, info: McpToolInfo): Tool {
   const server = conn.name;
-  return {
+  return defineTool<Record<string, unknown>>({
     name: exposed,
     description: `[MCP server "${server}", tool "${info.name}"] ${info.description}`.trim(),
     parameters: args,
@@ -23,5 +23,5 @@ export function mcpToolDefinition(exposed: string, conn: McpConnection, info: Mc
       const res = await conn.call(info.name, a, ctx.signal);
       return convertResult(server, info.name, res);
     },
-  };
+  });
 }

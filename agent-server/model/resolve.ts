@@ -1,4 +1,4 @@
-// The environment contract (DESIGN.md §4) → the models a session may pick and the default.
+// The environment contract (the variables below) → the models a session may pick and the default.
 //
 //   MANIFOLD_MODEL_PROVIDER   openai-compatible | anthropic | demo   (optional)
 //   MANIFOLD_MODEL_BASE_URL   endpoint base including /v1, e.g. http://127.0.0.1:11434/v1 (Anthropic: https://api.anthropic.com/v1)

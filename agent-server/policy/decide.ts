@@ -1,7 +1,25 @@
 // The pure permission policy: (tool call, sandbox mode, approval policy, session grants, backend)
 // → allow | ask | deny, each with its consequences (run unsandboxed? which writes?), so the runner
-// applies the decision instead of working it out again. It implements DESIGN.md's "Sandbox ×
-// approval" tables and nothing else; it knows nothing of ACP, UI, files or processes.
+// applies the decision instead of working it out again. It knows nothing of ACP, UI, files or
+// processes. What a call can do (sandbox) is apart from when the user is asked (approval); both are
+// the calling session's values at the call:
+//
+//   sandbox              file tools                        commands
+//   read-only            read anywhere, write nowhere      confined: root read-only, the temp area (/tmp) writable, no network
+//   workspace-write      write in the root and temp area   confined: root writable except .git hooks and config, no network
+//   danger-full-access   unconfined                        unconfined (still the env allowlist and the session's TMPDIR)
+//
+//   approval     what the sandbox allows                     what it blocks: a write outside, any write in read-only,
+//                                                            an `unsandboxed` command, any command with no backend
+//   untrusted    writes ask; commands ask unless read-only   ask
+//   on-request   run                                         ask
+//   never        run                                         refused, with a message to the model
+//
+// Reads always run; an MCP call is treated like a command outside the sandbox; git metadata and
+// protected config always ask short of danger-full-access. "Allow for this session" stores a grant
+// key (`<tool>:<canonical path>`, `bash:prefix:<command [subcommand]>`, `bash:exact:<text>` for
+// anything compound); it is not offered for an escalation out of read-only, an unsandboxed command,
+// or when no backend works, so those approvals cover one call.
 import { isReadOnlyCommand } from "./shellCommands";
 import type { ApprovalPolicy, CallEffect, Decision, SandboxMode } from "./types";
 

@@ -1,4 +1,4 @@
-// The short read-only list for approval `untrusted` (DESIGN.md "Sandbox × approval"): programs and
+// The short read-only list for approval `untrusted`: programs and
 // git subcommands with the arguments under which *every* form is read-only. Flags that write
 // (`sort -o`, `tree -o`, `file -C`, `git log --output`), execute (`rg --pre`, `find -exec`,
 // `sort --compress-program`, `git diff --ext-diff`) or change state (`date -s`, `git branch x`)

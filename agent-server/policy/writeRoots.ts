@@ -1,4 +1,4 @@
-// Where the sandbox lets file tools write without an escalation (DESIGN.md "Sandbox × approval"):
+// Where the sandbox lets file tools write without an escalation:
 // the root and the session temp area, except in read-only. Outside them a write needs an approval.
 import type { SandboxContext } from "../../sandbox/types";
 

@@ -1,4 +1,5 @@
 // Helpers that make a hung promise or stream give way to an abort signal.
+import { ignoreError } from "../../base/errors";
 
 export class AbortedError extends Error {
   constructor(message = "aborted") {
@@ -7,16 +8,19 @@ export class AbortedError extends Error {
   }
 }
 
+/** The caller of an aborted race hears the abort; what the abandoned work does later has no one to go to. */
+const abandoned = ignoreError("the caller heard the abort instead");
+
 /** Resolves/rejects with `p`, or rejects with AbortedError as soon as `signal` aborts. */
 export function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
   if (signal.aborted) {
-    p.catch(() => undefined);
+    p.catch(abandoned);
     return Promise.reject(new AbortedError());
   }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => {
-      p.catch(() => undefined);
+      p.catch(abandoned);
       reject(new AbortedError());
     };
     signal.addEventListener("abort", onAbort, { once: true });
@@ -63,6 +67,6 @@ export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSigna
     }
   } finally {
     signal.removeEventListener("abort", onAbort);
-    void Promise.resolve(it.return?.()).catch(() => undefined);
+    void Promise.resolve(it.return?.()).catch(ignoreError("the iteration is over: a source failing to close has no one to tell"));
   }
 }

@@ -16,6 +16,7 @@ import { runLocalCommand } from "./localSlashCommands";
 import { defaultSettings, foldSettings, applyConfig, type SessionSettings } from "./settings";
 import { modelStep, runSteps, type StepHost, type StepTurn } from "./steps";
 import { errorMessage } from "../../base/errors";
+import type { AsyncShutdown } from "../../base/lifecycle";
 
 export type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 
@@ -62,7 +63,7 @@ const ABORT_CANCELLED = "aborted";
 /** The log could not be written: nothing more of this turn can be saved, so it stops (I-109). */
 const ABORT_UNSAVED = "unsaved";
 
-export class Agent {
+export class Agent implements AsyncShutdown {
   readonly session: SessionLog;
   readonly root: string;
   readonly tmpDir: string;
@@ -75,6 +76,7 @@ export class Agent {
   private turn: OpenTurn | null = null;
   private settingsValue: SessionSettings;
   private disposed = false;
+  private shutdownPromise: Promise<void> | null = null;
   private readonly tasks: TaskAccess;
   /** Tasks this exact instance started: only their completion notices are delivered here (I-60). */
   private readonly startedTasks = new Set<string>();
@@ -218,16 +220,22 @@ export class Agent {
     this.turn?.controller.abort(ABORT_CANCELLED);
   }
 
-  /** Stops the loop and waits for it; the open turn ends `disposed`; the log is flushed and closed. */
-  async dispose(): Promise<void> {
-    if (!this.disposed) {
+  /** Stops the loop: queued work is dropped, the open turn ends `disposed`; `shutdown` waits for the rest. */
+  dispose(): void {
+    if (!this.shutdownPromise) this.shutdown().catch((err: unknown) => console.error(`[runtime] ${this.sessionId}: ${errorMessage(err)}`));
+  }
+
+  /** Like `dispose`; resolves once the loop has stopped and the log is flushed and closed. */
+  shutdown(): Promise<void> {
+    this.shutdownPromise ??= (async () => {
       this.disposed = true;
       const dropped = this.queue.splice(0).map((m) => m.messageId);
       if (dropped.length > 0) this.publish({ kind: "dropped", messageIds: dropped });
       this.turn?.controller.abort(ABORT_DISPOSED);
-    }
-    await this.running;
-    await this.session.close();
+      await this.running;
+      await this.session.close();
+    })();
+    return this.shutdownPromise;
   }
 
   /** Replaces the client-named protected paths (each session/new, load, resume or fork that names them). */

@@ -1,6 +1,7 @@
 // LiveAgents' lifecycle and agent events. One process-wide bus; consumers demultiplex by the exact agent (I-4).
 import type { Agent, AgentEvent } from "./agent";
 import { errorMessage } from "../../base/errors";
+import { toDisposable, type IDisposable } from "../../base/lifecycle";
 
 export type RuntimeEvent =
   | { type: "agent/created"; agent: Agent }
@@ -12,9 +13,9 @@ export type RuntimeListener = (ev: RuntimeEvent) => void;
 export class RuntimeBus {
   private readonly listeners = new Set<RuntimeListener>();
 
-  on(listener: RuntimeListener): () => void {
+  on(listener: RuntimeListener): IDisposable {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return toDisposable(() => this.listeners.delete(listener));
   }
 
   get listenerCount(): number {

@@ -88,36 +88,99 @@ function userMessageParts(content: readonly ContentBlock[], opts: HistoryOptions
 const SUMMARY_TURN = "\u0000summary";
 
 export function buildMessages(entries: readonly LogEntry[], opts: HistoryOptions = {}): ChatMessage[] {
-  const messages: ChatMessage[] = [];
   const answered = new Set<string>();
   for (const e of entries) if (e.type === "tool/result") answered.add(e.toolCallId);
+  const conversation = new Conversation(answered, opts);
+  for (const e of entries) conversation.add(e);
+  return conversation.finish();
+}
 
-  let assistant: AssistantPart[] | null = null;
-  let tool: ToolResultPart[] | null = null;
-  const names = new Map<string, string>();
-  let turnId: string | null = null;
+/** The conversation being built, one log entry at a time: the open assistant and tool messages, user content joined per turn. */
+class Conversation {
+  private readonly messages: ChatMessage[] = [];
+  private assistant: AssistantPart[] | null = null;
+  private tool: ToolResultPart[] | null = null;
+  private readonly names = new Map<string, string>();
+  private turnId: string | null = null;
   /** The turn of the last user message pushed, and how turns ended (for the no-reply note). */
-  let lastUserTurn: string | null = null;
-  const endings = new Map<string, string>();
-  const flush = (): void => {
-    if (assistant && assistant.length > 0) messages.push({ role: "assistant", content: assistant });
-    if (tool && tool.length > 0) messages.push({ role: "tool", content: tool });
-    assistant = null;
-    tool = null;
-  };
+  private lastUserTurn: string | null = null;
+  private readonly endings = new Map<string, string>();
+
+  constructor(
+    private readonly answered: ReadonlySet<string>,
+    private readonly opts: HistoryOptions,
+  ) {}
+
+  add(e: LogEntry): void {
+    switch (e.type) {
+      case "turn/start":
+        this.turnId = e.turnId;
+        break;
+      case "task/notice":
+        this.pushUser([{ type: "text", text: `[Background task notice] ${e.text}` }]);
+        break;
+      case "user/message": {
+        const parts = userMessageParts(e.content, this.opts);
+        if (parts) this.pushUser(parts);
+        break;
+      }
+      case "user/steer":
+        this.pushUser(promptToUserParts(e.content, this.opts));
+        break;
+      case "context/reset":
+        this.reset(e.summary);
+        break;
+      case "assistant/text":
+        this.assistantText(e.text);
+        break;
+      case "tool/call":
+        if (!this.answered.has(e.toolCallId)) break;
+        if (this.tool) this.flush();
+        this.assistant ??= [];
+        this.names.set(e.toolCallId, e.name);
+        this.assistant.push({ type: "tool-call", toolCallId: e.toolCallId, toolName: e.name, input: e.input });
+        break;
+      case "tool/result": {
+        const name = this.names.get(e.toolCallId);
+        if (name === undefined) break;
+        this.tool ??= [];
+        this.tool.push({ type: "tool-result", toolCallId: e.toolCallId, toolName: name, output: e.output, isError: e.isError });
+        break;
+      }
+      case "turn/end":
+        this.flush();
+        this.endings.set(e.turnId, e.reason);
+        break;
+      default:
+        break;
+    }
+  }
+
+  finish(): ChatMessage[] {
+    this.flush();
+    return this.messages;
+  }
+
+  private flush(): void {
+    if (this.assistant && this.assistant.length > 0) this.messages.push({ role: "assistant", content: this.assistant });
+    if (this.tool && this.tool.length > 0) this.messages.push({ role: "tool", content: this.tool });
+    this.assistant = null;
+    this.tool = null;
+  }
+
   /** Appends user content: joined within one turn (task notices + message), never across turns. */
-  const pushUser = (content: UserPart[]): void => {
-    flush();
-    const last = messages[messages.length - 1];
-    if (last && last.role === "user" && (lastUserTurn === turnId || lastUserTurn === SUMMARY_TURN)) {
-      if (lastUserTurn === SUMMARY_TURN) lastUserTurn = turnId;
+  private pushUser(content: UserPart[]): void {
+    this.flush();
+    const last = this.messages[this.messages.length - 1];
+    if (last && last.role === "user" && (this.lastUserTurn === this.turnId || this.lastUserTurn === SUMMARY_TURN)) {
+      if (this.lastUserTurn === SUMMARY_TURN) this.lastUserTurn = this.turnId;
       last.content.push(...content);
       return;
     }
     if (last && last.role === "user") {
       // The earlier request got no reply (crash, cancel, error): close it, so it is not read as part of this one.
-      const how = lastUserTurn !== null ? endings.get(lastUserTurn) : undefined;
-      messages.push({
+      const how = this.lastUserTurn !== null ? this.endings.get(this.lastUserTurn) : undefined;
+      this.messages.push({
         role: "assistant",
         content: [
           {
@@ -128,67 +191,28 @@ export function buildMessages(entries: readonly LogEntry[], opts: HistoryOptions
       });
     }
     if (content.length > 0) {
-      messages.push({ role: "user", content });
-      lastUserTurn = turnId;
-    }
-  };
-  for (const e of entries) {
-    switch (e.type) {
-      case "turn/start":
-        turnId = e.turnId;
-        break;
-      case "task/notice":
-        pushUser([{ type: "text", text: `[Background task notice] ${e.text}` }]);
-        break;
-      case "user/message": {
-        const parts = userMessageParts(e.content, opts);
-        if (parts) pushUser(parts);
-        break;
-      }
-      case "user/steer":
-        pushUser(promptToUserParts(e.content, opts));
-        break;
-      case "context/reset":
-        // The model's context starts over: nothing before this point is sent again.
-        assistant = null;
-        tool = null;
-        messages.length = 0;
-        lastUserTurn = null;
-        if (e.summary !== undefined) {
-          messages.push({ role: "user", content: [{ type: "text", text: summaryMessage(e.summary) }] });
-          lastUserTurn = SUMMARY_TURN;
-        }
-        break;
-      case "assistant/text": {
-        if (tool) flush();
-        assistant ??= [];
-        const last = assistant[assistant.length - 1];
-        if (last && last.type === "text") last.text += e.text;
-        else assistant.push({ type: "text", text: e.text });
-        break;
-      }
-      case "tool/call":
-        if (!answered.has(e.toolCallId)) break;
-        if (tool) flush();
-        assistant ??= [];
-        names.set(e.toolCallId, e.name);
-        assistant.push({ type: "tool-call", toolCallId: e.toolCallId, toolName: e.name, input: e.input });
-        break;
-      case "tool/result": {
-        const name = names.get(e.toolCallId);
-        if (name === undefined) break;
-        tool ??= [];
-        tool.push({ type: "tool-result", toolCallId: e.toolCallId, toolName: name, output: e.output, isError: e.isError });
-        break;
-      }
-      case "turn/end":
-        flush();
-        endings.set(e.turnId, e.reason);
-        break;
-      default:
-        break;
+      this.messages.push({ role: "user", content });
+      this.lastUserTurn = this.turnId;
     }
   }
-  flush();
-  return messages;
+
+  /** The model's context starts over: nothing before this point is sent again. */
+  private reset(summary: string | undefined): void {
+    this.assistant = null;
+    this.tool = null;
+    this.messages.length = 0;
+    this.lastUserTurn = null;
+    if (summary !== undefined) {
+      this.messages.push({ role: "user", content: [{ type: "text", text: summaryMessage(summary) }] });
+      this.lastUserTurn = SUMMARY_TURN;
+    }
+  }
+
+  private assistantText(text: string): void {
+    if (this.tool) this.flush();
+    this.assistant ??= [];
+    const last = this.assistant[this.assistant.length - 1];
+    if (last && last.type === "text") last.text += text;
+    else this.assistant.push({ type: "text", text });
+  }
 }

@@ -5,6 +5,7 @@
 import { constants } from "node:fs";
 import { open, realpath, type FileHandle } from "node:fs/promises";
 import { join, sep } from "node:path";
+import { ignoreError } from "../../base/errors";
 
 export const INSTRUCTIONS_FILE = "AGENTS.md";
 export const MAX_INSTRUCTIONS_BYTES = 64 * 1024;
@@ -30,7 +31,7 @@ export async function projectInstructions(root: string): Promise<string | null> 
   } catch {
     return null; // unreadable now (EIO, EISDIR…): the step goes on without it
   } finally {
-    await fh.close().catch(() => undefined);
+    await fh.close().catch(ignoreError("a read-only handle: closing it cannot lose anything"));
   }
 }
 

@@ -13,6 +13,8 @@ import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "./capabi
 import { RuntimeBus } from "./events";
 import { canonicalCwd } from "./cwd";
 import { runSubagent, SubagentLinks } from "./subagents";
+import { ignoreError, logError } from "../../base/errors";
+import { toDisposable, type IDisposable } from "../../base/lifecycle";
 
 /** Whoever shows an agent to a user (an ACP bridge). Answers only for agents it owns; else undefined. */
 export interface AgentOwner {
@@ -100,9 +102,9 @@ export class LiveAgents {
     };
   }
 
-  addOwner(owner: AgentOwner): () => void {
+  addOwner(owner: AgentOwner): IDisposable {
     this.owners.add(owner);
-    return () => this.owners.delete(owner);
+    return toDisposable(() => this.owners.delete(owner));
   }
 
   get(id: string): Agent | undefined {
@@ -156,11 +158,8 @@ export class LiveAgents {
     } catch (err) {
       // A log that materializes after the abort is closed, never published (I-20, I-23).
       building
-        .then(
-          (l) => l.close(),
-          () => undefined,
-        )
-        .catch(() => undefined);
+        .then((l) => l.close(), ignoreError("the caller hears the abort; a build that fails after it has nothing left to undo"))
+        .catch(logError(console.error, `[runtime] closing the abandoned log of ${id}`));
       throw err;
     }
     let agent: Agent | null = null;
@@ -190,8 +189,9 @@ export class LiveAgents {
         this.detach(agent);
         this.bus.publish({ type: "agent/disposed", agent });
       }
-      if (agent) await agent.dispose().catch(() => undefined);
-      else await log.close().catch(() => undefined);
+      // The creation's own failure is what the caller hears; a failure of the rollback is logged.
+      if (agent) await agent.shutdown().catch(logError(console.error, `[runtime] rolling back ${id}`));
+      else await log.close().catch(logError(console.error, `[runtime] closing the log of ${id}`));
       throw err;
     }
   }
@@ -219,7 +219,7 @@ export class LiveAgents {
     const p = (async () => {
       let failure: unknown = null;
       try {
-        await agent.dispose();
+        await agent.shutdown();
       } catch (err) {
         failure = err;
       }
@@ -233,15 +233,12 @@ export class LiveAgents {
       if (failure) throw failure;
     })();
     this.disposing.set(agent, p);
-    this.draining.set(
-      id,
-      p.catch(() => undefined),
-    );
-    void p
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.draining.get(id) !== undefined) this.draining.delete(id);
-      });
+    // A creation of the same id only waits for the disposal to end; its failure is the disposer's.
+    const drained = p.catch(ignoreError("the failure goes to whoever disposes; this only orders a re-creation"));
+    this.draining.set(id, drained);
+    void drained.finally(() => {
+      if (this.draining.get(id) !== undefined) this.draining.delete(id);
+    });
     return p;
   }
 }

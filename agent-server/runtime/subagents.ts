@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Agent } from "./agent";
 import type { SubagentOutcome } from "./capabilities";
 import type { RuntimeBus } from "./events";
+import { logError } from "../../base/errors";
 
 /** child agent → the parent agent and the parent's announced calling tool (exact objects). */
 export interface SubagentLink {
@@ -67,7 +68,7 @@ export async function runSubagent(host: SubagentHost, call: SubagentCall): Promi
     return outcome;
   } finally {
     host.subagents.delete(child);
-    await host.dispose(child).catch(() => undefined);
+    await host.dispose(child).catch(logError(console.error, `[runtime] disposing subagent ${child.sessionId}`));
   }
 }
 
@@ -83,7 +84,7 @@ function answerOf(bus: RuntimeBus, child: Agent, onText: (textSoFar: string) => 
         onText(parts.join(""));
       }
       if (e.type === "turn/end") {
-        off();
+        off.dispose();
         const text = parts.join("");
         resolve(
           e.error !== undefined ? { kind: "ended", reason: e.reason, error: e.error, text } : { kind: "ended", reason: e.reason, text },

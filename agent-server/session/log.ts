@@ -8,6 +8,11 @@
 // timer fires, when the agent calls `flush()` before it talks to the outside world (a model
 // request, a tool call), and at every checkpoint and close; so a crash loses at most the last
 // FLUSH_MS of a running turn, never a completed turn (I-86) nor a tool call that ran.
+//
+// What the client sees of it: a turn whose lines could not be written or synced answers an internal
+// error ending in "not saved: <reason>", never a success, and the session goes on once a write
+// succeeds. Only a power loss or kernel crash can lose what followed the last turn end's fsync; a
+// data dir deleted under a live session loses what that session appends after the deletion.
 import { LogWriteError, UnserializableEventError } from "./errors";
 import type { LogEntry, SessionEvent, SessionHeader } from "./events";
 

@@ -10,6 +10,7 @@ import type { LogEntry, SessionHeader } from "./events";
 import { escapeSessionId, logFileName, LOG_SUFFIX, unescapeSessionId } from "./fileName";
 import { FileSink, type WriteFn } from "./fileSink";
 import { SessionLog } from "./log";
+import { logError } from "../../base/errors";
 import { parseLog, recoveryEvents } from "./parse";
 
 export interface SessionSummary {
@@ -88,7 +89,7 @@ export class FileSessionStore implements SessionStore {
     } catch (err) {
       closeSync(fd);
       // A header that could not be written whole is no session: remove it, so the id is not wedged.
-      await rm(path, { force: true }).catch(() => undefined);
+      await rm(path, { force: true }).catch(logError(console.error, `[session] removing the torn header of ${header.id}`));
       throw err;
     }
     // The exclusive descriptor is write-only at offset 0; appends go through an O_APPEND descriptor.
@@ -118,7 +119,7 @@ export class FileSessionStore implements SessionStore {
         await log.checkpoint();
       } catch (err) {
         // Not loadable now (e.g. a full disk): the file keeps its whole lines, the descriptor is closed.
-        await log.close().catch(() => undefined);
+        await log.close().catch(logError(console.error, `[session] closing ${id} after a failed recovery`));
         throw err;
       }
     }

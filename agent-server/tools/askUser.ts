@@ -2,7 +2,7 @@
 // Offered only to sessions whose client advertised `elicitation.form`. A cancelled turn is not an
 // answer: the AbortError from `ctx.askUser` propagates and the runner reports the call cancelled (I-46).
 import { z } from "zod";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 
 const parameters = z.object({
   question: z.string().min(1).describe("The question, in plain words. Ask one thing at a time."),
@@ -17,7 +17,7 @@ export const UNAVAILABLE_OUTPUT =
 
 const TITLE_MAX = 80;
 
-export const askUserTool: ToolDefinition<AskUserArgs> = {
+export const askUserTool = defineTool<AskUserArgs>({
   name: "ask_user",
   description:
     "Ask the user a question and wait for the answer. Use it only when you cannot proceed without a decision or fact that only the user has. Never ask for passwords, tokens or other secrets.",
@@ -38,4 +38,4 @@ export const askUserTool: ToolDefinition<AskUserArgs> = {
         return { output: UNAVAILABLE_OUTPUT, isError: true };
     }
   },
-};
+});

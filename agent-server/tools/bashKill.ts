@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { truncateMiddle } from "./truncate";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 import { errorMessage } from "../../base/errors";
 
 const params = z.object({ task_id: z.string().min(1).describe("Id returned by bash with background: true.") });
 
-export const bashKillTool: ToolDefinition<z.infer<typeof params>> = {
+export const bashKillTool = defineTool<z.infer<typeof params>>({
   name: "bash_kill",
   description: "Stop a background task of this session (its whole process tree) and return its final output.",
   parameters: params,
@@ -20,4 +20,4 @@ export const bashKillTool: ToolDefinition<z.infer<typeof params>> = {
       return { output: errorMessage(err), isError: true };
     }
   },
-};
+});

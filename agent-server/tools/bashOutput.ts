@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { truncateMiddle } from "./truncate";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 import { errorMessage } from "../../base/errors";
 
 const params = z.object({ task_id: z.string().min(1).describe("Id returned by bash with background: true.") });
 
-export const bashOutputTool: ToolDefinition<z.infer<typeof params>> = {
+export const bashOutputTool = defineTool<z.infer<typeof params>>({
   name: "bash_output",
   description: "Read the output so far of a background task of this session, and whether it is still running.",
   parameters: params,
@@ -21,4 +21,4 @@ export const bashOutputTool: ToolDefinition<z.infer<typeof params>> = {
       return { output: errorMessage(err), isError: true };
     }
   },
-};
+});

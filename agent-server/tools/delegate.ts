@@ -1,7 +1,7 @@
 // `delegate {task}`: hands one task to an in-process subagent through the `runSubagent` capability
 // the runtime puts in every tool context (the runtime owns sessions; this file only words the result).
 import { z } from "zod";
-import type { ToolDefinition, ToolResult } from "./types";
+import { defineTool, type ToolResult } from "./types";
 import type { SubagentOutcome } from "../runtime/capabilities";
 
 export const DelegateParams = z.object({
@@ -9,7 +9,7 @@ export const DelegateParams = z.object({
 });
 export type DelegateParams = z.infer<typeof DelegateParams>;
 
-export const delegateTool: ToolDefinition<DelegateParams> = {
+export const delegateTool = defineTool<DelegateParams>({
   name: "delegate",
   description: "Hand a self-contained task to a subagent that works in the same project and reports back its final answer.",
   parameters: DelegateParams,
@@ -22,7 +22,7 @@ export const delegateTool: ToolDefinition<DelegateParams> = {
     );
     return delegateResult(outcome);
   },
-};
+});
 
 function delegateResult(outcome: SubagentOutcome): ToolResult {
   if (outcome.kind === "refused") return { output: outcome.why, isError: true };

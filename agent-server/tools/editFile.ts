@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { readText, writeChecked, WriteRefused } from "./fsAccess";
 import { displayPath, fsErrorMessage, shortPath } from "./paths";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 
 const params = z.object({
   path: z.string().describe("File to edit, relative to the workspace root or absolute."),
@@ -19,7 +19,7 @@ function count(haystack: string, needle: string): number {
   return n;
 }
 
-export const editFileTool: ToolDefinition<z.infer<typeof params>> = {
+export const editFileTool = defineTool<z.infer<typeof params>>({
   name: "edit_file",
   description: "Replace an exact piece of text in an existing file. Read the file first and copy old_string exactly.",
   parameters: params,
@@ -63,4 +63,4 @@ export const editFileTool: ToolDefinition<z.infer<typeof params>> = {
       return { output: fsErrorMessage(err, args.path), isError: true };
     }
   },
-};
+});

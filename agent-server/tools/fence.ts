@@ -1,4 +1,4 @@
-// Areas no file tool may read or write, in any mode (issue #12, class 4): the server's data dir
+// Areas no file tool may read or write, in any mode: the server's data dir
 // (every session's log), the client's storage it was told to hide (MANIFOLD_HIDE_DIRS: checkpoints,
 // logs, VS Code's state, I-116) and the other sessions' temp areas. A session whose folder is the home
 // directory would otherwise reach `~/.local/share/…/sessions/*.jsonl` with read_file or grep. A

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { childEnv } from "../../sandbox/env";
 import { globMatcher } from "./glob";
 import { displayPath, fsErrorMessage, resolveRead, shortPath } from "./paths";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 import { walk } from "./walk";
 import { describeKind, readRegular } from "../../sandbox/fileRead";
 import { createLineMatcher, RegexTimeoutError } from "./regexWorker";
@@ -110,7 +110,7 @@ async function* regularFilesBelow(
   for await (const e of walk(dir, { signal, refuses })) if (e.isFile && match(e.rel)) yield path.join(dir, e.rel);
 }
 
-export const grepTool: ToolDefinition<z.infer<typeof params>> = {
+export const grepTool = defineTool<z.infer<typeof params>>({
   name: "grep",
   description: "Search file contents with a regular expression. Returns `path:line:text` for each matching line (at most 500).",
   parameters: params,
@@ -158,4 +158,4 @@ export const grepTool: ToolDefinition<z.infer<typeof params>> = {
     const capped = lines.length >= MAX_MATCHES ? `\n\n[stopped at ${MAX_MATCHES} matches; narrow the pattern, path or glob]` : "";
     return { output: lines.join("\n") + capped, isError: false };
   },
-};
+});

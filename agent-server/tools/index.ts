@@ -11,35 +11,35 @@ import { listFilesTool } from "./listFiles";
 import { readFileTool } from "./readFile";
 import { updatePlanTool } from "./updatePlan";
 import { createRunner } from "./runner";
-import type { SessionToolSource, ToolDefinition, ToolRunner } from "./types";
+import type { SessionToolSource, Tool, ToolRunner } from "./types";
 import { writeFileTool } from "./writeFile";
 
-export type { ToolRunner, ToolDefinition } from "./types";
+export type { ToolRunner, Tool } from "./types";
 export { createTaskTable, type TaskTable } from "./tasks/taskTable";
 export { delegateTool } from "./delegate";
 
 export interface ToolRunnerDeps {
   sandbox: CommandSandbox;
   /** Extra tools (e.g. `delegate`, owned by the runtime), appended after the built-ins. */
-  extraTools?: ReadonlyArray<ToolDefinition<never>>;
+  extraTools?: readonly Tool[];
   /** Directories refused to every file tool in every mode: the server's data dir (every session's log). */
   hidden?: readonly string[];
   /** Tools of one session only (its MCP servers'). */
   sessionTools?: SessionToolSource;
 }
 
-export function builtinTools(sandbox: CommandSandbox, hold?: ConfigHold): Array<ToolDefinition<never>> {
-  const list: Array<ToolDefinition<never>> = [
-    readFileTool as ToolDefinition<never>,
-    writeFileTool as ToolDefinition<never>,
-    editFileTool as ToolDefinition<never>,
-    listFilesTool as ToolDefinition<never>,
-    grepTool as ToolDefinition<never>,
-    createBashTool(sandbox, hold) as ToolDefinition<never>,
-    bashOutputTool as ToolDefinition<never>,
-    bashKillTool as ToolDefinition<never>,
-    updatePlanTool as ToolDefinition<never>,
-    askUserTool as ToolDefinition<never>, // offered only when the client supports form elicitation
+export function builtinTools(sandbox: CommandSandbox, hold?: ConfigHold): Tool[] {
+  const list: Tool[] = [
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    listFilesTool,
+    grepTool,
+    createBashTool(sandbox, hold),
+    bashOutputTool,
+    bashKillTool,
+    updatePlanTool,
+    askUserTool, // offered only when the client supports form elicitation
   ];
   return list;
 }

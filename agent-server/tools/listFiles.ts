@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import { globMatcher } from "./glob";
 import { displayPath, fsErrorMessage, resolveRead } from "./paths";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 import { walk } from "./walk";
 
 const MAX_ENTRIES = 1_000;
@@ -16,7 +16,7 @@ const params = z.object({
     .describe("Glob matched recursively below the directory, e.g. `**/*.ts` or `*.md` (basename anywhere). Without it, lists one level."),
 });
 
-export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
+export const listFilesTool = defineTool<z.infer<typeof params>>({
   name: "list_files",
   description:
     "List a directory (one level, directories end with `/`), or find files below it by glob. .git and node_modules are skipped in recursive listings.",
@@ -67,4 +67,4 @@ export const listFilesTool: ToolDefinition<z.infer<typeof params>> = {
       locations: [{ path: dir }],
     };
   },
-};
+});

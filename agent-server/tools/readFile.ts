@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import { z } from "zod";
 import { readText } from "./fsAccess";
 import { displayPath, fsErrorMessage, resolveRead } from "./paths";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 
 const DEFAULT_LIMIT = 2_000;
 const MAX_LINE = 2_000;
@@ -13,7 +13,7 @@ const params = z.object({
   limit: z.number().int().min(1).optional().describe(`Number of lines to read (default ${DEFAULT_LIMIT}).`),
 });
 
-export const readFileTool: ToolDefinition<z.infer<typeof params>> = {
+export const readFileTool = defineTool<z.infer<typeof params>>({
   name: "read_file",
   description: "Read a text file. Lines come back numbered (`N\\tline`); use offset/limit to page through long files.",
   parameters: params,
@@ -53,4 +53,4 @@ export const readFileTool: ToolDefinition<z.infer<typeof params>> = {
         : "";
     return { output: text.length === 0 ? "(empty file)" : body + more, isError: false, locations: [{ path: real, line: start + 1 }] };
   },
-};
+});

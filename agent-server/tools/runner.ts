@@ -1,7 +1,7 @@
 // The orchestrator every tool call goes through: validate → target → decide → ask → execute → record.
 // Grants ("Allow for this session") are kept here, one set per session id; `forgetSession` drops them.
 import * as fs from "node:fs";
-import { z } from "zod";
+import type { z } from "zod";
 import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
 import type { CallEffect } from "../policy/types";
 import { writeRoots } from "../policy/writeRoots";
@@ -9,16 +9,17 @@ import { commandGrantKey } from "../policy/shellCommands";
 import { createGrantStore, fileGrantKey, mcpGrantKey, type GrantStore } from "../policy/grants";
 import { configProtection } from "../../sandbox/configPaths";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
+import { createCatalog, type ToolCatalog } from "./catalog";
 import type { ConfigHold } from "./configHold";
 import { createFence, FenceError, type FileFence } from "./fence";
 import type { CommandSandbox, SandboxContext } from "../../sandbox/types";
 import { MAX_OUTPUT_CHARS, MAX_OUTPUT_LINES, truncateHead } from "./truncate";
-import type { CallPermit, SessionToolSource, ToolCapabilities, ToolContext, ToolDefinition, ToolResult, ToolRunner } from "./types";
+import type { BoundCall, CallPermit, SessionToolSource, Tool, ToolContext, ToolResult, ToolRunner } from "./types";
 import { errorMessage } from "../../base/errors";
 
 export interface RunnerOptions {
   sandbox: CommandSandbox;
-  tools: ReadonlyArray<ToolDefinition<never>>;
+  tools: readonly Tool[];
   grants?: GrantStore;
   /** Directories refused to every file tool in every mode (the server's data dir). */
   hidden?: readonly string[];
@@ -33,8 +34,7 @@ const NOT_RUN = "The call was cancelled before it ran.";
 
 interface ValidCall {
   name: string;
-  tool: ToolDefinition<unknown>;
-  args: unknown;
+  call: BoundCall;
 }
 
 /** What the call touches, for the policy: the policy's view, the grant key, and the checked write targets by raw input path. */
@@ -45,8 +45,8 @@ interface Target {
   fence: FileFence;
 }
 
-function targetOf({ name, tool, args }: ValidCall, sb: SandboxContext, fence: FileFence): Target | ToolResult {
-  const access = tool.access(args);
+function targetOf({ name, call }: ValidCall, sb: SandboxContext, fence: FileFence): Target | ToolResult {
+  const access = call.access();
   try {
     switch (access.kind) {
       case "none":
@@ -108,29 +108,83 @@ function zodMessage(name: string, err: z.ZodError): string {
   return `Invalid arguments for ${name}:\n${issues}\nFix the arguments and call ${name} again.`;
 }
 
+/** Finds the tool and validates the raw input against its parameters; else what the model reads. */
+function validate(catalog: ToolCatalog, name: string, rawInput: unknown, ctx: ToolContext): ValidCall | ToolResult {
+  const tool = catalog.lookup(name, ctx.sessionId);
+  if (!tool)
+    return fail(
+      `Unknown tool "${name}". Available tools: ${catalog
+        .specs({ askUser: ctx.askUser !== undefined, sessionId: ctx.sessionId })
+        .map((s) => s.name)
+        .join(", ")}.`,
+    );
+  const bound = tool.bind(rawInput);
+  if (!bound.ok) return fail(zodMessage(name, bound.error));
+  return { name, call: bound.call };
+}
+
+/** The decision's answer to the call: its effect when it may run, else what the model reads. Stores an "Allow for this session". */
+async function settle(
+  grants: GrantStore,
+  decision: PolicyDecision,
+  { call }: ValidCall,
+  grantKey: string,
+  ctx: ToolContext,
+): Promise<CallEffect | ToolResult> {
+  if (decision.kind === "deny") return fail(decision.reason);
+  if (decision.kind === "allow") return ctx.signal.aborted ? fail(NOT_RUN) : decision;
+  if (ctx.signal.aborted) return fail(NOT_RUN);
+  const answer = await ctx.requestPermission({
+    title: call.title({ cwd: ctx.sandbox.root }),
+    reason: decision.reason,
+    grantKey,
+    allowSession: decision.sessionGrantable,
+  });
+  if (answer === "cancelled") return fail("The permission request was cancelled; the call did not run.");
+  if (answer !== "allow_once" && answer !== "allow_session") {
+    return fail(
+      `The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`,
+    );
+  }
+  if (answer === "allow_session" && decision.sessionGrantable) grants.add(ctx.sessionId, grantKey);
+  return ctx.signal.aborted ? fail(NOT_RUN) : decision.approved;
+}
+
+async function execute({ name, call }: ValidCall, target: Target, effect: CallEffect, ctx: ToolContext): Promise<ToolResult> {
+  // Only the targets the decision lets this call write reach the tool.
+  const writes = new Map([...target.writes].filter(([, g]) => effect.writes.includes(g.real)));
+  const permit: CallPermit = { unconfined: effect.unsandboxed, writes, fence: target.fence };
+  try {
+    return await call.run(ctx, permit);
+  } catch (err) {
+    if (ctx.signal.aborted) return fail("The call was cancelled.");
+    return fail(`${name} failed: ${errorMessage(err)}`);
+  }
+}
+
+/** Title, kind and locations for the announcement, from raw model input (never throws). */
+function describeCall(
+  catalog: ToolCatalog,
+  name: string,
+  rawInput: unknown,
+  cwd: string,
+  sessionId?: string,
+): ReturnType<ToolRunner["describe"]> {
+  const tool = catalog.lookup(name, sessionId);
+  if (!tool) return { title: name, kind: "other", locations: [] };
+  const bound = tool.bind(rawInput);
+  if (!bound.ok) return { title: name, kind: tool.kind, locations: [] };
+  try {
+    return { title: bound.call.title({ cwd }), kind: tool.kind, locations: bound.call.locations({ cwd }) };
+  } catch {
+    return { title: name, kind: tool.kind, locations: [] };
+  }
+}
+
 export function createRunner(opts: RunnerOptions): ToolRunner {
-  const tools = new Map<string, ToolDefinition<unknown>>();
-  for (const t of opts.tools) tools.set(t.name, t as unknown as ToolDefinition<unknown>);
+  const catalog = createCatalog(opts.tools, opts.sessionTools);
   const grants = opts.grants ?? createGrantStore();
   const backendAvailable = opts.sandbox.backend !== "none";
-
-  const specOf = (t: ToolDefinition<unknown>): ReturnType<ToolRunner["specs"]>[number] => {
-    if (t.inputSchema) return { name: t.name, description: t.description, inputSchema: t.inputSchema };
-    const schema = z.toJSONSchema(t.parameters) as Record<string, unknown>;
-    delete schema.$schema;
-    return { name: t.name, description: t.description, inputSchema: schema };
-  };
-  const allSpecs = [...tools.values()].map((t) => ({ tool: t, spec: specOf(t) }));
-  const noCaps: ToolCapabilities = { askUser: false };
-  const sessionToolsOf = (sessionId: string | undefined): ReadonlyArray<ToolDefinition<unknown>> =>
-    sessionId !== undefined && opts.sessionTools ? (opts.sessionTools.tools(sessionId) as ReadonlyArray<ToolDefinition<unknown>>) : [];
-  const specs = (caps: ToolCapabilities = noCaps): ReturnType<ToolRunner["specs"]> => [
-    ...allSpecs.filter((s) => s.tool.available?.(caps) ?? true).map((s) => s.spec),
-    ...sessionToolsOf(caps.sessionId).map(specOf),
-  ];
-  /** Built-ins first; a session tool only for its own session (their `mcp__` names never shadow a built-in). */
-  const lookup = (name: string, sessionId: string | undefined): ToolDefinition<unknown> | undefined =>
-    tools.get(name) ?? sessionToolsOf(sessionId).find((t) => t.name === name);
 
   /** Config a background task changed is caught (and asked about) before the session's next call runs. */
   async function run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
@@ -141,7 +195,7 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
 
   /** One call: validate → target → decide → ask → execute → record. Each step answers the model itself when the call stops there. */
   async function runChecked(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const valid = validate(name, rawInput, ctx);
+    const valid = validate(catalog, name, rawInput, ctx);
     if ("output" in valid) return valid;
     const target = targetOf(valid, ctx.sandbox, createFence(opts.hidden ?? [], ctx.sandbox));
     if ("output" in target) return target;
@@ -153,7 +207,7 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
       grantKey: target.grantKey,
       backendAvailable,
     });
-    const effect = await settle(decision, valid, target.grantKey, ctx);
+    const effect = await settle(grants, decision, valid, target.grantKey, ctx);
     if ("output" in effect) return effect;
     const result = record(await execute(valid, target, effect, ctx));
     // A file-tool write that ran (asked for, if protected) is the new baseline of a running watch.
@@ -161,70 +215,9 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
     return result;
   }
 
-  function validate(name: string, rawInput: unknown, ctx: ToolContext): ValidCall | ToolResult {
-    const tool = lookup(name, ctx.sessionId);
-    if (!tool)
-      return fail(
-        `Unknown tool "${name}". Available tools: ${specs({ askUser: ctx.askUser !== undefined, sessionId: ctx.sessionId })
-          .map((s) => s.name)
-          .join(", ")}.`,
-      );
-    const parsed = tool.parameters.safeParse(rawInput);
-    if (!parsed.success) return fail(zodMessage(name, parsed.error));
-    return { name, tool, args: parsed.data };
-  }
-
-  /** The decision's answer to the call: its effect when it may run, else what the model reads. Stores an "Allow for this session". */
-  async function settle(
-    decision: PolicyDecision,
-    { tool, args }: ValidCall,
-    grantKey: string,
-    ctx: ToolContext,
-  ): Promise<CallEffect | ToolResult> {
-    if (decision.kind === "deny") return fail(decision.reason);
-    if (decision.kind === "allow") return ctx.signal.aborted ? fail(NOT_RUN) : decision;
-    if (ctx.signal.aborted) return fail(NOT_RUN);
-    const answer = await ctx.requestPermission({
-      title: tool.title(args, { cwd: ctx.sandbox.root }),
-      reason: decision.reason,
-      grantKey,
-      allowSession: decision.sessionGrantable,
-    });
-    if (answer === "cancelled") return fail("The permission request was cancelled; the call did not run.");
-    if (answer !== "allow_once" && answer !== "allow_session") {
-      return fail(
-        `The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`,
-      );
-    }
-    if (answer === "allow_session" && decision.sessionGrantable) grants.add(ctx.sessionId, grantKey);
-    return ctx.signal.aborted ? fail(NOT_RUN) : decision.approved;
-  }
-
-  async function execute({ name, tool, args }: ValidCall, target: Target, effect: CallEffect, ctx: ToolContext): Promise<ToolResult> {
-    // Only the targets the decision lets this call write reach the tool.
-    const writes = new Map([...target.writes].filter(([, g]) => effect.writes.includes(g.real)));
-    const permit: CallPermit = { unconfined: effect.unsandboxed, writes, fence: target.fence };
-    try {
-      return await tool.run(args, ctx, permit);
-    } catch (err) {
-      if (ctx.signal.aborted) return fail("The call was cancelled.");
-      return fail(`${name} failed: ${errorMessage(err)}`);
-    }
-  }
-
   return {
-    specs,
-    describe(name, rawInput, cwd, sessionId) {
-      const tool = lookup(name, sessionId);
-      if (!tool) return { title: name, kind: "other", locations: [] };
-      const parsed = tool.parameters.safeParse(rawInput);
-      if (!parsed.success) return { title: name, kind: tool.kind, locations: [] };
-      try {
-        return { title: tool.title(parsed.data, { cwd }), kind: tool.kind, locations: tool.locations?.(parsed.data, { cwd }) ?? [] };
-      } catch {
-        return { title: name, kind: tool.kind, locations: [] };
-      }
-    },
+    specs: (caps) => catalog.specs(caps),
+    describe: (name, rawInput, cwd, sessionId) => describeCall(catalog, name, rawInput, cwd, sessionId),
     run,
     sessionReady: (id, signal) => opts.sessionTools?.ready(id, signal) ?? Promise.resolve(),
     sessionNotes: (id) => opts.sessionTools?.notes(id) ?? [],

@@ -1,8 +1,8 @@
 // The tool contract between the agent loop (runtime/) and the tools (tools/). One tool per file,
-// declared with zod parameters. The loop announces each call (ACP `tool_call`) before running it,
-// so a permission request always names an announced tool call.
+// declared with zod parameters and sealed into a `Tool` by `defineTool`. The loop announces each
+// call (ACP `tool_call`) before running it, so a permission request always names an announced tool call.
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import type { z } from "zod";
+import { z } from "zod";
 import type { PermissionAnswer } from "../policy/types";
 import type { PlanEntry } from "../session/events";
 import type { SandboxContext } from "../../sandbox/types";
@@ -87,7 +87,8 @@ export interface CallPermit {
   readonly fence: import("./fence").FileFence;
 }
 
-export interface ToolDefinition<P = unknown> {
+/** How a tool is written: with its own parameter type `P`. `defineTool` turns it into a `Tool`. */
+export interface ToolDefinition<P> {
   readonly name: string;
   readonly description: string;
   readonly parameters: z.ZodType<P>;
@@ -105,6 +106,60 @@ export interface ToolDefinition<P = unknown> {
   run(args: P, ctx: ToolContext, permit: CallPermit): Promise<ToolResult>;
 }
 
+/** One call of a tool with its validated arguments bound: what the runner works with after validation. */
+export interface BoundCall {
+  title(ctx: { cwd: string }): string;
+  locations(ctx: { cwd: string }): ToolCallLocation[];
+  access(): ToolAccess;
+  run(ctx: ToolContext, permit: CallPermit): Promise<ToolResult>;
+}
+
+/**
+ * A tool as the runner stores it: one type for every tool, whatever its parameters. Its parameter
+ * type stays inside; the only way to its methods is `bind`, which validates the raw input first.
+ */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: ToolKind;
+  /** The JSON Schema the model sees (the definition's own, else derived from its zod parameters). */
+  inputSchema(): Record<string, unknown>;
+  /** Offered to the model only when this holds. */
+  available(caps: ToolCapabilities): boolean;
+  /** Validates raw model input: the call with its arguments bound, or zod's error. */
+  bind(rawInput: unknown): { ok: true; call: BoundCall } | { ok: false; error: z.ZodError };
+}
+
+/** Seals a tool written with its own parameter type into a `Tool` (no casts anywhere: the arguments never leave). */
+export function defineTool<P>(def: ToolDefinition<P>): Tool {
+  return {
+    name: def.name,
+    description: def.description,
+    kind: def.kind,
+    inputSchema() {
+      if (def.inputSchema) return def.inputSchema;
+      const derived: Record<string, unknown> = z.toJSONSchema(def.parameters);
+      delete derived.$schema;
+      return derived;
+    },
+    available: (caps) => def.available?.(caps) ?? true,
+    bind(rawInput) {
+      const parsed = def.parameters.safeParse(rawInput);
+      if (!parsed.success) return { ok: false, error: parsed.error };
+      const args = parsed.data;
+      return {
+        ok: true,
+        call: {
+          title: (ctx) => def.title(args, ctx),
+          locations: (ctx) => def.locations?.(args, ctx) ?? [],
+          access: () => def.access(args),
+          run: (ctx, permit) => def.run(args, ctx, permit),
+        },
+      };
+    },
+  };
+}
+
 /**
  * Tools that exist for one session only (its MCP servers' tools). Looked up by the caller's
  * session id, so one session's tools are never offered to or callable by another (I-99).
@@ -112,7 +167,7 @@ export interface ToolDefinition<P = unknown> {
 export interface SessionToolSource {
   /** Resolves (never rejects) once the session's tool set is known: started servers, re-lists in flight. */
   ready(sessionId: string, signal: AbortSignal): Promise<void>;
-  tools(sessionId: string): ReadonlyArray<ToolDefinition<never>>;
+  tools(sessionId: string): readonly Tool[];
   /** Lines for the model about this session's tools (e.g. a server that is unavailable, and why). */
   notes(sessionId: string): string[];
 }

@@ -3,7 +3,7 @@
 // needs no permission.
 import { z } from "zod";
 import type { PlanEntry } from "../session/events";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 
 const STATUS = z.enum(["pending", "in_progress", "completed"]);
 
@@ -18,7 +18,7 @@ const parameters = z.object({
 
 export type UpdatePlanArgs = z.infer<typeof parameters>;
 
-export const updatePlanTool: ToolDefinition<UpdatePlanArgs> = {
+export const updatePlanTool = defineTool<UpdatePlanArgs>({
   name: "update_plan",
   description:
     "Show the user your plan for a multi-step task and keep it current: send the whole list each time, marking steps pending, in_progress (at most one) or completed. Skip it for simple one-step requests.",
@@ -30,4 +30,4 @@ export const updatePlanTool: ToolDefinition<UpdatePlanArgs> = {
     const plan: PlanEntry[] = args.plan.map((s) => ({ content: s.step, priority: "medium", status: s.status }));
     return { output: "Plan updated.", isError: false, plan };
   },
-};
+});

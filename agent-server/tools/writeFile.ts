@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { readIfExists, writeChecked, WriteRefused } from "./fsAccess";
 import { displayPath, fsErrorMessage, shortPath } from "./paths";
-import type { ToolDefinition } from "./types";
+import { defineTool } from "./types";
 
 const params = z.object({
   path: z.string().describe("File to write, relative to the workspace root or absolute. Parent directories are created."),
   content: z.string().describe("The complete new content of the file."),
 });
 
-export const writeFileTool: ToolDefinition<z.infer<typeof params>> = {
+export const writeFileTool = defineTool<z.infer<typeof params>>({
   name: "write_file",
   description: "Create a file or replace its whole content. For small changes to an existing file prefer edit_file.",
   parameters: params,
@@ -34,4 +34,4 @@ export const writeFileTool: ToolDefinition<z.infer<typeof params>> = {
       return { output: fsErrorMessage(err, args.path), isError: true };
     }
   },
-};
+});

@@ -1,4 +1,4 @@
-// The three scenarios of the panel benchmark (issue #19 part 2), each a function of the running rig.
+// The three scenarios of the panel benchmark, each a function of the running rig.
 // They return raw numbers; bench/panel.ts orders them and turns them into tables.
 import type { Frame } from "playwright-core";
 import { sleep } from "./bench";

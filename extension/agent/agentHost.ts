@@ -4,6 +4,8 @@ import { AcpClient } from "./acpClient";
 import { AgentProcess, type AgentLog } from "./agentProcess";
 import { Backoff, type AgentSpec } from "./agentSpec";
 import { reapStaleAgents, recordAgent } from "./staleAgents";
+import type { AsyncShutdown } from "../../base/lifecycle";
+import { errorMessage, ignoreError, logError } from "../../base/errors";
 
 export interface AgentHostOptions {
   resolveSpec(): Promise<AgentSpec>;
@@ -26,12 +28,13 @@ interface Running {
   spec: AgentSpec;
 }
 
-export class AgentHost {
+export class AgentHost implements AsyncShutdown {
   #running?: Running;
   #starting?: Promise<AcpClient>;
   #backoff = new Backoff();
   #restartTimer?: ReturnType<typeof setTimeout>;
   #disposed = false;
+  #shutdown?: Promise<void>;
   #generation = 0;
   /** The last agent died unexpectedly and no replacement has started yet. */
   #crashed = false;
@@ -45,7 +48,7 @@ export class AgentHost {
 
   /** Resolves once no start is in flight (a first start or a restart, the panels' re-attach included). */
   async whenStartSettled(): Promise<void> {
-    await this.#starting?.catch(() => undefined);
+    await this.#starting?.catch(ignoreError("the start's failure goes to whoever asked for the agent"));
   }
 
   get client(): AcpClient | undefined {
@@ -98,7 +101,10 @@ export class AgentHost {
   async #reapOnce(): Promise<void> {
     if (!this.opts.recordsDir || this.#reaped) return;
     this.#reaped = true;
-    const pids = await reapStaleAgents(this.opts.recordsDir).catch(() => []);
+    const pids = await reapStaleAgents(this.opts.recordsDir).catch((err: unknown) => {
+      this.opts.log.warn(`could not reap the agents of windows that closed uncleanly: ${errorMessage(err)}`);
+      return [];
+    });
     if (pids.length > 0) this.opts.log.info(`ended ${pids.length} agent(s) left by a window that closed uncleanly: ${pids.join(", ")}`);
   }
 
@@ -178,8 +184,9 @@ export class AgentHost {
         this.opts.recordsDir,
         proc.pid,
         spec.builtin ? (spec.args[0] ?? spec.command) : spec.command,
-      ).catch(() => undefined);
-      if (unrecord) void proc.exited.then(() => unrecord().catch(() => undefined));
+      ).catch(logError((m) => this.opts.log.warn(m), "could not record the agent for reaping after a crash"));
+      if (unrecord)
+        void proc.exited.then(() => unrecord().catch(logError((m) => this.opts.log.warn(m), "could not remove the agent's record")));
     }
   }
 
@@ -208,7 +215,8 @@ export class AgentHost {
   async restart(): Promise<AcpClient> {
     clearTimeout(this.#restartTimer);
     this.#backoff.reset();
-    await this.#starting?.catch(() => undefined);
+    // The start in flight settles first; its failure went to its caller, and this one starts anew.
+    await this.#starting?.catch(ignoreError("the start's failure goes to whoever asked for the agent"));
     const r = this.#running;
     this.#running = undefined;
     if (r) {
@@ -221,11 +229,22 @@ export class AgentHost {
     return this.#starting;
   }
 
+  /** No more starts or restarts; the agent and its whole process tree start ending (`shutdown` waits). */
+  dispose(): void {
+    if (!this.#shutdown) this.shutdown().catch((err: unknown) => this.opts.log.error(`stopping the agent failed: ${errorMessage(err)}`));
+  }
+
   /** Stops the agent and its whole process tree; resolves when it is gone (I-96). */
-  async dispose(): Promise<void> {
+  shutdown(): Promise<void> {
+    this.#shutdown ??= this.#stopForGood();
+    return this.#shutdown;
+  }
+
+  async #stopForGood(): Promise<void> {
     this.#disposed = true;
     clearTimeout(this.#restartTimer);
-    await this.#starting?.catch(() => undefined);
+    // A start in flight ends first (`#publish` stops what it spawned); its failure went to its caller.
+    await this.#starting?.catch(ignoreError("the start's failure goes to whoever asked for the agent"));
     const r = this.#running;
     this.#running = undefined;
     if (r) await r.proc.stop();

@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { descendantsOf, stillAlive, type ProcessRef } from "../../sandbox";
 import { redactValues } from "../../sandbox/redact";
 import type { AgentSpec } from "./agentSpec";
+import { ignoreError } from "../../base/errors";
 
 export interface AgentLog {
   info(message: string): void;
@@ -40,8 +41,8 @@ function traced(stream: acp.Stream, log: AgentLog): acp.Stream {
     });
   const inbound = tap("←");
   const outbound = tap("→");
-  void stream.readable.pipeTo(inbound.writable).catch(() => undefined);
-  void outbound.readable.pipeTo(stream.writable).catch(() => undefined);
+  void stream.readable.pipeTo(inbound.writable).catch(ignoreError("the connection's end is reported by the client"));
+  void outbound.readable.pipeTo(stream.writable).catch(ignoreError("the connection's end is reported by the client"));
   return { readable: inbound.readable, writable: outbound.writable };
 }
 

@@ -1,4 +1,4 @@
-// Merges a batch's consecutive text deltas into one event (issue #19): at a model's pace a frame holds a
+// Merges a batch's consecutive text deltas into one event: at a model's pace a frame holds a
 // few deltas per message, at full speed hundreds; the webview folds and renders each event it gets.
 // Merging only pairs that fold to the same transcript: same kind, same message id, plain text, no _meta.
 import type { TranscriptEvent, TranscriptUpdate } from "../common/transcript";

@@ -1,4 +1,4 @@
-// Images into the composer (issue #17): what the webview pasted or dropped, or the picker read, checked
+// Images into the composer: what the webview pasted or dropped, or the picker read, checked
 // (type, size, the agent's `promptCapabilities.image`) before the host keeps it as an attachment.
 import * as path from "node:path";
 import { base64Bytes, imageProblem, imageSrc, imageTypeOf } from "../common/images";

@@ -1,4 +1,4 @@
-// `@` mentions beyond files (issue #17): a workspace symbol, the folder's problems, a terminal's recent
+// `@` mentions beyond files: a workspace symbol, the folder's problems, a terminal's recent
 // output. What each carries once resolved, its chip label, its ACP blocks, and the confinement every
 // source passes before it becomes an attachment: only what lies inside the session's folder (through
 // the session's `confinement`, extension/client/folderConfinement.ts) is ever attached (I-94).
@@ -8,6 +8,7 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ConfineResult } from "../client/folderConfinement";
 import { formatTerminalRuns, type TerminalRun } from "../common/terminalLog";
 import { problemsText, type Problem } from "./problems";
+import { ignoreError } from "../../base/errors";
 
 export type MentionAttachment =
   | { kind: "symbol"; path: string; name: string; symbolKind: string; startLine: number; endLine: number; text?: string }
@@ -79,7 +80,7 @@ export async function confinedSymbol(
 ): Promise<Mention<MentionAttachment & { kind: "symbol" }>> {
   const r = await confine(sym.path);
   if (!r.ok) return { ok: false, reason: `the symbol ${sym.name} is not in this folder: ${r.reason}` };
-  const text = await read(r.path).catch(() => undefined);
+  const text = await read(r.path).catch(ignoreError("unreadable now: attached by its path, without its text"));
   return {
     ok: true,
     attachment: { kind: "symbol", ...sym, path: r.path, ...(text !== undefined ? { text: boundText(text) } : {}) },
@@ -134,7 +135,7 @@ export async function confinedFile(
 ): Promise<Mention<{ kind: "file"; path: string; text?: string }>> {
   const r = await confine(file);
   if (!r.ok) return { ok: false, reason: `not attaching ${file}: ${r.reason}` };
-  const text = await read(r.path).catch(() => undefined);
+  const text = await read(r.path).catch(ignoreError("unreadable now: attached by its path, without its text"));
   return { ok: true, attachment: { kind: "file", path: r.path, ...(text !== undefined ? { text } : {}) } };
 }
 

@@ -1,4 +1,4 @@
-// What one panel's webview is sent of its session (issue #19): a snapshot of the latest entries, then the
+// What one panel's webview is sent of its session: a snapshot of the latest entries, then the
 // session's events at most once per frame, merged (coalesce.ts), and older entries page by page when it
 // asks. Whenever events would not fold the same on the webview's partial copy (history cleared or cut, a
 // tool card older than what the webview holds changed) or would only replay a load, the webview gets a

@@ -1,4 +1,4 @@
-// The folder's problems as one text block (issue #17, the `@` mention "Problems"): errors first, then
+// The folder's problems as one text block (the `@` mention "Problems"): errors first, then
 // by file and line, bounded in count and size so a noisy workspace cannot flood the prompt.
 import * as path from "node:path";
 

@@ -11,7 +11,7 @@ export type ResolvedAttachment =
   | ImageAttachment
   | MentionAttachment;
 
-/** A pasted, dropped or picked image: its bytes stay on the host until the prompt is sent (issue #17). */
+/** A pasted, dropped or picked image: its bytes stay on the host until the prompt is sent. */
 export interface ImageAttachment extends ImageData {
   kind: "image";
   name: string;

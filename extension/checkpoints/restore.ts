@@ -9,7 +9,7 @@ import { guardPath, realRoot } from "../../sandbox";
 import { NotRegularFileError } from "../../sandbox/fileRead";
 import { PathChangedError, removeFileAt, writeFileAtomic, writeSymlinkAt } from "../../sandbox/safeWrite";
 import type { ShadowRepo, TreeChange } from "./shadowRepo";
-import { errorMessage } from "../../base/errors";
+import { errorMessage, ignoreError } from "../../base/errors";
 
 export interface RestoreItem {
   path: string;
@@ -58,7 +58,7 @@ async function itemFor(folder: string, c: TreeChange, userEdit: string | undefin
   };
   // In the checkpoint, not in the current snapshot, yet on disk: the file is not recorded now.
   if (c.status === "A") {
-    const st = await fs.lstat(path.join(folder, c.path)).catch(() => undefined);
+    const st = await fs.lstat(path.join(folder, c.path)).catch(ignoreError("absent or unreadable: nothing on disk to leave alone"));
     if (st && !st.isDirectory()) item.leaveAlone = "exists but is not recorded now (ignored, too large or unreadable); left as it is";
   }
   return item;

@@ -8,6 +8,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { realRoot } from "../../sandbox";
 import { git, GitError, splitZ, type GitRepo } from "./git";
+import { ignoreError } from "../../base/errors";
 
 /** Files larger than this are not recorded (and a restore leaves them as they are). */
 export const DEFAULT_SIZE_CAP = 10 * 1024 * 1024;
@@ -69,7 +70,7 @@ export class ShadowRepo {
   /** Operations on one repository run one at a time (they share its index). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(() => this.#ensure()).then(fn);
-    this.#queue = run.catch(() => undefined);
+    this.#queue = run.catch(ignoreError("exclusive()'s caller hears the failure; the queue only orders"));
     return run;
   }
 

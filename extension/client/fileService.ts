@@ -1,6 +1,9 @@
 // `fs/read_text_file` and `fs/write_text_file` for one session, confined to its folder (I-94).
 // The editor side (documents with unsaved changes: their text, undoable edits) comes in as
 // `EditorFiles`; everything else goes to the disk through the shared race-free primitives of sandbox/.
+// A missing file in the folder reads as empty text, as in Zed; a write replaces the file atomically,
+// with no existence check before it to race. A request refused because its path leaves the folder is
+// also said in the folder's panel: an agent may swallow the error and write the file itself.
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest } from "@agentclientprotocol/sdk";
 import { FileTooLargeError, NotRegularFileError, readRegular } from "../../sandbox/fileRead";

@@ -27,6 +27,8 @@ import {
   type SandboxContext,
 } from "../../sandbox";
 import type { PathConfinement } from "./folderConfinement";
+import type { AsyncShutdown } from "../../base/lifecycle";
+import { onUnexpectedError } from "../../base/errors";
 
 const DEFAULT_LIMIT = 1024 * 1024;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -84,7 +86,7 @@ export interface TerminalServiceOptions {
   onOutput?: (terminalId: string, view: { output: string; truncated: boolean; exitCode?: number | null; signal?: string | null }) => void;
 }
 
-export class TerminalService {
+export class TerminalService implements AsyncShutdown {
   readonly #terms = new Map<string, Term>();
   readonly #tmpDir: string;
   #disposed?: Promise<void>;
@@ -191,8 +193,13 @@ export class TerminalService {
     await t.proc.kill(this.opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   }
 
-  /** Session closed or extension deactivating: every tree ends, then the temp area goes. Idempotent. */
-  dispose(): Promise<void> {
+  /** Session closed: every tree starts ending, then the temp area goes (`shutdown` waits). Idempotent. */
+  dispose(): void {
+    if (!this.#disposed) this.shutdown().catch(onUnexpectedError);
+  }
+
+  /** Session closed or extension deactivating: resolves when every tree has ended and the temp area is gone. */
+  shutdown(): Promise<void> {
     this.#disposed ??= (async () => {
       const terms = [...this.#terms.values()];
       this.#terms.clear();

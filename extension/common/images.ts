@@ -1,4 +1,4 @@
-// Images a prompt may carry (issue #17): the types and the size limit the built-in agent admits
+// Images a prompt may carry: the types and the size limit the built-in agent admits
 // (agent-server/acp/prompt.ts). The agent-server cannot import extension code, nor this folder import
 // anything outside it (the webview runs it), so the two lists are kept equal by a unit test
 // (test/unit/extension/images.test.ts) instead of one shared file. Pure: host and webview check alike.

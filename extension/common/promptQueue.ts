@@ -1,4 +1,4 @@
-// The queue of messages typed while a turn runs (issue #17): pure, so the host, its persistence and
+// The queue of messages typed while a turn runs: pure, so the host, its persistence and
 // the webview all use the one copy. The host owns it per folder session and says every change as a
 // `queue/changed` transcript event; the webview only asks for operations by item id.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// Which protection applies to a folder's session, said in the panel (issue #18): the built-in agent
+// Which protection applies to a folder's session, said in the panel: the built-in agent
 // sandboxes its own tools and commands; a third-party agent runs as the user, and Manifold confines
 // only what it serves (`fs/*`, `terminal/*`). And whether the agent's current mode asks nothing
 // before acting (claude-agent-acp's "auto", "bypassPermissions", …): that must be visible too.

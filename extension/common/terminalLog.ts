@@ -1,4 +1,4 @@
-// A terminal's recent commands and their output (issue #17, the `@` mention "Terminal output"): what
+// A terminal's recent commands and their output (the `@` mention "Terminal output"): what
 // shell integration reported, bounded to the newest `maxChars` characters in all. Each run keeps its
 // cwd, so a mention can offer only the runs whose folder is the session's. Pure: the vscode half
 // (extension/chat/vscode/terminalOutputs.ts) feeds it.

@@ -1,4 +1,4 @@
-// Where each tool card sits in a transcript's entries (issue #19): the reducer looks a card up on every
+// Where each tool card sits in a transcript's entries: the reducer looks a card up on every
 // tool update, and a scan of the whole transcript per new tool call made a load of n events O(n²).
 // Entries never move once added (the reducer appends, replaces in place, or cuts or clears the end), so a
 // child array can share its parent's index and only register what was appended. An index may name

@@ -3,36 +3,16 @@
 // The extension host folds every event into its copy (so a panel that is shown again, or restored after
 // a reload, gets a snapshot) and forwards the same events to the webview, which folds them with this
 // same function. One reducer on both sides keeps the two copies equal by construction.
-import { applyStatus } from "./mcpRows";
-import type { NoticeEntry, PermissionEntry, PermissionState, QuestionEntry, TranscriptEvent, TranscriptState } from "./transcriptModel";
+import type { PermissionEntry, PermissionState, QuestionEntry, TranscriptEvent, TranscriptState } from "./transcriptModel";
 import { stopNotice } from "./turnEnd";
 import { carryToolIndex } from "./toolIndex";
 import { applyAcp } from "./transcriptAcp";
 import { assertNever, mintId, withNotice, withTurnEnd } from "./transcriptEntries";
+import { isSessionEvent, reduceSession } from "./transcriptSession";
 
 export type * from "./transcriptModel";
 export { assertNever, blockText } from "./transcriptEntries";
-
-export function emptyTranscript(folderName: string, agentName: string): TranscriptState {
-  return {
-    folderName,
-    agentName,
-    agentStatus: "idle",
-    running: false,
-    loading: false,
-    entries: [],
-    plan: [],
-    commands: [],
-    configOptions: [],
-    terminals: {},
-    promptCapabilities: { embeddedContext: false, image: false },
-    sessionFeatures: { list: false, steer: false },
-    queue: [],
-    mcpServers: [],
-    pendingPermissions: [],
-    nextId: 1,
-  };
-}
+export { emptyTranscript } from "./transcriptSession";
 
 function finishTools(s: TranscriptState): TranscriptState {
   let changed = false;
@@ -58,67 +38,10 @@ export function reduceTranscript(s: TranscriptState, ev: TranscriptEvent): Trans
 }
 
 function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
+  if (isSessionEvent(ev)) return reduceSession(s, ev);
   switch (ev.type) {
     case "acp":
       return applyAcp(s, ev.update);
-    case "reset":
-      return {
-        ...emptyTranscript(ev.folderName, ev.agentName),
-        agentStatus: s.agentStatus,
-        pendingPermissions: s.pendingPermissions,
-        queue: s.queue,
-        ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}),
-        ...(s.builtin !== undefined ? { builtin: s.builtin } : {}),
-      };
-    case "status": {
-      const { statusMessage: _m, ...rest } = s;
-      return ev.message !== undefined
-        ? { ...rest, agentStatus: ev.status, statusMessage: ev.message }
-        : { ...rest, agentStatus: ev.status };
-    }
-    case "agent":
-      return { ...s, agentName: ev.agentName, ...(ev.builtin !== undefined ? { builtin: ev.builtin } : {}) };
-    case "auth/required":
-      return { ...s, auth: { methods: ev.methods, message: ev.message } };
-    case "auth/busy": {
-      if (!s.auth) return s;
-      const { busy: _b, ...auth } = s.auth;
-      return { ...s, auth: ev.busy !== undefined ? { ...auth, busy: ev.busy } : auth };
-    }
-    case "auth/cleared": {
-      const { auth: _a, ...rest } = s;
-      return rest;
-    }
-    case "agent/switched": {
-      const [id, nextId] = mintId(s);
-      const divider: NoticeEntry = { kind: "notice", id, severity: "info", text: `Agent switched to ${ev.agentName}`, divider: true };
-      return { ...s, nextId, entries: [...s.entries, divider] };
-    }
-    case "session/bound": {
-      const base: TranscriptState = ev.clearHistory
-        ? {
-            ...emptyTranscript(s.folderName, s.agentName),
-            agentStatus: s.agentStatus,
-            pendingPermissions: s.pendingPermissions,
-            queue: s.queue,
-            nextId: s.nextId,
-            ...(s.builtin !== undefined ? { builtin: s.builtin } : {}),
-            ...(s.auth ? { auth: s.auth } : {}),
-          }
-        : s;
-      const { sessionId: _sid, modes: _modes, auth: _auth, ...rest } = base;
-      return {
-        ...(ev.sessionId === undefined && base.auth ? { auth: base.auth } : {}),
-        ...rest,
-        ...(ev.sessionId !== undefined ? { sessionId: ev.sessionId } : {}),
-        ...(ev.modes ? { modes: ev.modes } : {}),
-        configOptions: ev.configOptions ?? base.configOptions,
-        promptCapabilities: ev.promptCapabilities ?? base.promptCapabilities,
-        sessionFeatures: ev.sessionFeatures ?? base.sessionFeatures,
-      };
-    }
-    case "loading":
-      return { ...s, loading: ev.loading };
     case "user/prompt": {
       const [id, nextId] = mintId(s);
       const images = ev.images && ev.images.length > 0 ? { images: ev.images } : {};
@@ -136,18 +59,8 @@ function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
       const notice = stopNotice(ev.stopReason, ev.message);
       return notice ? withTurnEnd(ended, notice, "stopReason") : ended;
     }
-    case "permission/requested": {
-      const [id, nextId] = mintId(s);
-      const entry: PermissionEntry = {
-        kind: "permission",
-        id,
-        requestId: ev.requestId,
-        toolCallId: ev.toolCallId,
-        title: ev.title,
-        options: ev.options,
-      };
-      return { ...s, nextId, entries: s.entries.concat([entry]) };
-    }
+    case "permission/requested":
+      return permissionCard(s, ev);
     case "permission/resolved":
       return {
         ...s,
@@ -157,19 +70,8 @@ function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
       return { ...s, pendingPermissions: ev.requestIds };
     case "queue/changed":
       return { ...s, queue: ev.items };
-    case "question/requested": {
-      const [id, nextId] = mintId(s);
-      const entry: QuestionEntry = {
-        kind: "question",
-        id,
-        questionId: ev.questionId,
-        ...(ev.toolCallId !== undefined ? { toolCallId: ev.toolCallId } : {}),
-        message: ev.message,
-        form: ev.form,
-        outcome: { state: "pending" },
-      };
-      return { ...s, nextId, entries: s.entries.concat([entry]) };
-    }
+    case "question/requested":
+      return questionCard(s, ev);
     case "question/resolved":
       return {
         ...s,
@@ -181,17 +83,40 @@ function reduce(s: TranscriptState, ev: TranscriptEvent): TranscriptState {
       return finishTools(s);
     case "terminal/output":
       return { ...s, terminals: { ...s.terminals, [ev.terminalId]: ev.view } };
-    case "config/options":
-      return { ...s, configOptions: ev.configOptions };
-    case "mcp/servers":
-      return { ...s, mcpServers: ev.servers };
-    case "mcp/status":
-      return { ...s, mcpServers: applyStatus(s.mcpServers, ev.servers) };
     case "notice":
       return withNotice(s, ev.severity, ev.text);
     default:
       return assertNever(ev);
   }
+}
+
+type EventOf<T extends TranscriptEvent["type"]> = Extract<TranscriptEvent, { type: T }>;
+
+function permissionCard(s: TranscriptState, ev: EventOf<"permission/requested">): TranscriptState {
+  const [id, nextId] = mintId(s);
+  const entry: PermissionEntry = {
+    kind: "permission",
+    id,
+    requestId: ev.requestId,
+    toolCallId: ev.toolCallId,
+    title: ev.title,
+    options: ev.options,
+  };
+  return { ...s, nextId, entries: s.entries.concat([entry]) };
+}
+
+function questionCard(s: TranscriptState, ev: EventOf<"question/requested">): TranscriptState {
+  const [id, nextId] = mintId(s);
+  const entry: QuestionEntry = {
+    kind: "question",
+    id,
+    questionId: ev.questionId,
+    ...(ev.toolCallId !== undefined ? { toolCallId: ev.toolCallId } : {}),
+    message: ev.message,
+    form: ev.form,
+    outcome: { state: "pending" },
+  };
+  return { ...s, nextId, entries: s.entries.concat([entry]) };
 }
 
 /** A permission card's state: pending while the broker holds its request, else how it was settled. */

@@ -28,7 +28,7 @@ export function blockText(block: ContentBlock): string {
   }
 }
 
-/** The entries with the last one replaced (one copy: the transcript can hold thousands, issue #19). */
+/** The entries with the last one replaced (one copy: the transcript can hold thousands). */
 export function withLast(entries: readonly TranscriptEntry[], last: TranscriptEntry): TranscriptEntry[] {
   const out = entries.slice();
   out[out.length - 1] = last;

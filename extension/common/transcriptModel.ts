@@ -92,7 +92,7 @@ export interface NoticeEntry {
   text: string;
   /** The one notice of how a turn ended (from the stop reason or the agent's marked text). */
   turnEnd?: true;
-  /** A divider: what is above it belongs to another agent (the window switched agents, issue #18). */
+  /** A divider: what is above it belongs to another agent (the window switched agents). */
   divider?: true;
 }
 export type QuestionState = { state: "pending" } | { state: "answered"; summary: string } | { state: "declined" } | { state: "cancelled" };
@@ -204,7 +204,7 @@ export type TranscriptEvent =
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
   /** The folder session's queue changed: its whole list. */
   | { type: "queue/changed"; items: QueuedMessage[] }
-  /** Sign-in (issue #18): the agent asks for it / a step runs (`busy`) / it is no longer asked. */
+  /** Sign-in: the agent asks for it / a step runs (`busy`) / it is no longer asked. */
   | { type: "auth/required"; methods: AuthMethodView[]; message: string }
   | { type: "auth/busy"; busy: string | undefined }
   | { type: "auth/cleared" }

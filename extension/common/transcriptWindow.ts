@@ -1,4 +1,4 @@
-// Which part of a long transcript the webview holds (issue #19). The host keeps every entry (the older
+// Which part of a long transcript the webview holds. The host keeps every entry (the older
 // ones compressed: extension/sessions/hostTranscript.ts); the webview gets the latest ones in its
 // snapshot and asks for older pages as the user scrolls up. Entries
 // are only ever appended at the end or cleared (the host resends a snapshot then), so "the webview holds

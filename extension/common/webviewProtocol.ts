@@ -23,7 +23,7 @@ export interface Attachment {
   thumbnail?: string;
 }
 
-/** Issue #17: mentions beyond files — a workspace symbol, the folder's problems, a terminal's recent output. */
+/** Mentions beyond files — a workspace symbol, the folder's problems, a terminal's recent output. */
 export type AttachmentKindMore = "symbol" | "problems" | "terminal";
 
 /** The changes list: files changed since the review baseline (a checkpoint), with +/- counts. */
@@ -64,7 +64,7 @@ export type HostToWebview =
   | {
       type: "snapshot";
       state: TranscriptState;
-      /** Issue #19: the snapshot holds the latest entries only; absent = all of them. */
+      /** The snapshot holds the latest entries only; absent = all of them. */
       window?: TranscriptWindow;
       /** What the events this snapshot replaces would have announced. */
       announce?: string;
@@ -75,7 +75,7 @@ export type HostToWebview =
   | { type: "events"; events: TranscriptEvent[] }
   | { type: "composer/attach"; attachments: Attachment[] }
   | { type: "composer/focus" }
-  /** Issue #19: older entries, asked for with `transcript/page`. */
+  /** Older entries, asked for with `transcript/page`. */
   | { type: "transcript/page"; page: TranscriptPage };
 
 const id = z.string().min(1).max(200);
@@ -88,7 +88,7 @@ const promptMsg = z
     attachmentIds: z.array(id).max(100),
   })
   .strict();
-// Issue #17: a message typed while a turn runs waits in the folder's queue or is steered into the turn.
+// A message typed while a turn runs waits in the folder's queue or is steered into the turn.
 const queuedText = z.string().min(1).max(1_000_000);
 const queueAddMsg = z.object({ type: z.literal("queue/add"), text: queuedText }).strict();
 const queueEditMsg = z.object({ type: z.literal("queue/edit"), id, text: queuedText }).strict();
@@ -116,7 +116,7 @@ const openDiffMsg = z.object({ type: z.literal("diff/open"), toolCallId: id, con
 const mentionMsg = z.object({ type: z.literal("composer/mention") }).strict();
 const selectionMsg = z.object({ type: z.literal("composer/attachSelection") }).strict();
 const detachMsg = z.object({ type: z.literal("composer/detach"), attachmentId: id }).strict();
-// Issue #17: an image pasted or dropped into the composer (base64, checked again by the host), and the image picker.
+// An image pasted or dropped into the composer (base64, checked again by the host), and the image picker.
 const imageMsg = z
   .object({
     type: z.literal("composer/image"),
@@ -149,9 +149,9 @@ const editResendMsg = z
   .strict();
 const restoreConfirmMsg = z.object({ type: z.literal("restore/confirm"), planId: id, keepUserEdits: z.boolean() }).strict();
 const restoreCancelMsg = z.object({ type: z.literal("restore/cancel"), planId: id }).strict();
-// Issue #18: run one of the agent's sign-in methods (the card's button; values are asked by the host).
+// Run one of the agent's sign-in methods (the card's button; values are asked by the host).
 const signInMsg = z.object({ type: z.literal("auth/signIn"), methodId: id }).strict();
-// Issue #19: the webview holds the latest entries; it asks for older ones as the user scrolls up.
+// The webview holds the latest entries; it asks for older ones as the user scrolls up.
 const transcriptPageMsg = z
   .object({ type: z.literal("transcript/page"), beforeId: id, count: z.number().int().min(1).max(MAX_PAGE_ENTRIES) })
   .strict();

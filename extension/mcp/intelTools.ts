@@ -26,14 +26,29 @@ function refused(t: string): CallToolResult {
   return { content: [{ type: "text", text: t }], isError: true };
 }
 
-export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelligence): McpServer {
-  const server = new McpServer({ name: "manifold", version: "0.1.0" }, { capabilities: { tools: {} } });
+const fmtPos = (p: Position): string => `${p.line}:${p.character}`;
+const omittedNote = (n: number): string => (n > 0 ? `\n(${n} result(s) outside this workspace folder left out)` : "");
+const ro = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** What every tool of the server shares: the folder's confinement, checked on the way in and out. */
+interface IntelScope {
+  readonly folder: PathConfinement;
+  readonly intel: LanguageIntelligence;
+  /** A confined path as the answer shows it: relative to the folder. */
+  show(p: string): Promise<string>;
+  /** Only results inside the folder; how many were left out is said, never what they were. */
+  inside<T extends { path: string }>(items: readonly T[]): Promise<{ kept: T[]; omitted: number }>;
+  /** Runs `run` on the confined path, or refuses; an editor failure is an error answer. */
+  withPath(input: string, run: (real: string) => Promise<CallToolResult>): Promise<CallToolResult>;
+  /** Locations as `path:line:col-line:col` lines. */
+  locations(locs: Location[], what: string): Promise<CallToolResult>;
+}
+
+function intelScope(folder: PathConfinement, intel: LanguageIntelligence): IntelScope {
   let rootCache: string | undefined;
   const root = async () => (rootCache ??= await folder.realRoot());
   const show = async (p: string) => relative(await root(), p) || ".";
-  const fmtPos = (p: Position) => `${p.line}:${p.character}`;
 
-  /** Only results inside the folder; how many were left out is said, never what they were. */
   async function inside<T extends { path: string }>(items: readonly T[]): Promise<{ kept: T[]; omitted: number }> {
     const kept: T[] = [];
     for (const it of items) {
@@ -42,7 +57,6 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
     }
     return { kept: kept.slice(0, MAX_ITEMS), omitted: items.length - kept.length };
   }
-  const omittedNote = (n: number) => (n > 0 ? `\n(${n} result(s) outside this workspace folder left out)` : "");
 
   async function withPath(input: string, run: (real: string) => Promise<CallToolResult>): Promise<CallToolResult> {
     const c = await folder.confine(input);
@@ -60,8 +74,21 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
     const lines = await Promise.all(kept.map(async (l) => `${await show(l.path)}:${fmtPos(l.range.start)}-${fmtPos(l.range.end)}`));
     return text(lines.join("\n") + omittedNote(omitted));
   };
-  const ro = { readOnlyHint: true, openWorldHint: false } as const;
+  return { folder, intel, show, inside, withPath, locations };
+}
 
+export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelligence): McpServer {
+  const server = new McpServer({ name: "manifold", version: "0.1.0" }, { capabilities: { tools: {} } });
+  const scope = intelScope(folder, intel);
+  registerDiagnostics(server, scope);
+  registerNavigation(server, scope);
+  registerSymbols(server, scope);
+  registerEditorState(server, scope);
+  return server;
+}
+
+/** `diagnostics`: the editor's problems for a file or the whole folder. */
+function registerDiagnostics(server: McpServer, { intel, show, inside, withPath }: IntelScope): void {
   server.registerTool(
     "diagnostics",
     {
@@ -93,6 +120,10 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
       return withPath(path, (real) => list(real));
     },
   );
+}
+
+/** `definition`, `references`, `hover`: what the editor knows of the symbol at a position. */
+function registerNavigation(server: McpServer, { intel, withPath, locations }: IntelScope): void {
   server.registerTool(
     "definition",
     { description: "Where the symbol at a position is defined.", inputSchema: posArgs, annotations: ro },
@@ -118,6 +149,10 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
         return text(parts.length ? parts.join("\n\n") : "Nothing to show at this position.");
       }),
   );
+}
+
+/** `document_symbols`, `workspace_symbols`: declared symbols of a file, or matching a query in the folder. */
+function registerSymbols(server: McpServer, { intel, show, inside, withPath }: IntelScope): void {
   server.registerTool(
     "document_symbols",
     { description: "The symbols (classes, functions, variables…) declared in a file.", inputSchema: { path: pathArg }, annotations: ro },
@@ -139,6 +174,10 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
       return text(lines.join("\n"));
     },
   );
+}
+
+/** `open_editors`, `selection`: what the user has open and selected, in this folder only. */
+function registerEditorState(server: McpServer, { folder, intel, show, inside }: IntelScope): void {
   server.registerTool(
     "open_editors",
     { description: "Files open in the editor (in this folder), and which is active.", inputSchema: {}, annotations: ro },
@@ -161,5 +200,4 @@ export function buildIntelServer(folder: PathConfinement, intel: LanguageIntelli
       return text(`${await show(c.path)}:${fmtPos(sel.range.start)}-${fmtPos(sel.range.end)}\n${sel.text}`);
     },
   );
-  return server;
 }

@@ -1,7 +1,9 @@
 // Pending `session/request_permission` requests of ONE session.
 // The broker never answers for the user: only `answer` (a user's click), `dismiss` (the user closed
 // the card or the panel: reject, never allow) and `cancelAll` (the turn was cancelled: `cancelled`)
-// settle a request (I-90, I-93).
+// settle a request (I-90, I-93). The broker alone knows which requests are pending: a transcript's
+// permission card names its request id and keeps only how it was settled, and each change of the
+// broker reaches the transcripts as one `permissions/pending` event with the whole list.
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { PendingRequests } from "../common/pendingRequests";
 

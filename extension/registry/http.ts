@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
-import { errorMessage } from "../../base/errors";
+import { errorMessage, ignoreError } from "../../base/errors";
 
 export class DownloadError extends Error {
   override name = "DownloadError";
@@ -85,7 +85,7 @@ async function eachChunk(res: Response, url: string, opts: GetOptions, onChunk: 
       await onChunk(bytes);
     }
   } catch (err) {
-    await reader.cancel().catch(() => undefined);
+    await reader.cancel().catch(ignoreError("the download failed already: that failure is what the caller hears"));
     throw err;
   }
 }

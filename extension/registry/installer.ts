@@ -1,5 +1,8 @@
 // Installing, updating and removing registry agents. Every install is built in a working folder and
 // renamed into place (extension/registry/store.ts): a cancelled or failed one leaves nothing behind.
+// npx: `npm install --prefix` of the exact version; binary: download, sha256 check where the entry
+// gives one, unpack after every entry name is checked, chmod +x. Install tools run in the scrubbed
+// environment of sandbox/scrubEnv.mjs, without secret-looking variables.
 import { access, chmod, constants, mkdir, readFile, rm, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { cleanEnv } from "../../sandbox/scrubEnv.mjs";
@@ -19,6 +22,7 @@ import {
 import { runTool } from "./run";
 import type { Platform, RegistryAgent } from "./schema";
 import type { AgentStore, InstalledAgent, InstallManifest } from "./store";
+import { ignoreError } from "../../base/errors";
 
 export interface InstallOptions {
   store: AgentStore;
@@ -144,7 +148,7 @@ async function installBinary(
   await unpack(plan.format, archive, files, { env, ...pick(opts) });
   await rm(archive, { force: true });
   const cmd = path.join(files, plan.cmd);
-  const s = await stat(cmd).catch(() => undefined);
+  const s = await stat(cmd).catch(ignoreError("a missing command is refused just below"));
   if (!s?.isFile()) throw new InstallError(`${agent.name}: the archive has no file ${plan.cmd}`);
   await chmod(cmd, s.mode | 0o755);
   return manifest(agent, plan, path.join("files", plan.cmd), true, plan.args);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { fetchText } from "./http";
 import { parseRegistry, parseRegistryText, type ParsedRegistry } from "./schema";
 import snapshot from "./snapshot.json";
-import { errorMessage } from "../../base/errors";
+import { errorMessage, ignoreError } from "../../base/errors";
 
 /** The published registry (docs/rfds/acp-agent-registry.mdx). */
 export const DEFAULT_REGISTRY_URL = "https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json";
@@ -61,7 +61,8 @@ export class RegistrySource {
     const cached = await this.#readCache();
     if (cached) {
       const age = (this.opts.now ?? Date.now)() - Date.parse(cached.fetchedAt ?? "");
-      if (!(age < (this.opts.maxAgeMs ?? 3600_000))) void this.refresh().catch(() => undefined);
+      if (!(age < (this.opts.maxAgeMs ?? 3600_000)))
+        void this.refresh().catch(ignoreError("the cached list is served meanwhile; the next load asks the network again"));
       return cached;
     }
     try {

@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import * as path from "node:path";
 import { z } from "zod";
 import { compareVersions } from "./version";
+import { ignoreError } from "../../base/errors";
 
 export const MANIFEST = "install.json";
 const STAGING = ".staging";
@@ -82,7 +83,7 @@ export class AgentStore {
     const dir = path.join(this.root, STAGING);
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const n of names) {
-      const s = await stat(path.join(dir, n)).catch(() => undefined);
+      const s = await stat(path.join(dir, n)).catch(ignoreError("removed meanwhile (another window's sweep): nothing to do"));
       if (s && now - s.mtimeMs > olderThanMs) await rm(path.join(dir, n), { recursive: true, force: true });
     }
   }

@@ -5,7 +5,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpClient } from "../agent/acpClient";
 import type { SessionServices } from "../agent/clientHandlers";
-import type { IDisposable } from "../../base/lifecycle";
+import type { AsyncShutdown, IDisposable } from "../../base/lifecycle";
 import { SessionFileService, type EditorFiles } from "../client/fileService";
 import type { PathConfinement } from "../client/folderConfinement";
 import { TerminalService } from "../client/terminals";
@@ -27,7 +27,7 @@ export interface BoundSessionHooks {
   onQuestionRequested(q: PendingQuestion): void;
 }
 
-export class BoundSession {
+export class BoundSession implements AsyncShutdown {
   readonly #permissions: PermissionBroker;
   readonly #questions: QuestionBroker;
   readonly #terminals: TerminalService;
@@ -115,12 +115,22 @@ export class BoundSession {
     this.#questions.cancelAll();
   }
 
-  /** Resolves when every terminal's process tree is gone and its temp area removed. */
-  dispose(): Promise<void> {
+  /** Answers every pending request, leaves the router and starts ending the terminals (`shutdown` waits). */
+  dispose(): void {
+    this.#leave();
+    this.#terminals.dispose();
+  }
+
+  /** Like `dispose`; resolves when every terminal's process tree is gone and its temp area removed. */
+  shutdown(): Promise<void> {
+    this.#leave();
+    return this.#terminals.shutdown();
+  }
+
+  #leave(): void {
     this.#permissions.dismissAll();
     this.#questions.cancelAll();
     this.#registration.dispose();
-    return this.#terminals.dispose();
   }
 }
 
@@ -150,7 +160,7 @@ export class BoundSessionSlot {
 
   /** Leaves the bound session id: its pending requests are answered (a dismissal never grants). */
   unbind(): void {
-    const gone = this.#current?.dispose().catch((err: unknown) => this.log?.(`terminal teardown failed: ${errorText(err)}`));
+    const gone = this.#current?.shutdown().catch((err: unknown) => this.log?.(`terminal teardown failed: ${errorText(err)}`));
     if (gone) {
       this.#teardowns.add(gone);
       void gone.finally(() => this.#teardowns.delete(gone));

@@ -1,7 +1,7 @@
 // The texts of the agent's edits in one folder's transcript. The transcript (and so the webview)
 // holds a summary of each diff; the texts stay here until "Open diff" asks for them by the tool
 // call's id and the content's index (the same pair the summary sits at). A long session makes
-// hundreds of edits of whole files (issue #19): the latest few stay plain, older ones are deflated off
+// hundreds of edits of whole files: the latest few stay plain, older ones are deflated off
 // the event loop and inflated when asked for.
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { DiffSummary, ToolContentView, TranscriptUpdate } from "../common/transcript";

@@ -1,8 +1,15 @@
-// A folder session's queue and steering (issue #17): messages typed while a turn runs wait here and
+// A folder session's queue and steering: messages typed while a turn runs wait here and
 // go one per turn, in order, when a turn ends normally; a steer goes into the running turn. The queue
 // is the folder's (it outlives a session switch and a window reload); every change is said as one
 // `queue/changed` transcript event, the panel's one feed. The queue operations themselves are pure
 // (extension/common/promptQueue.ts).
+//
+// A cancelled, refused or failed turn leaves the queue until "Send next" or the next turn that ends
+// normally, and a queue restored after a reload is never sent by itself. A steer goes to this
+// folder's own session through `_session/steering`, only with an agent that advertises it:
+// `injected`, and the agent shows where it landed (the client never echoes it); `promptRequired`, and
+// it becomes the next prompt, even after a cancelled turn; an error, and it goes back first in the
+// queue with a notice.
 import type { SteerOutcome } from "../agent/acpClient";
 import { edit, enqueue, move, parseQueue, pushFront, remove, take, type PromptQueue } from "../common/promptQueue";
 import type { TranscriptEvent } from "../common/transcript";

@@ -22,7 +22,8 @@ import { FolderTurns, type TurnDeps } from "./folderTurns";
 import { errorText } from "../common/text";
 import { isAuthRequired } from "../common/auth";
 import { Emitter, type Event } from "../../base/event";
-import { Disposable } from "../../base/lifecycle";
+import { ignoreError } from "../../base/errors";
+import { Disposable, type AsyncShutdown } from "../../base/lifecycle";
 
 export type { SessionCheckpointHooks } from "./folderTurns";
 
@@ -43,7 +44,7 @@ export interface FolderSessionDeps extends SessionOpenerDeps, TurnDeps {
   onCheckpointsChanged?(session: FolderSession): void;
 }
 
-export class FolderSession extends Disposable {
+export class FolderSession extends Disposable implements AsyncShutdown {
   readonly #transcript: HostTranscript;
   #client?: AcpClient;
   /** What is served for the bound session id (none while detached), and what is left still tearing down. */
@@ -113,7 +114,7 @@ export class FolderSession extends Disposable {
   get state(): TranscriptState {
     return this.#transcript.state;
   }
-  /** The whole transcript: the live state and the compressed older entries (issue #19). */
+  /** The whole transcript: the live state and the compressed older entries. */
   get transcript(): HostTranscript {
     return this.#transcript;
   }
@@ -155,7 +156,7 @@ export class FolderSession extends Disposable {
    * one. `restart` = the agent process was restarted and the host still holds the history. `builtin`:
    * which protection applies (said in the panel). `switchedTo`: the window switched agents; the
    * transcript so far stays, under a divider, and the new agent's session continues below it.
-   * An agent that answers `auth_required` gets its sign-in card instead of an error (issue #18).
+   * An agent that answers `auth_required` gets its sign-in card instead of an error.
    */
   attach(client: AcpClient, opts: { restart: boolean; builtin?: boolean; switchedTo?: string }): Promise<void> {
     const keep = opts.switchedTo !== undefined && this.#transcript.length > 0;
@@ -208,7 +209,7 @@ export class FolderSession extends Disposable {
 
   /** Resolves when an attach in progress has finished (successfully or not). */
   async whenAttached(): Promise<void> {
-    await this.#attaching?.catch(() => undefined);
+    await this.#attaching?.catch(ignoreError("the attach reports its failure itself: a notice, and its caller"));
   }
 
   /** A `_manifold/mcp_status` report for this folder's session. */
@@ -314,7 +315,7 @@ export class FolderSession extends Disposable {
       if (!this.sessionId) this.emit({ type: "session/bound", sessionId: undefined, clearHistory: false });
     };
     const p = run();
-    const settled = p.catch(() => undefined);
+    const settled = p.catch(ignoreError("close()'s caller hears its failure; this only orders the next attach"));
     this.#closing = settled;
     void settled.then(() => {
       if (this.#closing === settled) this.#closing = undefined;
@@ -376,13 +377,19 @@ export class FolderSession extends Disposable {
     this.emit({ type: "tools/cancelUnfinished" });
   }
 
-  /** Resolves when the terminals this folder served (every binding's) have ended their whole trees. */
-  override dispose(): Promise<void> {
+  /** Leaves the bound session (its terminal trees start ending) and closes it on the agent. Idempotent. */
+  override dispose(): void {
     const client = this.#client;
     const sessionId = this.sessionId;
     this.#binding.unbind();
     super.dispose();
-    if (client && sessionId) void client.closeSession(sessionId).catch(() => undefined);
+    if (client && sessionId)
+      void client.closeSession(sessionId).catch((err: unknown) => this.deps.log?.(`session/close ${sessionId}: ${errorText(err)}`));
+  }
+
+  /** Disposes; resolves when the terminals this folder served (every binding's) have ended their whole trees. */
+  shutdown(): Promise<void> {
+    this.dispose();
     return this.#binding.tornDown();
   }
 }

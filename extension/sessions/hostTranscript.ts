@@ -1,4 +1,4 @@
-// One folder's transcript as the extension host keeps it (issue #19): the reducer's state with only the
+// One folder's transcript as the extension host keeps it: the reducer's state with only the
 // latest entries live, the older ones compressed in a TranscriptArchive. A panel's snapshot carries the
 // latest TAIL_ENTRIES and it pages older ones in as the user scrolls up, so nothing the panel shows
 // needs the archive to be live; twenty panels of 10,000-event histories then cost the host their

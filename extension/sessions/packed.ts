@@ -1,4 +1,4 @@
-// Values the extension host keeps compressed (issue #19): an old transcript page, an old edit's texts.
+// Values the extension host keeps compressed: an old transcript page, an old edit's texts.
 // Each is serialised as JSON and deflated in zlib's thread pool, so the event loop pays only the
 // `JSON.stringify`; it is inflated again when someone asks for it. Only the host's own values go
 // through here, never outside data, so unpacking trusts the shape it packed.

@@ -3,7 +3,8 @@
 // the folder's MCP servers, whose rows reach the panel once the session is bound; and restarting one
 // of those servers. FolderSession decides when to open (attach, new, switch, delete, edit-and-resend)
 // and owns what a bound session serves; this module is the ACP side of opening, kept apart so each
-// reads on its own. It sees the folder only through `SessionOpenerHost`.
+// reads on its own. It sees the folder only through `SessionOpenerHost`. A session whose history the
+// host still holds (a panel closed and opened again) is resumed without a replay; any other is loaded.
 import type { McpServer, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
 import { PROTECTED_PATHS_META, type SessionServers } from "../mcp/sessionServers";

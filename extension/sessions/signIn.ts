@@ -1,4 +1,4 @@
-// Signing in to an agent that answered `auth_required` (issue #18), started from the owning panel's
+// Signing in to an agent that answered `auth_required`, started from the owning panel's
 // card. Agent-run methods: `authenticate`, then the folder attaches again. Env-var methods: the user's
 // values go to secret storage and the agent restarts with them in its environment. Terminal methods:
 // the agent's own command runs with the method's args in a terminal; a zero exit restarts the agent.

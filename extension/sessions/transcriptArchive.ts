@@ -1,4 +1,4 @@
-// The older part of a long transcript, kept compressed (issue #19). A panel shows the latest entries and
+// The older part of a long transcript, kept compressed. A panel shows the latest entries and
 // pages older ones in as the user scrolls up, so the host has no reason to keep thousands of entries as
 // live objects: HostTranscript (hostTranscript.ts) moves its oldest entries here a page at a time. Each
 // page is deflated off the event loop (zlib's thread pool) and inflated again only when a panel asks for

@@ -10,17 +10,22 @@ import { SessionManager } from "../sessions/vscode/sessionManager";
 import { SessionsView } from "../sessions/vscode/sessionsView";
 import { DisposableStore } from "../../base/lifecycle";
 
-let root: { dispose(): Promise<void> } | undefined;
+let root: DisposableStore | undefined;
 
 export function activate(context: vscode.ExtensionContext): ManifoldApi {
-  // Everything but the manager, whose teardown is awaited (the agent tree must be gone, I-96).
+  // The one root: VS Code disposes it with the subscriptions, and deactivate() awaits its shutdown.
+  // A store disposes in creation order: `ui`, what serves the manager, goes before the manager, so
+  // nothing asks it for a session while it tears down.
   const store = new DisposableStore();
+  root = store;
+  context.subscriptions.push(store);
   const log = store.add(vscode.window.createOutputChannel("Manifold Agent", { log: true }));
   const diffs = store.add(new DiffContentProvider());
-  const manager = new SessionManager(context, log, diffs, runSessionAction);
-  const view = store.add(new SessionsView(manager));
-  store.add(registerCommands(manager, view, context));
-  store.add(
+  const ui = store.add(new DisposableStore());
+  const manager = store.add(new SessionManager(context, log, diffs, runSessionAction));
+  const view = ui.add(new SessionsView(manager));
+  ui.add(registerCommands(manager, view, context));
+  ui.add(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         panel.webview.options = webviewOptions(context.extensionUri);
@@ -28,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
       },
     }),
   );
-  store.add(
+  ui.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsAgent(e) && manager.agent.host.pid !== undefined) {
         const restart = "Restart Agent";
@@ -40,15 +45,6 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
       }
     }),
   );
-  let disposing: Promise<void> | undefined;
-  const dispose = () =>
-    (disposing ??= (async () => {
-      store.dispose();
-      await manager.dispose();
-    })());
-  root = { dispose };
-  // VS Code disposes subscriptions on shutdown; deactivate() awaits the same teardown.
-  context.subscriptions.push({ dispose: () => void dispose() });
   return {
     agentPid: () => manager.agent.host.pid,
     bindings: () => manager.bindings(),
@@ -59,8 +55,8 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
 }
 
 /** Resolves after the agent's whole process tree is gone (I-96). */
-export async function deactivate(): Promise<void> {
+export function deactivate(): Promise<void> {
   const r = root;
   root = undefined;
-  await r?.dispose();
+  return r?.shutdown() ?? Promise.resolve();
 }

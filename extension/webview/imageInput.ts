@@ -1,4 +1,4 @@
-// Images the user pastes or drops into the composer (issue #17): read as base64 in the page and checked
+// Images the user pastes or drops into the composer: read as base64 in the page and checked
 // here first (type, size: the same rule the host and the built-in agent apply, extension/common/images.ts),
 // so a file past the limit is refused with a message before megabytes cross to the host.
 import { imageProblem } from "../common/images";

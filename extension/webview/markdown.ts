@@ -1,6 +1,7 @@
 // Markdown for untrusted text (model output, tool output). No DOM needed: returns an HTML string
 // that contains no raw HTML from the input (html: false escapes it), no images (rendered as text:
 // no remote loads), and only links with a safe scheme (others become plain text). I-97.
+// The rendering is cached per text, bounded by characters.
 import MarkdownIt from "markdown-it";
 
 const SAFE_LINK = /^(https?:|mailto:|#)/i;
@@ -41,7 +42,7 @@ function createRenderer() {
 let renderer: ReturnType<typeof createRenderer> | undefined;
 
 /**
- * Rendered texts, least recently used first (issue #19): an entry whose component is built again (a
+ * Rendered texts, least recently used first: an entry whose component is built again (a
  * snapshot, an earlier page, a card re-keyed) does not parse its text again. Bounded by the characters
  * it holds (text and HTML), so many panels in one renderer stay small; a streaming message's partial
  * texts pass through and fall out.

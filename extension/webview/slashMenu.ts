@@ -1,4 +1,4 @@
-// The slash-command menu's pure logic (issue #17): which commands a draft offers, and what a key does
+// The slash-command menu's pure logic: which commands a draft offers, and what a key does
 // to the menu. The component (components/SlashMenu.tsx) renders it as an ARIA combobox's listbox; this
 // module knows nothing of the DOM, so the unit tier tests it.
 import type { AvailableCommand } from "@agentclientprotocol/sdk";

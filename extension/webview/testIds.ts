@@ -80,6 +80,6 @@ export const TEST_IDS = {
   protection: "protection",
   autoMode: "auto-mode",
   agentDivider: "agent-divider",
-  /** Issue #19: the top of a transcript that holds only the latest entries. */
+  /** The top of a transcript that holds only the latest entries. */
   loadEarlier: "load-earlier",
 } as const;

@@ -1,4 +1,4 @@
-// The transcript's scroll decisions, pure (issue #19): whether the reader follows the latest entry,
+// The transcript's scroll decisions, pure: whether the reader follows the latest entry,
 // how many entries were put above the one they read, and when to ask for earlier ones.
 import type { TranscriptEntry } from "../common/transcript";
 

@@ -1,5 +1,5 @@
 // Agent tier, I-111: the real built server under a hostile session. While session A drives each
-// blocking attack of issue #12 class 7 through its tools (FIFOs, devices, a huge sparse file, a
+// blocking attack on file reads through its tools (FIFOs, devices, a huge sparse file, a
 // catastrophic regex), session B's prompt and a bash call stay responsive, and cancelling A frees
 // what A's call held.
 import * as acp from "@agentclientprotocol/sdk";

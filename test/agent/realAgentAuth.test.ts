@@ -17,7 +17,7 @@ let agent: RealAgent | undefined;
 let session: FolderSession | undefined;
 const base = realpathSync(mkdtempSync(join(tmpdir(), "manifold-codex-auth-")));
 after(async () => {
-  await session?.dispose();
+  await session?.shutdown();
   await agent?.close();
   rmSync(base, { recursive: true, force: true });
 });

@@ -1,4 +1,4 @@
-// Issue #12 class 4 through the spawned agent-server: session logs stay unreadable from other
+// The hidden data dir through the spawned agent-server: session logs stay unreadable from other
 // sessions' commands when the data dir is given relative, and when it lies inside a session's
 // folder (the default ~/.local/share/… with a session whose folder is the home directory).
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // needs: e2e-tools
-// A real third-party ACP agent through Manifold's UI (issue #18): opencode (pinned, installed by
+// A real third-party ACP agent through Manifold's UI: opencode (pinned, installed by
 // scripts/agents/install.sh) serves a two-folder code-server window, offline, against a local fake of
 // its model API (OpenAI-compatible chat). Every `manifold.*` setting is machine-scoped, so in
 // code-server (a remote window) `manifold.agents` and `manifold.agent` go in the Remote (Machine) settings. Alpha streams a reply; a write asks in

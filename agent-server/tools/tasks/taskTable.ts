@@ -52,55 +52,108 @@ export interface TaskRegistryOptions {
   maxFinishedPerSession?: number;
 }
 
-export function createTaskTable(sandbox: CommandSandbox, opts: TaskRegistryOptions = {}): TaskTable {
-  const tasks = new Map<string, Task>();
+/** The table's records, shared by the table and its owner views. */
+interface TableState {
+  readonly tasks: Map<string, Task>;
   /** Finished records in the order they finished: what the bounds drop from, oldest first. */
-  const finished = new Map<string, FinishedTask>();
+  readonly finished: Map<string, FinishedTask>;
   /** Owners with a live agent (between forOwner and disposeOwner). */
-  const live = new Set<string>();
-  const listeners = new Set<(owner: string, exit: TaskExit) => void>();
-  const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const maxClosed = opts.maxClosedTasks ?? DEFAULT_MAX_CLOSED_TASKS;
-  const maxPerSession = opts.maxFinishedPerSession ?? DEFAULT_MAX_FINISHED_PER_SESSION;
-  let closed = false;
+  readonly live: Set<string>;
+  closed: boolean;
+}
 
-  const lookup = (owner: string, taskId: string): Task => {
-    const t = tasks.get(taskId);
-    if (!t || t.owner !== owner) throw new TaskNotFoundError(taskId);
-    return t;
-  };
+/** What an owner view needs of its table besides the records. */
+interface ViewDeps {
+  readonly state: TableState;
+  readonly sandbox: CommandSandbox;
+  readonly grace: number;
+  /** Defined by the table, outside any view: what a task keeps never reaches the view's `sandboxOf`. */
+  readonly onFinish: (record: FinishedTask) => void;
+}
 
+function lookup(state: TableState, owner: string, taskId: string): Task {
+  const t = state.tasks.get(taskId);
+  if (!t || t.owner !== owner) throw new TaskNotFoundError(taskId);
+  return t;
+}
+
+/** Applies both bounds; O(records kept), which the bounds keep small. */
+function prune(state: TableState, maxClosed: number, maxPerSession: number): void {
+  const { tasks, finished, live } = state;
   const drop = (t: FinishedTask): void => {
     finished.delete(t.id);
     if (tasks.get(t.id) === t) tasks.delete(t.id);
   };
-
-  /** Applies both bounds; O(records kept), which the bounds keep small. */
-  const prune = (): void => {
-    let closedCount = 0;
-    const perOwner = new Map<string, number>();
-    for (const t of finished.values()) {
-      if (live.has(t.owner)) perOwner.set(t.owner, (perOwner.get(t.owner) ?? 0) + 1);
-      else closedCount++;
-    }
-    for (const t of [...finished.values()]) {
-      if (live.has(t.owner)) {
-        const n = perOwner.get(t.owner)!;
-        if (n > maxPerSession) {
-          perOwner.set(t.owner, n - 1);
-          drop(t);
-        }
-      } else if (closedCount > maxClosed) {
-        closedCount--;
+  let closedCount = 0;
+  const perOwner = new Map<string, number>();
+  for (const t of finished.values()) {
+    if (live.has(t.owner)) perOwner.set(t.owner, (perOwner.get(t.owner) ?? 0) + 1);
+    else closedCount++;
+  }
+  for (const t of [...finished.values()]) {
+    if (live.has(t.owner)) {
+      const n = perOwner.get(t.owner)!;
+      if (n > maxPerSession) {
+        perOwner.set(t.owner, n - 1);
         drop(t);
       }
+    } else if (closedCount > maxClosed) {
+      closedCount--;
+      drop(t);
     }
+  }
+}
+
+/** The owner-bound view: every call is checked against `owner`. */
+function ownerView(owner: string, sandboxOf: () => SandboxContext, deps: ViewDeps): TaskAccess {
+  const { state, sandbox } = deps;
+  return {
+    async start(command, { cwd, unconfined, timeoutMs }) {
+      if (state.closed) throw new Error("The server is shutting down; no new background tasks.");
+      const ctx = sandboxOf();
+      if (ctx.sessionId !== owner) throw new Error("Background task sandbox does not belong to its owner session.");
+      const id = `bash-${randomBytes(9).toString("base64url")}`;
+      const wrapped = sandbox.wrap(command, ctx, { cwd, unconfined });
+      try {
+        // Launched outside this closure's scope: nothing the task keeps can reach `sandboxOf` (the agent).
+        state.tasks.set(id, launchTask({ id, owner, command, wrapped, timeoutMs, graceMs: deps.grace }, deps.onFinish));
+      } finally {
+        releaseDescriptors(wrapped); // spawnTree closed them already unless launching failed before it
+      }
+      return { taskId: id };
+    },
+    async output(taskId) {
+      const t = lookup(state, owner, taskId);
+      return t.state === "running"
+        ? { output: t.output(), running: true, exitCode: null }
+        : { output: t.output, running: false, exitCode: t.exitCode };
+    },
+    async kill(taskId) {
+      const t = lookup(state, owner, taskId);
+      const done = t.state === "running" ? await t.kill() : t;
+      return { output: done.output, exitCode: done.exitCode };
+    },
+    list() {
+      return [...state.tasks.values()]
+        .filter((t) => t.owner === owner)
+        .map((t) => ({ taskId: t.id, command: t.command, running: t.state === "running" }));
+    },
   };
+}
+
+export function createTaskTable(sandbox: CommandSandbox, opts: TaskRegistryOptions = {}): TaskTable {
+  const state: TableState = { tasks: new Map(), finished: new Map(), live: new Set(), closed: false };
+  const { tasks, finished, live } = state;
+  const listeners = new Set<(owner: string, exit: TaskExit) => void>();
+  const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const maxClosed = opts.maxClosedTasks ?? DEFAULT_MAX_CLOSED_TASKS;
+  const maxPerSession = opts.maxFinishedPerSession ?? DEFAULT_MAX_FINISHED_PER_SESSION;
+  const pruneAll = (): void => prune(state, maxClosed, maxPerSession);
 
   const onFinish = (record: FinishedTask): void => {
     tasks.set(record.id, record);
     finished.set(record.id, record);
-    prune();
+    pruneAll();
     for (const l of listeners) {
       try {
         l(record.owner, { taskId: record.id, exitCode: record.exitCode });
@@ -113,45 +166,14 @@ export function createTaskTable(sandbox: CommandSandbox, opts: TaskRegistryOptio
   const forOwner = (owner: string, sandboxOf: () => SandboxContext): TaskAccess => {
     if (typeof owner !== "string" || owner.length === 0) throw new Error("Background tasks need an owner session id.");
     live.add(owner);
-    return {
-      async start(command, { cwd, unconfined, timeoutMs }) {
-        if (closed) throw new Error("The server is shutting down; no new background tasks.");
-        const ctx = sandboxOf();
-        if (ctx.sessionId !== owner) throw new Error("Background task sandbox does not belong to its owner session.");
-        const id = `bash-${randomBytes(9).toString("base64url")}`;
-        const wrapped = sandbox.wrap(command, ctx, { cwd, unconfined });
-        try {
-          // Launched outside this closure's scope: nothing the task keeps can reach `sandboxOf` (the agent).
-          tasks.set(id, launchTask({ id, owner, command, wrapped, timeoutMs, graceMs: grace }, onFinish));
-        } finally {
-          releaseDescriptors(wrapped); // spawnTree closed them already unless launching failed before it
-        }
-        return { taskId: id };
-      },
-      async output(taskId) {
-        const t = lookup(owner, taskId);
-        return t.state === "running"
-          ? { output: t.output(), running: true, exitCode: null }
-          : { output: t.output, running: false, exitCode: t.exitCode };
-      },
-      async kill(taskId) {
-        const t = lookup(owner, taskId);
-        const done = t.state === "running" ? await t.kill() : t;
-        return { output: done.output, exitCode: done.exitCode };
-      },
-      list() {
-        return [...tasks.values()]
-          .filter((t) => t.owner === owner)
-          .map((t) => ({ taskId: t.id, command: t.command, running: t.state === "running" }));
-      },
-    };
+    return ownerView(owner, sandboxOf, { state, sandbox, grace, onFinish });
   };
 
   const disposeOwner = async (owner: string): Promise<void> => {
     live.delete(owner);
     const mine = [...tasks.values()].filter((t): t is RunningTask => t.owner === owner && t.state === "running");
     await Promise.all(mine.map((t) => t.kill()));
-    prune(); // the owner's records now count against the closed-session bound
+    pruneAll(); // the owner's records now count against the closed-session bound
   };
 
   return {
@@ -166,7 +188,7 @@ export function createTaskTable(sandbox: CommandSandbox, opts: TaskRegistryOptio
       }
     },
     async disposeAll() {
-      closed = true;
+      state.closed = true;
       const owners = new Set([...tasks.values()].map((t) => t.owner));
       await Promise.all([...owners].map(disposeOwner));
     },

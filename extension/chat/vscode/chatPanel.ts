@@ -3,7 +3,6 @@ import * as vscode from "vscode";
 import type { FolderSession } from "../../sessions/folderSession";
 import { errorText } from "../../common/text";
 import {
-  assertNever,
   parseWebviewMessage,
   type Attachment,
   type HostToWebview,
@@ -18,7 +17,7 @@ import { pickImageFiles } from "./imagePicker";
 import type { DiffContentProvider } from "./diffContent";
 import type { BaselineDocs } from "../../checkpoints/vscode/baselineDocs";
 import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
-import { CheckpointReview, isReviewMessage } from "../../checkpoints/review";
+import { CheckpointReview, isReviewMessage, type ReviewMessage } from "../../checkpoints/review";
 import { Emitter, type Event } from "../../../base/event";
 import { DisposableStore, MutableDisposable } from "../../../base/lifecycle";
 import { pickMention, selectionMention, type MentionContext } from "./mentionPicker";
@@ -26,6 +25,15 @@ import type { TerminalOutputs } from "./terminalOutputs";
 import type { Mention } from "../mentions";
 
 export const CHAT_VIEW_TYPE = "manifold.chat";
+
+/** The messages the panel answers itself, by type (the checkpoint review answers its own). */
+type PanelMessages = { [M in Exclude<WebviewToHost, ReviewMessage> as M["type"]]: M };
+type PanelHandlers = { [K in keyof PanelMessages]: (msg: PanelMessages[K]) => void | Promise<void> };
+
+/** Calls the handler of the message's own type (generic over the type, so no cast is needed). */
+function dispatch<K extends keyof PanelMessages>(handlers: PanelHandlers, type: K, msg: PanelMessages[K]): void | Promise<void> {
+  return handlers[type](msg);
+}
 
 export interface ChatPanelDeps {
   extensionUri: vscode.Uri;
@@ -37,7 +45,7 @@ export interface ChatPanelDeps {
   checkpoints(session: FolderSession): { ck: FolderCheckpoints } | { unavailable: string };
   /** The panel needs a live session (starts the agent if allowed). */
   ensureAttached(session: FolderSession): Promise<void>;
-  /** Runs one of the agent's sign-in methods for this folder (issue #18). */
+  /** Runs one of the agent's sign-in methods for this folder. */
   signIn(session: FolderSession, methodId: string): Promise<void>;
   log(message: string): void;
   /** The window's terminals' recent output, for the `@` mention "Terminal output". */
@@ -137,114 +145,75 @@ export class ChatPanel implements vscode.Disposable {
   }
 
   async #handle(msg: WebviewToHost): Promise<void> {
-    const s = this.session;
     if (isReviewMessage(msg)) {
       await this.review.handle(msg);
       return;
     }
-    switch (msg.type) {
-      case "ready":
-        // Snapshot, then live events: both from the same synchronous point, so nothing is lost.
-        this.#sent.start();
-        this.#feed.value = s.onDidEmit((events) => this.#sent.push(events));
-        void this.refreshChanges();
-        return;
-      case "transcript/page":
-        void this.#sent.page(msg.beforeId, msg.count);
-        return;
-      case "prompt/send": {
-        const text = msg.text.trim();
-        const atts = msg.attachmentIds.map((id) => this.#attachments.get(id)).filter((a): a is ResolvedAttachment => a !== undefined);
-        if (!text && atts.length === 0) return;
-        for (const id of msg.attachmentIds) this.#attachments.delete(id);
-        if (!s.sessionId) await this.deps.ensureAttached(s);
-        if (!s.sessionId) throw new Error("No session is attached to this folder.");
-        const p = composePrompt(text, atts, s.state.promptCapabilities);
-        if (p.droppedImages > 0)
-          s.emit({
-            type: "notice",
-            severity: "warning",
-            text: `This agent does not take images: ${p.droppedImages} image(s) were not sent.`,
-          });
-        await s.prompt(p.blocks, p.display);
-        return;
-      }
-      case "turn/cancel":
-        await s.cancel();
-        return;
-      case "queue/add":
-        s.queue.add(msg.text.trim());
-        return;
-      case "queue/edit":
-        s.queue.edit(msg.id, msg.text.trim());
-        return;
-      case "queue/remove":
-        s.queue.remove(msg.id);
-        return;
-      case "queue/move":
-        s.queue.move(msg.id, msg.by);
-        return;
-      case "queue/steer":
-        await s.queue.steer({ id: msg.id });
-        return;
-      case "queue/sendNext":
-        if (!s.sessionId) await this.deps.ensureAttached(s);
-        await s.queue.sendNext();
-        return;
-      case "prompt/steer":
-        await s.queue.steer({ text: msg.text.trim() });
-        return;
-      case "permission/answer":
-        s.answerPermission(msg.requestId, msg.optionId);
-        return;
-      case "permission/dismiss":
-        s.dismissPermission(msg.requestId);
-        return;
-      case "question/answer":
-        if (!s.answerQuestion(msg.questionId, msg.values))
-          this.deps.log(`question ${msg.questionId}: the answer was not accepted (settled or invalid)`);
-        return;
-      case "question/decline":
-        s.declineQuestion(msg.questionId);
-        return;
-      case "config/set":
-        await s.setConfigOption(msg.configId, msg.value);
-        return;
-      case "mode/set":
-        await s.setMode(msg.modeId);
-        return;
-      case "location/open":
-        await this.#openLocation(msg.path, msg.line);
-        return;
-      case "diff/open":
-        await this.#openDiff(msg.toolCallId, msg.contentIndex);
-        return;
-      case "composer/mention":
-        this.#attachMention(await pickMention(this.#mentionContext()));
-        return;
-      case "composer/attachSelection":
-        this.#attachMention(await selectionMention(this.#mentionContext()));
-        return;
-      case "composer/detach":
-        this.#attachments.delete(msg.attachmentId);
-        return;
-      case "session/action":
-        this.deps.runAction(msg.action, s);
-        return;
-      case "composer/image":
-        this.#attachImages([checkImage(msg.name, msg.mimeType, msg.data, s.state.promptCapabilities.image)]);
-        return;
-      case "composer/pickImages": {
-        const files = await pickImageFiles(s.folder);
-        this.#attachImages(files.map((f) => checkImageFile(f.path, f.bytes, s.state.promptCapabilities.image)));
-        return;
-      }
-      case "auth/signIn":
-        await this.deps.signIn(s, msg.methodId);
-        return;
-      default:
-        assertNever(msg);
-    }
+    await dispatch(this.#handlers, msg.type, msg);
+  }
+
+  /** One handler per message type the panel itself answers (the review answers the rest). */
+  readonly #handlers: PanelHandlers = {
+    ready: () => {
+      // Snapshot, then live events: both from the same synchronous point, so nothing is lost.
+      this.#sent.start();
+      this.#feed.value = this.session.onDidEmit((events) => this.#sent.push(events));
+      void this.refreshChanges();
+    },
+    "transcript/page": (msg) => void this.#sent.page(msg.beforeId, msg.count),
+    "prompt/send": (msg) => this.#send(msg.text, msg.attachmentIds),
+    "turn/cancel": () => this.session.cancel(),
+    "queue/add": (msg) => this.session.queue.add(msg.text.trim()),
+    "queue/edit": (msg) => this.session.queue.edit(msg.id, msg.text.trim()),
+    "queue/remove": (msg) => this.session.queue.remove(msg.id),
+    "queue/move": (msg) => this.session.queue.move(msg.id, msg.by),
+    "queue/steer": (msg) => this.session.queue.steer({ id: msg.id }),
+    "queue/sendNext": async () => {
+      if (!this.session.sessionId) await this.deps.ensureAttached(this.session);
+      await this.session.queue.sendNext();
+    },
+    "prompt/steer": (msg) => this.session.queue.steer({ text: msg.text.trim() }),
+    "permission/answer": (msg) => void this.session.answerPermission(msg.requestId, msg.optionId),
+    "permission/dismiss": (msg) => void this.session.dismissPermission(msg.requestId),
+    "question/answer": (msg) => {
+      if (!this.session.answerQuestion(msg.questionId, msg.values))
+        this.deps.log(`question ${msg.questionId}: the answer was not accepted (settled or invalid)`);
+    },
+    "question/decline": (msg) => void this.session.declineQuestion(msg.questionId),
+    "config/set": (msg) => this.session.setConfigOption(msg.configId, msg.value),
+    "mode/set": (msg) => this.session.setMode(msg.modeId),
+    "location/open": (msg) => this.#openLocation(msg.path, msg.line),
+    "diff/open": (msg) => this.#openDiff(msg.toolCallId, msg.contentIndex),
+    "composer/mention": async () => this.#attachMention(await pickMention(this.#mentionContext())),
+    "composer/attachSelection": async () => this.#attachMention(await selectionMention(this.#mentionContext())),
+    "composer/detach": (msg) => void this.#attachments.delete(msg.attachmentId),
+    "session/action": (msg) => this.deps.runAction(msg.action, this.session),
+    "composer/image": (msg) =>
+      this.#attachImages([checkImage(msg.name, msg.mimeType, msg.data, this.session.state.promptCapabilities.image)]),
+    "composer/pickImages": async () => {
+      const files = await pickImageFiles(this.session.folder);
+      this.#attachImages(files.map((f) => checkImageFile(f.path, f.bytes, this.session.state.promptCapabilities.image)));
+    },
+    "auth/signIn": (msg) => this.deps.signIn(this.session, msg.methodId),
+  };
+
+  /** `prompt/send`: the text and the composer's attachments as one prompt (attached first when needed). */
+  async #send(rawText: string, attachmentIds: readonly string[]): Promise<void> {
+    const s = this.session;
+    const text = rawText.trim();
+    const atts = attachmentIds.map((id) => this.#attachments.get(id)).filter((a): a is ResolvedAttachment => a !== undefined);
+    if (!text && atts.length === 0) return;
+    for (const id of attachmentIds) this.#attachments.delete(id);
+    if (!s.sessionId) await this.deps.ensureAttached(s);
+    if (!s.sessionId) throw new Error("No session is attached to this folder.");
+    const p = composePrompt(text, atts, s.state.promptCapabilities);
+    if (p.droppedImages > 0)
+      s.emit({
+        type: "notice",
+        severity: "warning",
+        text: `This agent does not take images: ${p.droppedImages} image(s) were not sent.`,
+      });
+    await s.prompt(p.blocks, p.display);
   }
 
   async #openLocation(p: string, line: number | undefined): Promise<void> {

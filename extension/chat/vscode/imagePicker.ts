@@ -1,4 +1,4 @@
-// The composer's image picker (issue #17): VS Code's open dialog, filtered to the image types the
+// The composer's image picker: VS Code's open dialog, filtered to the image types the
 // agent admits, starting in the panel's folder. Reads through `workspace.fs` so it works in Remote too.
 import * as vscode from "vscode";
 import { IMAGE_EXTENSIONS } from "../../common/images";

@@ -1,4 +1,4 @@
-// The `@` mention picker of a chat panel (issue #17): one quick pick whose first items are the
+// The `@` mention picker of a chat panel: one quick pick whose first items are the
 // context a coding question usually needs — the editor selection, the folder's problems, the active
 // terminal's recent output, a workspace symbol (a second, live-searched pick) — then the folder's
 // files, as Copilot's "Add Context…" and Zed's `@` menu list them. Each source is confined to the

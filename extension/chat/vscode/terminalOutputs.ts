@@ -1,4 +1,4 @@
-// The recent output of each terminal of the window (issue #17, the `@` mention "Terminal output"),
+// The recent output of each terminal of the window (the `@` mention "Terminal output"),
 // through shell integration: a command's output can only be read from its start
 // (`onDidStartTerminalShellExecution` → `execution.read()`), so it is recorded as it runs, bounded per
 // terminal (extension/common/terminalLog.ts), and forgotten with its terminal. Terminals without
@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { TerminalLog, type TerminalRun } from "../../common/terminalLog";
 import { DisposableStore } from "../../../base/lifecycle";
+import { ignoreError } from "../../../base/errors";
 
 export class TerminalOutputs implements vscode.Disposable {
   readonly #store = new DisposableStore();
@@ -36,7 +37,7 @@ export class TerminalOutputs implements vscode.Disposable {
         if (this.#disposed) return;
         target.append(run, data);
       }
-    })().catch(() => undefined); // a terminal closed mid-read: what was read stays
+    })().catch(ignoreError("a terminal closed mid-read: what was read stays"));
   }
 
   #end(e: vscode.TerminalShellExecutionEndEvent): void {

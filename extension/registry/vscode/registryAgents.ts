@@ -55,7 +55,8 @@ export class RegistryAgents {
   async install(agent: RegistryAgent, mode: "install" | "update"): Promise<InstalledAgent | undefined> {
     if (!this.#swept) {
       this.#swept = true;
-      await this.store.sweep().catch(() => undefined);
+      // Leftovers of an unfinished install only take space; the install goes on.
+      await this.store.sweep().catch((err: unknown) => this.log.warn(`registry: could not remove unfinished installs: ${errorText(err)}`));
     }
     const title = `${mode === "install" ? "Installing" : "Updating"} ${agent.name} ${agent.version}`;
     this.log.info(`registry: ${title}`);

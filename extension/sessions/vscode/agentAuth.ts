@@ -1,4 +1,4 @@
-// The editor half of signing in to an agent (issue #18): values asked with a password input and kept
+// The editor half of signing in to an agent: values asked with a password input and kept
 // in SecretStorage keyed by agent and variable, terminal sign-in in a VS Code terminal, and the
 // commands Sign Out of Agent and Clear Agent Secret… The flow itself is extension/sessions/signIn.ts.
 import * as vscode from "vscode";

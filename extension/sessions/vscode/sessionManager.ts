@@ -23,7 +23,7 @@ import { getOrCreate } from "../getOrCreate";
 import { BaselineDocs } from "../../checkpoints/vscode/baselineDocs";
 import { CheckpointFolders } from "../../checkpoints/checkpointFolders";
 import { Emitter, Event } from "../../../base/event";
-import { DisposableMap, DisposableStore } from "../../../base/lifecycle";
+import { DisposableMap, DisposableStore, type AsyncShutdown } from "../../../base/lifecycle";
 import { TerminalOutputs } from "../../chat/vscode/terminalOutputs";
 import { WindowAgent } from "./windowAgent";
 
@@ -31,7 +31,7 @@ const BINDINGS_KEY = "manifold.bindings";
 /** Folder → its queue of messages waiting for a turn to end (validated on read, extension/common/promptQueue.ts). */
 const QUEUES_KEY = "manifold.queues";
 
-export class SessionManager implements vscode.Disposable {
+export class SessionManager implements AsyncShutdown {
   readonly #sessions = new Map<string, FolderSession>();
   /** Each folder session's subscription, ended when the folder leaves the workspace. */
   readonly #sessionSubs = new DisposableMap<string>();
@@ -45,10 +45,11 @@ export class SessionManager implements vscode.Disposable {
   readonly mcp: McpHost;
   readonly checkpoints: CheckpointFolders;
   readonly baselineDocs: BaselineDocs;
-  /** Issue #17: the terminals' recent output, recorded from the start for the `@` mention. */
+  /** The terminals' recent output, recorded from the start for the `@` mention. */
   readonly terminalOutputs = this.#store.add(new TerminalOutputs());
   /** I-113: which ignored workspace values of user-only settings this window has told about. */
   readonly #settingNotices = new IgnoredSettingNotices();
+  #shutdown?: Promise<void>;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -90,7 +91,7 @@ export class SessionManager implements vscode.Disposable {
 
   /**
    * Folder → session id, one map per agent: switching agents and back reopens each agent's own
-   * session. The built-in agent keeps the original key (bindings from before #18 stay valid).
+   * session. The built-in agent keeps the original key (bindings made before there was one map per agent stay valid).
    */
   #bindingsKey(): string {
     const spec = this.agent.host.spec;
@@ -226,7 +227,7 @@ export class SessionManager implements vscode.Disposable {
     chat.onDidDispose(() => {
       if (this.#panels.get(folder.uri.fsPath) === chat) this.#panels.deleteAndLeak(folder.uri.fsPath);
       // Closing the panel dismisses its cards (reject) and ends its live session; the binding stays.
-      void s.close().catch(() => undefined);
+      void s.close().catch((err: unknown) => this.log.warn(`[${folder.name}] closing the session: ${errorText(err)}`));
       this.#onDidChange.fire({ kind: "panels" });
     });
     // Shown or hidden: `panels()` reports `visible`.
@@ -241,7 +242,10 @@ export class SessionManager implements vscode.Disposable {
 
   /** I-113: the folder's panel says which workspace values of user-only settings were ignored, once per window each. */
   async #tellIgnoredSettings(folder: vscode.WorkspaceFolder): Promise<void> {
-    const found = await ignoredWorkspaceSettings(folder.uri).catch(() => []);
+    const found = await ignoredWorkspaceSettings(folder.uri).catch((err: unknown) => {
+      this.log.warn(`[${folder.name}] could not check the workspace settings: ${errorText(err)}`);
+      return [];
+    });
     const session = this.#sessions.get(folder.uri.fsPath);
     if (!session) return;
     for (const id of this.#settingNotices.take(found))
@@ -255,7 +259,7 @@ export class SessionManager implements vscode.Disposable {
       this.#sessions.delete(f.uri.fsPath);
       this.#sessionSubs.deleteAndDispose(f.uri.fsPath);
       this.mcp.revoke(f.uri.fsPath);
-      void s?.dispose();
+      s?.dispose();
     }
     // New folders get their own panel (and session) when chat is in use in this window.
     if (this.#panels.size > 0) for (const f of e.added) if (f.uri.scheme === "file") this.openPanel(f, { preserveFocus: true });
@@ -315,13 +319,24 @@ export class SessionManager implements vscode.Disposable {
     }
   }
 
-  async dispose(): Promise<void> {
+  /** Closes the panels and sessions; the agent's tree and every terminal tree start ending (`shutdown` waits). */
+  dispose(): void {
+    if (!this.#shutdown) this.shutdown().catch((err: unknown) => this.log.error(`shutting down: ${errorText(err)}`));
+  }
+
+  /** Like `dispose`; resolves when the agent's whole tree and every terminal tree it served are gone (I-96, I-106). */
+  shutdown(): Promise<void> {
+    this.#shutdown ??= this.#shutDown();
+    return this.#shutdown;
+  }
+
+  async #shutDown(): Promise<void> {
     this.#panels.dispose();
     // Deactivation ends every terminal tree the extension served (I-106) before it returns.
-    const terminalsGone = Promise.all([...this.#sessions.values()].map((s) => s.dispose()));
+    const terminalsGone = Promise.all([...this.#sessions.values()].map((s) => s.shutdown()));
     this.#sessions.clear();
     this.#store.dispose();
     this.mcp.dispose();
-    await Promise.all([this.agent.dispose(), terminalsGone]);
+    await Promise.all([this.agent.shutdown(), terminalsGone]);
   }
 }

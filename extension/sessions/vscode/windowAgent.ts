@@ -2,7 +2,9 @@
 // stored sign-in secrets), its status told to every folder, the open panels attached again after each
 // (re)start, switching agents and signing in. Apart from SessionManager (folders, panels, persisted
 // bindings) because this half needs only two things of it: which folder sessions exist and which of
-// them have a panel open.
+// them have a panel open. Switching agents cancels running turns (and says so), attaches every open
+// panel to the new agent (its own earlier session where it has one: bindings are kept per agent), and
+// keeps the transcript so far above an "Agent switched to X" divider.
 import * as vscode from "vscode";
 import type { AcpClient } from "../../agent/acpClient";
 import { AgentHost } from "../../agent/agentHost";
@@ -15,7 +17,7 @@ import type { AgentStatus } from "../../common/transcript";
 import { errorText } from "../../common/text";
 import type { FolderSession } from "../folderSession";
 import { Emitter, type Event } from "../../../base/event";
-import { DisposableStore } from "../../../base/lifecycle";
+import { DisposableStore, type AsyncShutdown } from "../../../base/lifecycle";
 import { signIn } from "../signIn";
 import { AgentSecretStore, signInIO } from "./agentAuth";
 
@@ -25,7 +27,7 @@ export interface AgentSessions {
   open(): FolderSession[];
 }
 
-export class WindowAgent {
+export class WindowAgent implements AsyncShutdown {
   readonly #store = new DisposableStore();
   readonly #onDidChangeStatus = this.#store.add(new Emitter<AgentStatus>());
   /** Fired after every folder session was told the new status. */
@@ -82,7 +84,8 @@ export class WindowAgent {
     this.#store.add(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.#setStatus("idle");
-        for (const s of this.sessions.open()) void this.ensureAttached(s).catch(() => undefined);
+        for (const s of this.sessions.open())
+          void this.ensureAttached(s).catch((err: unknown) => this.log.error(`[${s.folderName}] ${errorText(err)}`));
       }),
     );
   }
@@ -125,7 +128,14 @@ export class WindowAgent {
    */
   async switchAgent(to: string): Promise<void> {
     if (!vscode.workspace.isTrusted) return;
-    await Promise.all(this.sessions.open().map((s) => s.leaveForSwitch(to).catch(() => undefined)));
+    // A session that could not be left cleanly is still switched: the restart ends it with the old agent.
+    await Promise.all(
+      this.sessions
+        .open()
+        .map((s) =>
+          s.leaveForSwitch(to).catch((err: unknown) => this.log.warn(`[${s.folderName}] leaving the session: ${errorText(err)}`)),
+        ),
+    );
     this.#switching = this.sessions.open().length > 0;
     await this.host.restart();
   }
@@ -160,9 +170,15 @@ export class WindowAgent {
     await this.host.restart();
   }
 
-  /** Resolves when the agent's whole process tree is gone (I-96). */
-  async dispose(): Promise<void> {
+  /** Stops listening; the agent's whole process tree starts ending (`shutdown` waits). */
+  dispose(): void {
     this.#store.dispose();
-    await this.host.dispose();
+    this.host.dispose();
+  }
+
+  /** Like `dispose`; resolves when the agent's whole process tree is gone (I-96). */
+  shutdown(): Promise<void> {
+    this.#store.dispose();
+    return this.host.shutdown();
   }
 }

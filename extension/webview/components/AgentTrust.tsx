@@ -1,4 +1,4 @@
-// What the panel says about the agent serving the folder (issue #18): which protection applies, a mode
+// What the panel says about the agent serving the folder: which protection applies, a mode
 // that acts without asking, and the agent's sign-in card when it answered `auth_required`.
 import type { AuthMethodView } from "../../common/auth";
 import { autoApprovingMode, protectionOf } from "../../common/protection";

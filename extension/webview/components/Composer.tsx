@@ -14,12 +14,12 @@ import type { FocusTarget } from "../panelStore";
 import { savedDraft, saveDraft } from "../panelState";
 import { post } from "../vscodeApi";
 import { imageFiles, sendImages } from "../imageInput";
+import { composerKey } from "../composerKeys";
 import { AttachmentChips } from "./AttachmentChips";
+import { ComposerActions, NO_IMAGES } from "./ComposerActions";
 
 import { SlashMenu, useSlashMenu } from "./SlashMenu";
 import type { SlashAction } from "../slashMenu";
-
-const NO_IMAGES = "This agent does not take images.";
 
 export interface ComposerProps {
   running: boolean;
@@ -36,17 +36,49 @@ export interface ComposerProps {
   focusRequests: Event<FocusTarget>;
 }
 
-export function Composer(p: ComposerProps) {
-  // The draft outlives the page: a hidden panel's page is rebuilt when it is shown again.
-  const [text, setText] = useState(savedDraft);
-  // Why the last pasted, dropped or picked image was not attached (cleared by the next attempt or a send).
-  const [imageNotice, setImageNotice] = useState<string | undefined>(undefined);
-  const ref = composerInput;
-  const { focusRequests } = p;
+const ref = composerInput;
+
+/** The textarea's placeholder: what Enter does now. */
+function placeholder(p: ComposerProps): string {
+  if (p.disabled) return "The agent is not available.";
+  if (p.running) {
+    return p.canSteer
+      ? "Enter queues the message for after this turn; Ctrl+Enter steers it into the turn now"
+      : "Enter queues the message for after this turn (this agent cannot take messages during a turn)";
+  }
+  return `Ask the agent… (Enter to send, Shift+Enter for a new line, @ to add context${p.canImage ? ", paste images" : ""}, / for commands)`;
+}
+
+/** The host's focus requests for the composer move focus to its textarea. */
+function useFocusRequests(focusRequests: Event<FocusTarget>) {
   useEffect(() => {
     const sub = focusRequests((target) => target === "composer" && ref.current?.focus());
     return () => sub.dispose();
-  }, [focusRequests, ref]);
+  }, [focusRequests]);
+}
+
+/** Pasted, dropped or picked images, and why the last ones were not attached (cleared by the next attempt or a send). */
+function useImages(p: ComposerProps) {
+  const [imageNotice, setImageNotice] = useState<string | undefined>(undefined);
+  /** A paste or drop that carries image files: attach them, or say why not (never silently nothing). */
+  const takeImages = (ev: ClipboardEvent | DragEvent, dt: DataTransfer | null) => {
+    const files = imageFiles(dt);
+    if (files.length === 0) return;
+    ev.preventDefault();
+    if (p.disabled) return;
+    if (!p.canImage) return setImageNotice(NO_IMAGES);
+    setImageNotice(undefined);
+    void sendImages(files).then((problems) => setImageNotice(problems.length > 0 ? problems.join(" ") : undefined));
+  };
+  return { imageNotice, setImageNotice, takeImages };
+}
+
+/** The draft, the slash menu that reads it, and what sends it: a prompt, a queued or a steered message. */
+function useComposer(p: ComposerProps) {
+  // The draft outlives the page: a hidden panel's page is rebuilt when it is shown again.
+  const [text, setText] = useState(savedDraft);
+  const images = useImages(p);
+  useFocusRequests(p.focusRequests);
   useEffect(() => saveDraft(text), [text]);
   const slash = useSlashMenu(text, p.commands);
   const setDraft = (t: string) => {
@@ -60,7 +92,7 @@ export function Composer(p: ComposerProps) {
     if (body.trim() === "" && p.attachments.length === 0) return;
     post({ type: "prompt/send", text: body, attachmentIds: p.attachments.map((a) => a.id) });
     setDraft("");
-    setImageNotice(undefined);
+    images.setImageNotice(undefined);
     p.onSent();
     // Clicking Send put focus on the button, which becomes Cancel: the next message is typed here.
     ref.current?.focus();
@@ -81,44 +113,25 @@ export function Composer(p: ComposerProps) {
     ref.current?.focus();
   };
 
-  /** A paste or drop that carries image files: attach them, or say why not (never silently nothing). */
-  const takeImages = (ev: ClipboardEvent | DragEvent, dt: DataTransfer | null) => {
-    const files = imageFiles(dt);
-    if (files.length === 0) return;
-    ev.preventDefault();
-    if (p.disabled) return;
-    if (!p.canImage) return setImageNotice(NO_IMAGES);
-    setImageNotice(undefined);
-    void sendImages(files).then((problems) => setImageNotice(problems.length > 0 ? problems.join(" ") : undefined));
-  };
-
+  // What the key does is decided in ../composerKeys.ts; here it is carried out.
   const onKeyDown = (ev: KeyboardEvent) => {
-    if (ev.isComposing) return;
-    // The open slash menu takes its keys first (arrows, Enter/Tab to pick, Escape to close it).
-    if (!ev.shiftKey && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
-      const a = slash.onKey(ev.key);
-      if (a.kind !== "pass") {
-        ev.preventDefault();
-        onSlash(a);
-        return;
-      }
-    }
-    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey) && p.running) {
-      ev.preventDefault();
-      queueOrSteer("prompt/steer");
-    } else if (ev.key === "Enter" && !ev.shiftKey) {
-      ev.preventDefault();
-      send();
-    } else if (ev.key === "Escape" && p.running) {
-      ev.preventDefault();
-      post({ type: "turn/cancel" });
-    } else if (ev.key === "@" && (text === "" || /\s$/.test(text))) {
-      // `@` at the start of a word opens the file picker (the file comes back as an attachment).
-      ev.preventDefault();
-      post({ type: "composer/mention" });
-    }
+    const r = composerKey(ev, { running: p.running, draft: text, commands: p.commands, menu: slash.state });
+    slash.setState(r.menu);
+    const a = r.action;
+    if (a.kind === "none") return;
+    ev.preventDefault();
+    if (a.kind === "slash") onSlash(a.action);
+    else if (a.kind === "steer") queueOrSteer("prompt/steer");
+    else if (a.kind === "send") send();
+    else if (a.kind === "cancel") post({ type: "turn/cancel" });
+    else post({ type: "composer/mention" });
   };
 
+  return { text, setDraft, slash, send, queueOrSteer, onSlash, onKeyDown, ...images };
+}
+
+export function Composer(p: ComposerProps) {
+  const c = useComposer(p);
   return (
     <div
       class="composer"
@@ -126,13 +139,13 @@ export function Composer(p: ComposerProps) {
       onDragOver={(ev) => {
         if (ev.dataTransfer?.types.includes("Files")) ev.preventDefault();
       }}
-      onDrop={(ev) => takeImages(ev, ev.dataTransfer)}
+      onDrop={(ev) => c.takeImages(ev, ev.dataTransfer)}
     >
-      <SlashMenu model={slash} onPick={onSlash} />
+      <SlashMenu model={c.slash} onPick={c.onSlash} />
       <AttachmentChips attachments={p.attachments} onDetach={p.onDetach} />
-      {imageNotice ? (
+      {c.imageNotice ? (
         <div class="image-notice" role="alert" data-testid={TEST_IDS.imageNotice}>
-          <Icon name="warning" /> {imageNotice}
+          <Icon name="warning" /> {c.imageNotice}
         </div>
       ) : null}
       <textarea
@@ -140,92 +153,23 @@ export function Composer(p: ComposerProps) {
         data-testid={TEST_IDS.composerInput}
         aria-label="Message"
         rows={3}
-        placeholder={
-          p.disabled
-            ? "The agent is not available."
-            : p.running
-              ? p.canSteer
-                ? "Enter queues the message for after this turn; Ctrl+Enter steers it into the turn now"
-                : "Enter queues the message for after this turn (this agent cannot take messages during a turn)"
-              : `Ask the agent… (Enter to send, Shift+Enter for a new line, @ to add context${p.canImage ? ", paste images" : ""}, / for commands)`
-        }
-        {...slash.comboboxProps}
-        value={text}
-        onInput={(ev) => setDraft((ev.currentTarget as HTMLTextAreaElement).value)}
-        onKeyDown={onKeyDown}
-        onPaste={(ev) => takeImages(ev, ev.clipboardData)}
+        placeholder={placeholder(p)}
+        {...c.slash.comboboxProps}
+        value={c.text}
+        onInput={(ev) => c.setDraft((ev.currentTarget as HTMLTextAreaElement).value)}
+        onKeyDown={c.onKeyDown}
+        onPaste={(ev) => c.takeImages(ev, ev.clipboardData)}
       />
-      <div class="composer-actions">
-        <button
-          class="icon"
-          data-testid={TEST_IDS.mention}
-          title="Add context: files, selection, symbols, problems, terminal output (@)"
-          aria-label="Add context"
-          onClick={() => post({ type: "composer/mention" })}
-        >
-          <Icon name="mention" />
-        </button>
-        <button
-          class="icon"
-          data-testid={TEST_IDS.attachSelection}
-          title="Attach the editor selection"
-          aria-label="Attach the editor selection"
-          onClick={() => post({ type: "composer/attachSelection" })}
-        >
-          <Icon name="selection" />
-        </button>
-        <button
-          class="icon"
-          data-testid={TEST_IDS.attachImage}
-          title={p.canImage ? "Attach images (or paste or drop them here)" : NO_IMAGES}
-          aria-label={p.canImage ? "Attach images" : `Attach images: ${NO_IMAGES}`}
-          aria-disabled={!p.canImage}
-          onClick={() => (p.canImage ? post({ type: "composer/pickImages" }) : setImageNotice(NO_IMAGES))}
-        >
-          <Icon name="file-media" />
-        </button>
-        <span class="spacer" />
-        {p.running ? (
-          <button
-            class="secondary"
-            data-testid={TEST_IDS.queueAdd}
-            disabled={p.disabled}
-            title="Queue: sent when this turn ends (Enter)"
-            onClick={() => queueOrSteer("queue/add")}
-          >
-            <Icon name="list-ordered" /> Queue
-          </button>
-        ) : null}
-        {p.running && p.canSteer ? (
-          <button
-            class="secondary"
-            data-testid={TEST_IDS.steer}
-            disabled={p.disabled}
-            title="Steer: send into the running turn now (Ctrl+Enter / Cmd+Enter)"
-            onClick={() => queueOrSteer("prompt/steer")}
-          >
-            <Icon name="debug-step-into" /> Steer
-          </button>
-        ) : p.running ? (
-          <span class="muted" title="This agent cannot take a message during a turn: messages are queued and sent when the turn ends.">
-            queue only
-          </span>
-        ) : null}
-        {p.running ? (
-          <button
-            class="secondary"
-            data-testid={TEST_IDS.cancel}
-            title="Cancel the turn (Esc)"
-            onClick={() => post({ type: "turn/cancel" })}
-          >
-            <Icon name="debug-stop" /> Cancel
-          </button>
-        ) : (
-          <button class="primary" data-testid={TEST_IDS.send} disabled={p.disabled} title="Send (Enter)" onClick={() => send()}>
-            <Icon name="send" /> Send
-          </button>
-        )}
-      </div>
+      <ComposerActions
+        running={p.running}
+        canSteer={p.canSteer}
+        canImage={p.canImage}
+        disabled={p.disabled}
+        onSend={() => c.send()}
+        onQueue={() => c.queueOrSteer("queue/add")}
+        onSteer={() => c.queueOrSteer("prompt/steer")}
+        onNoImages={() => c.setImageNotice(NO_IMAGES)}
+      />
     </div>
   );
 }

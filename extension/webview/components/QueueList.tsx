@@ -1,4 +1,4 @@
-// The folder's queued messages, under the transcript (issue #17): sent in order, one per turn, when a
+// The folder's queued messages, under the transcript: sent in order, one per turn, when a
 // turn ends normally. Each can be edited, moved up or down, removed, or steered into the running turn.
 // The list is the host's (`TranscriptState.queue`); every button asks the host by item id.
 import { useState } from "preact/hooks";
@@ -72,51 +72,75 @@ function QueueItem(p: { m: QueuedMessage; first: boolean; last: boolean; running
           onBlur={save}
         />
       )}
-      <div class="queue-actions">
-        {p.running && p.canSteer ? (
-          <button
-            class="icon"
-            data-testid={TEST_IDS.queueSteer}
-            title="Steer: send into the running turn now"
-            aria-label={`Steer now: ${short}`}
-            onClick={() => post({ type: "queue/steer", id: m.id })}
-          >
-            <Icon name="debug-step-into" />
-          </button>
-        ) : null}
-        <button class="icon" data-testid={TEST_IDS.queueEdit} title="Edit" aria-label={`Edit: ${short}`} onClick={() => setEditing(m.text)}>
-          <Icon name="edit" />
-        </button>
-        <button
-          class="icon"
-          data-testid={TEST_IDS.queueUp}
-          title="Move up"
-          aria-label={`Move up: ${short}`}
-          disabled={p.first}
-          onClick={() => post({ type: "queue/move", id: m.id, by: -1 })}
-        >
-          <Icon name="arrow-up" />
-        </button>
-        <button
-          class="icon"
-          data-testid={TEST_IDS.queueDown}
-          title="Move down"
-          aria-label={`Move down: ${short}`}
-          disabled={p.last}
-          onClick={() => post({ type: "queue/move", id: m.id, by: 1 })}
-        >
-          <Icon name="arrow-down" />
-        </button>
-        <button
-          class="icon"
-          data-testid={TEST_IDS.queueRemove}
-          title="Remove from the queue"
-          aria-label={`Remove: ${short}`}
-          onClick={() => post({ type: "queue/remove", id: m.id })}
-        >
-          <Icon name="close" />
-        </button>
-      </div>
+      <QueueActions
+        m={m}
+        short={short}
+        first={p.first}
+        last={p.last}
+        running={p.running}
+        canSteer={p.canSteer}
+        onEdit={() => setEditing(m.text)}
+      />
     </li>
+  );
+}
+
+/** An item's buttons, each named for the message it acts on (`short`): steer now, edit, move up or down, remove. */
+function QueueActions(p: {
+  m: QueuedMessage;
+  short: string;
+  first: boolean;
+  last: boolean;
+  running: boolean;
+  canSteer: boolean;
+  onEdit(): void;
+}) {
+  const { m, short } = p;
+  return (
+    <div class="queue-actions">
+      {p.running && p.canSteer ? (
+        <button
+          class="icon"
+          data-testid={TEST_IDS.queueSteer}
+          title="Steer: send into the running turn now"
+          aria-label={`Steer now: ${short}`}
+          onClick={() => post({ type: "queue/steer", id: m.id })}
+        >
+          <Icon name="debug-step-into" />
+        </button>
+      ) : null}
+      <button class="icon" data-testid={TEST_IDS.queueEdit} title="Edit" aria-label={`Edit: ${short}`} onClick={() => p.onEdit()}>
+        <Icon name="edit" />
+      </button>
+      <button
+        class="icon"
+        data-testid={TEST_IDS.queueUp}
+        title="Move up"
+        aria-label={`Move up: ${short}`}
+        disabled={p.first}
+        onClick={() => post({ type: "queue/move", id: m.id, by: -1 })}
+      >
+        <Icon name="arrow-up" />
+      </button>
+      <button
+        class="icon"
+        data-testid={TEST_IDS.queueDown}
+        title="Move down"
+        aria-label={`Move down: ${short}`}
+        disabled={p.last}
+        onClick={() => post({ type: "queue/move", id: m.id, by: 1 })}
+      >
+        <Icon name="arrow-down" />
+      </button>
+      <button
+        class="icon"
+        data-testid={TEST_IDS.queueRemove}
+        title="Remove from the queue"
+        aria-label={`Remove: ${short}`}
+        onClick={() => post({ type: "queue/remove", id: m.id })}
+      >
+        <Icon name="close" />
+      </button>
+    </div>
   );
 }

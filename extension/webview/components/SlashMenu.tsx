@@ -1,19 +1,10 @@
 // The slash-command menu: the listbox of the composer's combobox (WAI-ARIA 1.2 combobox with a listbox
 // popup). Focus stays in the textarea; the active option is announced through aria-activedescendant,
-// so the keys (pure logic in ../slashMenu.ts) are handled by the composer's textarea.
+// so the keys (pure logic in ../slashMenu.ts and ../composerKeys.ts) are handled by the composer's textarea.
 import { useState } from "preact/hooks";
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import { TEST_IDS } from "../testIds";
-import {
-  activeIndex,
-  initialSlashMenu,
-  onDraftChanged,
-  pick,
-  slashKey,
-  slashOptions,
-  type SlashAction,
-  type SlashMenuState,
-} from "../slashMenu";
+import { activeIndex, initialSlashMenu, onDraftChanged, pick, slashOptions, type SlashAction, type SlashMenuState } from "../slashMenu";
 
 export const SLASH_MENU_ID = "slash-menu";
 
@@ -21,14 +12,16 @@ export function slashOptionId(name: string): string {
   return `slash-option-${name.replace(/[^\w-]/g, "_")}`;
 }
 
-/** What the textarea needs: its combobox attributes and the menu's key handling. */
+/** What the textarea needs: its combobox attributes and the menu's state for its key handling. */
 export interface SlashMenuModel {
   options: AvailableCommand[];
   active: number;
   /** ARIA attributes for the textarea (the combobox). */
   comboboxProps: Record<string, string | boolean | undefined>;
-  /** A key in the textarea; returns what the composer does next. */
-  onKey(key: string): SlashAction;
+  /** The menu's state, for the composer's keys (../composerKeys.ts). */
+  state: SlashMenuState;
+  /** The menu's state after a key in the textarea. */
+  setState(next: SlashMenuState): void;
   /** The draft changed (typed, filled, cleared). */
   onDraft(): void;
 }
@@ -49,10 +42,9 @@ export function useSlashMenu(draft: string, commands: readonly AvailableCommand[
       "aria-controls": SLASH_MENU_ID,
       "aria-activedescendant": activeCmd ? slashOptionId(activeCmd.name) : undefined,
     },
-    onKey(key) {
-      const r = slashKey(state, draft, commands, key);
-      if (r.state !== state) setState(r.state);
-      return r.action;
+    state,
+    setState(next) {
+      if (next !== state) setState(next);
     },
     onDraft() {
       setState(onDraftChanged);

@@ -6,48 +6,55 @@ import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 import { imageSrc } from "../../common/images";
 
-export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptIndex: number; running: boolean }) {
-  const [editing, setEditing] = useState<string | undefined>(undefined);
+/** The message being edited: Restore and resend (restores the files to before it, then sends it), or Cancel (Esc). */
+function EditMessage({
+  editing,
+  setEditing,
+  promptIndex,
+  running,
+}: {
+  editing: string;
+  setEditing(text: string | undefined): void;
+  promptIndex: number;
+  running: boolean;
+}) {
   return (
-    <div class="msg user" data-testid={TEST_IDS.userMessage} data-prompt-index={promptIndex} data-steered={e.steered ? "true" : undefined}>
-      {e.steered ? (
-        <span class="steered-label" data-testid={TEST_IDS.steeredLabel} title="Sent into the running turn">
-          steered
-        </span>
-      ) : null}
-      {editing === undefined ? (
-        <div class="user-text">{e.text}</div>
-      ) : (
-        <div class="edit-message">
-          <textarea
-            data-testid={TEST_IDS.editInput}
-            value={editing}
-            rows={3}
-            aria-label="Edited message"
-            onInput={(ev) => setEditing((ev.currentTarget as HTMLTextAreaElement).value)}
-            onKeyDown={(ev) => {
-              if (ev.key === "Escape") setEditing(undefined);
-            }}
-          />
-          <div class="row">
-            <button
-              class="primary"
-              data-testid={TEST_IDS.editSend}
-              disabled={running || editing.trim() === ""}
-              title="Restore the files to before this message, then send the edited message"
-              onClick={() => {
-                post({ type: "prompt/edit", promptIndex, text: editing.trim() });
-                setEditing(undefined);
-              }}
-            >
-              Restore and resend
-            </button>
-            <button class="secondary" onClick={() => setEditing(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </div>
-      )}
+    <div class="edit-message">
+      <textarea
+        data-testid={TEST_IDS.editInput}
+        value={editing}
+        rows={3}
+        aria-label="Edited message"
+        onInput={(ev) => setEditing((ev.currentTarget as HTMLTextAreaElement).value)}
+        onKeyDown={(ev) => {
+          if (ev.key === "Escape") setEditing(undefined);
+        }}
+      />
+      <div class="row">
+        <button
+          class="primary"
+          data-testid={TEST_IDS.editSend}
+          disabled={running || editing.trim() === ""}
+          title="Restore the files to before this message, then send the edited message"
+          onClick={() => {
+            post({ type: "prompt/edit", promptIndex, text: editing.trim() });
+            setEditing(undefined);
+          }}
+        >
+          Restore and resend
+        </button>
+        <button class="secondary" onClick={() => setEditing(undefined)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The message's images (as thumbnails) and the names of what was attached to it. */
+function MessageAttachments({ e }: { e: UserEntry }) {
+  return (
+    <>
       {e.images && e.images.length > 0 ? (
         <div class="message-images">
           {e.images.map((img, i) => {
@@ -65,6 +72,25 @@ export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptI
           ))}
         </div>
       ) : null}
+    </>
+  );
+}
+
+export function UserMessage({ e, promptIndex, running }: { e: UserEntry; promptIndex: number; running: boolean }) {
+  const [editing, setEditing] = useState<string | undefined>(undefined);
+  return (
+    <div class="msg user" data-testid={TEST_IDS.userMessage} data-prompt-index={promptIndex} data-steered={e.steered ? "true" : undefined}>
+      {e.steered ? (
+        <span class="steered-label" data-testid={TEST_IDS.steeredLabel} title="Sent into the running turn">
+          steered
+        </span>
+      ) : null}
+      {editing === undefined ? (
+        <div class="user-text">{e.text}</div>
+      ) : (
+        <EditMessage editing={editing} setEditing={setEditing} promptIndex={promptIndex} running={running} />
+      )}
+      <MessageAttachments e={e} />
       {editing === undefined && !running && !e.steered ? (
         <div class="msg-actions">
           <button

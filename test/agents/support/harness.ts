@@ -134,7 +134,7 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
         })
         .join(""),
     async close() {
-      await binding?.dispose();
+      await binding?.shutdown();
       client.close();
       await proc.kill();
     },

@@ -7,7 +7,7 @@ import type { ModelStreamRequest } from "../../../agent-server/model/types";
 import { askUserTool, DECLINED_OUTPUT, UNAVAILABLE_OUTPUT } from "../../../agent-server/tools/askUser";
 import { createRunner } from "../../../agent-server/tools/runner";
 import type { UserAnswer } from "../../../agent-server/runtime/capabilities";
-import type { ToolDefinition, ToolRunner } from "../../../agent-server/tools/types";
+import type { ToolRunner } from "../../../agent-server/tools/types";
 import { createHarness, until, type ClientSide, type Harness } from "../../support/inProcess";
 import { finish, text, toolCall } from "../../support/scriptedModel";
 
@@ -19,7 +19,7 @@ type Received = { sessionId: string; resolved: UserAnswer } | { sessionId: strin
 function recordingRunner(received: Received[]): ToolRunner {
   const inner = createRunner({
     sandbox: { backend: "none", wrap: () => ({ file: "/bin/false", args: [] }) } as never,
-    tools: [askUserTool as ToolDefinition<never>],
+    tools: [askUserTool],
   });
   return {
     ...inner,

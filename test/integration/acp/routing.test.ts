@@ -67,7 +67,7 @@ describe("ACP routing and prompts (in-process)", () => {
     assert.equal((c.updates.get(id) ?? []).length, before);
     assert.equal(c.permissionRequests.length, 0);
     assert.equal(c.bridge.records.get(id)?.agent, real);
-    await impostor.dispose();
+    await impostor.shutdown();
   });
 
   it("I-3: an agent created directly through the LiveAgents (not through ACP) produces no wire traffic", async () => {

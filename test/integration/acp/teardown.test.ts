@@ -86,8 +86,8 @@ describe("teardown (in-process)", () => {
     await c.newSession(h.ws[0]!);
     await c.newSession(h.ws[1]!);
     const calls = new Map<Agent, number>();
-    const original = Agent.prototype.dispose;
-    Agent.prototype.dispose = function (this: Agent) {
+    const original = Agent.prototype.shutdown;
+    Agent.prototype.shutdown = function (this: Agent) {
       calls.set(this, (calls.get(this) ?? 0) + 1);
       return original.call(this);
     };
@@ -100,7 +100,7 @@ describe("teardown (in-process)", () => {
       assert.deepEqual(drained, [true, true]);
       assert.deepEqual([...calls.values()], [1, 1]);
     } finally {
-      Agent.prototype.dispose = original;
+      Agent.prototype.shutdown = original;
     }
   });
 
@@ -111,8 +111,8 @@ describe("teardown (in-process)", () => {
     const d = await c.newSession(h.ws[2]!);
     for (const id of [a, d]) {
       const agent = h.live.get(id)!;
-      const original = agent.dispose.bind(agent);
-      agent.dispose = async () => {
+      const original = agent.shutdown.bind(agent);
+      agent.shutdown = async () => {
         await original();
         throw new Error(`disk on fire for ${id}`);
       };

@@ -20,7 +20,7 @@ function folderSession(...args: ConstructorParameters<typeof FolderSession>): Fo
   made.push(s);
   return s;
 }
-ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.shutdown())) });
 
 const editor = noEditor;
 

@@ -1,4 +1,4 @@
-// Issue #17 at the extension level: an image attached in the composer reaches the agent as an ACP image
+// Images at the extension level: an image attached in the composer reaches the agent as an ACP image
 // block in the same prompt as the text, and shows in the transcript; an agent that does not advertise
 // `promptCapabilities.image` gets no image (the host refuses to attach one, and drops any attached
 // before); a session/load replay shows the user message's image again. Against the in-process fake agent.
@@ -20,7 +20,7 @@ import { createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 
 const made: FolderSession[] = [];
-ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.shutdown())) });
 
 // A 1×1 PNG's first bytes: enough for the checks, which look at the type and the size only.
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489", "hex").toString("base64");

@@ -1,4 +1,4 @@
-// Issue #17 at the extension level: each `@` mention kind, resolved through the session's own
+// `@` mentions at the extension level: each `@` mention kind, resolved through the session's own
 // confinement and the prompt builder, reaches the (in-process fake) agent as the right ACP block; a
 // file, symbol, problem or terminal run outside the session's folder is refused or left out (I-94).
 import assert from "node:assert/strict";
@@ -26,7 +26,7 @@ import { ensureNoDisposablesAreLeaked } from "../../support/disposableLeaks";
 import { createFakeAgent } from "./fakeAgent";
 
 const made: FolderSession[] = [];
-ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.shutdown())) });
 
 interface Harness {
   session: FolderSession;

@@ -145,7 +145,7 @@ test("I-94: terminal/create refuses a cwd outside the session folder", async () 
   assert.deepEqual(await terms.waitForExit(terminalId), { exitCode: 0, signal: null });
   assert.deepEqual(terms.output(terminalId), { output: `${ws}\n`, truncated: false, exitStatus: { exitCode: 0, signal: null } });
   await terms.release(terminalId);
-  await terms.dispose();
+  await terms.shutdown();
 });
 
 test("sliceLines honours 1-based line and limit", () => {

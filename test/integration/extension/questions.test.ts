@@ -24,7 +24,7 @@ const editor = noEditor;
 
 /** Every FolderSession a test makes; disposed after it, before the leak check. */
 const made: FolderSession[] = [];
-ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.shutdown())) });
 
 interface Harness {
   fake: FakeAgent;

@@ -1,4 +1,4 @@
-// Issue #17 at the extension level: a folder session's queue and steering against the in-process fake
+// Queue and steering at the extension level: a folder session's queue and steering against the in-process fake
 // agent. Turns hang on a gate the test opens, so every step waits on an event, never on time.
 import assert from "node:assert/strict";
 import { mkdtempSync, realpathSync } from "node:fs";
@@ -17,7 +17,7 @@ import { createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 
 const made: FolderSession[] = [];
-ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.shutdown())) });
 
 interface Harness {
   fake: FakeAgent;

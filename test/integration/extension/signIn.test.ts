@@ -1,4 +1,4 @@
-// Sign-in (issue #18) against the in-process fake agent, which answers `auth_required` to session/new
+// Sign-in against the in-process fake agent, which answers `auth_required` to session/new
 // and session/load until it is signed in: the owning panel's card, then each kind of method —
 // agent-run (`authenticate`, then the session), env-var (values stored, agent restarted) and terminal
 // (the agent's command in a terminal, a zero exit restarts it). And switching agents keeps the
@@ -18,7 +18,7 @@ import { createFakeAgent, type FakeAgent, type FakeAuth } from "./fakeAgent";
 import { stateWaiters } from "./stateWaiters";
 
 const made: FolderSession[] = [];
-ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.dispose())) });
+ensureNoDisposablesAreLeaked({ cleanup: () => Promise.all(made.splice(0).map((s) => s.shutdown())) });
 
 const LOGIN = { id: "login", name: "Log in" };
 const ENV = { type: "env_var", id: "api-key", name: "Use FAKE_API_KEY", vars: [{ name: "FAKE_API_KEY" }] };

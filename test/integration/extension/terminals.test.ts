@@ -79,7 +79,7 @@ describe("I-106: terminal/* commands get the built-in agent's confinement", { sk
       await run(terms, "echo ok > inside.txt");
       assert.equal(readFileSync(join(ws, "inside.txt"), "utf8"), "ok\n");
     } finally {
-      await terms.dispose();
+      await terms.shutdown();
       server.close();
     }
   });
@@ -98,9 +98,9 @@ describe("I-106: terminal/* commands get the built-in agent's confinement", { sk
       await pollUntil(() => pidsMatching(marker).length >= 2, "both marker processes");
       if (how === "kill") await terms.kill(terminalId);
       else if (how === "release") await terms.release(terminalId);
-      else await terms.dispose();
+      else await terms.shutdown();
       assert.deepEqual(pidsMatching(marker), [], `a process of the tree outlived ${how}`);
-      await terms.dispose();
+      await terms.shutdown();
     });
   }
 });
@@ -126,7 +126,7 @@ describe("terminal/* confinement details", () => {
       await terms.waitForExit(terminalId);
       assert.equal(terms.output(terminalId).output, "foo=it's a value gh=none key=none\n");
       assert.equal(existsSync(join(ws, "pwned")), false);
-      await terms.dispose();
+      await terms.shutdown();
     },
   );
 
@@ -138,7 +138,7 @@ describe("terminal/* confinement details", () => {
     await terms.waitForExit(terminalId);
     assert.equal(terms.output(terminalId).output, "/tmp\n");
     assert.equal(readFileSync(join(tmpDir, "note"), "utf8"), "kept\n");
-    await terms.dispose();
+    await terms.shutdown();
     assert.equal(existsSync(tmpDir), false, "the temp area outlived the session");
     await assert.rejects(terms.create({ sessionId: "s", command: "true" }), RequestError);
   });
@@ -154,7 +154,7 @@ describe("terminal/* confinement details", () => {
       (err: unknown) => err instanceof RequestError && /sandbox/i.test(err.message),
     );
     assert.equal(existsSync(join(ws, "ran")), false);
-    await terms.dispose();
+    await terms.shutdown();
   });
 
   it("terminalShellCommand quotes argv word by word and keeps a whole shell line as sent", () => {

@@ -1,4 +1,4 @@
-// The environment contract → models offered and the default (DESIGN.md §3 Models, §4).
+// The environment contract → models offered and the default.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,4 +1,4 @@
-// Installing from a local ACP registry fixture on 127.0.0.1 (issue #18): binary entries (.tar.gz
+// Installing from a local ACP registry fixture on 127.0.0.1: binary entries (.tar.gz
 // with its sha256 verified, .zip; unpacked and made executable), an npx entry (npm pointed at a local
 // npm registry) and a uvx entry (a stand-in uvx on PATH), each then spawned through the extension's
 // own agent-spec path until `initialize` completes; a checksum mismatch, an escaping archive, a

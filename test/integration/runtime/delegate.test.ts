@@ -1,7 +1,7 @@
 // In-process subagents (delegate): own id with header.parent (I-8), permission routed to the parent's session.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { delegateTool, DelegateParams } from "../../../agent-server/tools/delegate";
+import { delegateTool } from "../../../agent-server/tools/delegate";
 import type { PermissionAnswer } from "../../../agent-server/policy/types";
 import { OPEN_FENCE } from "../../../agent-server/tools/fence";
 import type { CallPermit } from "../../../agent-server/tools/types";
@@ -17,7 +17,11 @@ describe("delegate (in-process subagent)", () => {
     childAnswers.length = 0;
     h = createHarness({
       tools: createFakeTools({
-        delegate: (input, ctx) => delegateTool.run(DelegateParams.parse(input), ctx, permit),
+        delegate: (input, ctx) => {
+          const bound = delegateTool.bind(input);
+          if (!bound.ok) throw bound.error;
+          return bound.call.run(ctx, permit);
+        },
         risky: async (_i, ctx) => {
           childAnswers.push(await ctx.requestPermission({ title: "Run rm", reason: "test", grantKey: "rm" }));
           return { output: "risky done", isError: false };

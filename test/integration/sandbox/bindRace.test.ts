@@ -138,6 +138,8 @@ interface RaceResult {
   ran: number;
   /** Rounds after which the outside directory had changed on the host. */
   hits: number;
+  /** For each hit: the entries that appeared or changed, and the command's argv. */
+  changes: string[];
 }
 
 /** Runs confined commands that try to write into `.git` and into the outside directory while `.git` is being swapped. */
@@ -145,7 +147,7 @@ async function race(byPath: boolean, stopAtFirstHit: boolean, holdMs: number): P
   const s = scene();
   const before = s.snapshot();
   const cmd = `echo x > ${s.root}/.git/pwned-$$ 2>/dev/null; echo x > ${s.outside}/pwned-$$ 2>/dev/null; echo RAN`;
-  const r: RaceResult = { rounds: 0, refused: 0, failed: 0, ran: 0, hits: 0 };
+  const r: RaceResult = { rounds: 0, refused: 0, failed: 0, ran: 0, hits: 0, changes: [] };
   const swapper = await startSwapper(path.join(s.root, ".git"), s.link, holdMs);
   const deadline = Date.now() + RACE_MS;
   try {
@@ -165,8 +167,17 @@ async function race(byPath: boolean, stopAtFirstHit: boolean, holdMs: number): P
       const { exitCode } = await p.exited;
       if (exitCode === 0 && out.includes("RAN")) r.ran++;
       else r.failed++;
-      if (s.snapshot() !== before) {
+      const now = s.snapshot();
+      if (now !== before) {
         r.hits++;
+        // What changed, and the argv that let it: a hit must be explainable from the report alone.
+        const was = new Set(before.split("\n"));
+        r.changes.push(
+          `${now
+            .split("\n")
+            .filter((l) => !was.has(l))
+            .join(", ")} (exit ${exitCode}; ${w.args.join(" ")})`,
+        );
         if (stopAtFirstHit) break;
         // Reset the oracle for the next round.
         for (const f of fs.readdirSync(s.outside)) if (f.startsWith("pwned")) fs.rmSync(path.join(s.outside, f));

@@ -1,4 +1,4 @@
-// Issue #24 class 1 (I-112): existing protected config inside the folder — `.vscode/settings.json`,
+// I-112: existing protected config inside the folder — `.vscode/settings.json`,
 // `.devcontainer/devcontainer.json`, a `*.code-workspace`, a client-named env file — cannot be
 // written, renamed or replaced (mv / rm -rf + recreate) by a confined command. The proof is the
 // host: after the attack, the files read on the host still hold what the user put there.

@@ -1,4 +1,4 @@
-// Issue #12 class 4: the data dir (every session's log) stays hidden from commands even when a
+// The data dir (every session's log) stays hidden from commands even when a
 // session's root contains it: the realistic case is the default data dir under
 // ~/.local/share/… and a session whose folder is the home directory. Also the temp areas' parent.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue #12 class 3: git metadata must stay protected across commands and however `.git` is laid
+// Git metadata must stay protected across commands and however `.git` is laid
 // out (a directory, a `gitdir:` file, worktrees, submodules, `commondir`). The proof is always the
 // host: after the attack, the host runs git (status, commit, an alias) in the repo and the marker
 // a planted hook or config key would create must not exist.

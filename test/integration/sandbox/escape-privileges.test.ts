@@ -1,4 +1,4 @@
-// Issue #12 class 1: a command must hold no capability inside the sandbox, as root or not, so it
+// A command must hold no capability inside the sandbox, as root or not, so it
 // cannot rearrange its mounts (remount rw, umount a read-only bind or a mask, mount over things,
 // new namespaces, chroot/pivot_root, setuid binaries). Each test states the attack and checks the
 // host afterwards, not only the command's own report.

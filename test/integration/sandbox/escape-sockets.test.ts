@@ -1,4 +1,4 @@
-// Issue #12 class 2: with the network off, no unix socket is reachable either. `--unshare-net`
+// With the network off, no unix socket is reachable either. `--unshare-net`
 // isolates IP and abstract sockets but not path-based ones: a listener anywhere visible (the
 // Docker socket, the user's D-Bus, ssh-agent, a socket inside the session folder) was reachable
 // from python, curl --unix-socket and node. Each test counts what the host listener received.

@@ -94,7 +94,7 @@ describe(`I-116: the extension's terminals hide Manifold's storage (${asWho})`, 
       await terms.waitForExit(terminalId);
       return terms.output(terminalId).output;
     } finally {
-      await terms.dispose();
+      await terms.shutdown();
     }
   }
 

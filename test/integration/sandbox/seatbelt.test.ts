@@ -81,7 +81,7 @@ describe("sandbox-exec profile (macOS)", () => {
     ]);
   });
 
-  it("issue #12: git metadata found the way git does (a gitdir: file, its git dir and parents) and the hidden data dir", () => {
+  it("git metadata found the way git does (a gitdir: file, its git dir and parents) and the hidden data dir", () => {
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mf-sb-")));
     try {
       const root = path.join(base, "ws");

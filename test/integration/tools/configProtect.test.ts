@@ -1,4 +1,4 @@
-// Issue #24 class 1 (I-112): config the editor or Manifold honours outside the sandbox is protected
+// I-112: config the editor or Manifold honours outside the sandbox is protected
 // like git metadata. File tools ask before every write to it (no "allow for this session"), and
 // refuse under `never`, however the path is spelled (case, symlink, `..`); a confined command that
 // creates or changes it by a route no bind blocks in advance is caught and held for the user. The

@@ -1,4 +1,4 @@
-// Issue #12 class 4: git metadata is read-only for every tool, identified by what git would use
+// Git metadata is read-only for every tool, identified by what git would use
 // (not only the name `.git`), and the server's data dir and other sessions' temp areas are refused
 // to every file tool, in every mode.
 import assert from "node:assert/strict";

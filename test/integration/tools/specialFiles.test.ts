@@ -1,4 +1,4 @@
-// Issue #12 class 7 (I-111): no file-tool input blocks the event loop or the thread pool: FIFOs,
+// I-111: no file-tool input blocks the event loop or the thread pool: FIFOs,
 // devices, huge sparse files and catastrophic regular expressions.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

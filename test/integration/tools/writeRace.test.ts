@@ -1,4 +1,4 @@
-// Issue #12 class 6 (check-then-write races) and issue #13 (atomic writes).
+// The file tools' writes: no check-then-write race, and atomic (the old content or the new, never part).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -100,7 +100,7 @@ describe("class 6: writes are race-free", () => {
   });
 });
 
-describe("issue #13: write_file and edit_file are atomic and keep the file mode", () => {
+describe("write_file and edit_file are atomic and keep the file mode", () => {
   it("the target keeps its old content until the new content is complete, and a failed write leaves no temp file", async () => {
     const f = path.join(root, "atomic.txt");
     fs.writeFileSync(f, "old content");

@@ -1,4 +1,4 @@
-// Issue #18's pure parts: the agent's sign-in methods as the panel offers them, which protection a
+// The pure parts of sign-in and agent trust: the agent's sign-in methods as the panel offers them, which protection a
 // panel says applies, a mode that acts without asking, the transcript's sign-in card and agent
 // divider, and the spawn env of a signed-in third-party agent (never logged).
 import assert from "node:assert/strict";

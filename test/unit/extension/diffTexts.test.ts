@@ -1,4 +1,4 @@
-// Issue #19: a long session's edit texts stay with the host for "Open diff"; the latest stay plain,
+// A long session's edit texts stay with the host for "Open diff"; the latest stay plain,
 // older ones are compressed, and every one still reads back exactly, whichever form it is in.
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// Issue #19: the host keeps only a long transcript's latest entries live and the older ones compressed.
+// The host keeps only a long transcript's latest entries live and the older ones compressed.
 // Whatever arrives — updates to old tool cards, old permissions and questions settled, cancels, edits
 // that cut into the archive, resets — the whole transcript must be exactly what the plain reducer makes,
 // while the live part stays bounded.

@@ -1,4 +1,4 @@
-// Images in the composer (issue #17): the one rule for types and size (equal to the built-in agent's),
+// Images in the composer: the one rule for types and size (equal to the built-in agent's),
 // what the host accepts from the webview or the picker, the prompt blocks built, the transcript's
 // thumbnails (sent and replayed) and the protocol messages. Pure.
 import assert from "node:assert/strict";

@@ -6,16 +6,39 @@ import {
   Disposable,
   DisposableMap,
   DisposableStore,
+  isAsyncShutdown,
   MutableDisposable,
   setDisposableTracker,
   toDisposable,
+  type AsyncShutdown,
   type IDisposable,
 } from "../../../base/lifecycle";
 import { Emitter } from "../../../base/event";
+import { errorMessage, ignoreError, logError, setUnexpectedErrorHandler } from "../../../base/errors";
 import { assertNoLeaks, LeakTracker } from "../../support/disposableLeaks";
 
 function counted(log: string[], name: string): IDisposable {
   return toDisposable(() => log.push(name));
+}
+
+/** An `AsyncShutdown` whose teardown ends when the test says (`end()`, or `fail(err)`). */
+function slowOwner(log: string[], name: string) {
+  let end!: () => void;
+  let fail!: (err: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => ((end = resolve), (fail = reject)));
+  let tail: Promise<void> | undefined;
+  const owner: AsyncShutdown = {
+    dispose() {
+      log.push(`${name} dispose`);
+      void owner.shutdown().catch(ignoreError("the test reads the failure through shutdown()"));
+    },
+    shutdown() {
+      if (!tail) log.push(`${name} shutdown`);
+      tail ??= done.then(() => void log.push(`${name} gone`));
+      return tail;
+    },
+  };
+  return { owner, end, fail };
 }
 
 test("toDisposable runs its function once, however often it is disposed", () => {
@@ -80,6 +103,84 @@ test("clear disposes what is held and keeps the store usable; delete disposes on
   store.dispose();
   assert.deepEqual(log, ["a", "b"]);
   c.dispose();
+});
+
+test("isAsyncShutdown tells an owner with a shutdown() from a plain disposable", () => {
+  assert.equal(isAsyncShutdown(slowOwner([], "x").owner), true);
+  assert.equal(isAsyncShutdown(toDisposable(() => undefined)), false);
+  const store = new DisposableStore();
+  assert.equal(isAsyncShutdown(store), true);
+  store.dispose();
+});
+
+test("DisposableStore.shutdown shuts down an AsyncShutdown item (disposes the rest) and resolves after it has ended", async () => {
+  const log: string[] = [];
+  const store = new DisposableStore();
+  const slow = slowOwner(log, "slow");
+  store.add(slow.owner);
+  store.add(counted(log, "plain"));
+  let resolved = false;
+  const p = store.shutdown().then(() => (resolved = true));
+  assert.equal(store.isDisposed, true);
+  assert.deepEqual(log, ["slow shutdown", "plain"]);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(resolved, false);
+  assert.equal(store.shutdown(), store.shutdown());
+  slow.end();
+  await p;
+  assert.deepEqual(log, ["slow shutdown", "plain", "slow gone"]);
+  store.dispose(); // already shut down: a no-op
+  assert.equal(log.length, 3);
+});
+
+test("DisposableStore.shutdown rejects with every failure, synchronous and asynchronous, after all have ended", async () => {
+  const store = new DisposableStore();
+  const a = slowOwner([], "a");
+  store.add(a.owner);
+  store.add(
+    toDisposable(() => {
+      throw new Error("sync boom");
+    }),
+  );
+  const p = store.shutdown();
+  a.fail(new Error("async boom"));
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(err instanceof AggregateError);
+    assert.deepEqual(err.errors.map(errorMessage), ["sync boom", "async boom"]);
+    return true;
+  });
+});
+
+test("DisposableStore.dispose starts the items' shutdowns and reports their failures; a later shutdown() waits for them", async () => {
+  const reported: unknown[] = [];
+  const previous = setUnexpectedErrorHandler((err) => reported.push(err));
+  try {
+    const log: string[] = [];
+    const store = new DisposableStore();
+    const a = slowOwner(log, "a");
+    const b = slowOwner(log, "b");
+    store.add(a.owner);
+    store.add(b.owner);
+    store.dispose();
+    assert.deepEqual(log, ["a shutdown", "b shutdown"]);
+    let resolved = false;
+    const p = store.shutdown().then(() => (resolved = true));
+    a.end();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(resolved, false);
+    b.fail(new Error("b failed"));
+    await p; // dispose() reported the failure: shutdown() only waits
+    assert.deepEqual(reported.map(errorMessage), ["b failed"]);
+  } finally {
+    setUnexpectedErrorHandler(previous);
+  }
+});
+
+test("logError reports a failure as one line; ignoreError drops it", async () => {
+  const lines: string[] = [];
+  await Promise.reject(new Error("disk full")).catch(logError((m) => lines.push(m), "saving the queue"));
+  assert.deepEqual(lines, ["saving the queue: disk full"]);
+  assert.equal(await Promise.reject(new Error("gone")).catch(ignoreError("the file may already be gone")), undefined);
 });
 
 test("Disposable._register ties a child's lifetime to its owner", () => {

@@ -60,7 +60,7 @@ test("I-97: safe links stay links; no rendered output carries script-capable mar
   );
 });
 
-test("issue #19: a text rendered again comes from the cache, the same HTML; the cache is bounded by characters", () => {
+test("a text rendered again comes from the cache, the same HTML; the cache is bounded by characters", () => {
   const text = "# Title\n\nSome *text* with a [link](https://example.com).";
   const first = renderMarkdown(text);
   assert.equal(renderMarkdown(text), first);

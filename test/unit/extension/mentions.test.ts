@@ -1,4 +1,4 @@
-// Issue #17, the pure half of `@` mentions beyond files: the problems text (sorted, bounded), the
+// The pure half of `@` mentions beyond files: the problems text (sorted, bounded), the
 // terminal log (newest kept, escape sequences removed), each mention's ACP blocks with and without
 // embedded context, and the chip labels.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue #19: what the host sends one panel's webview. Events wait one frame and go as one message with
+// What the host sends one panel's webview. Events wait one frame and go as one message with
 // their text deltas merged (the webview folds the same transcript); a load's replay, a cleared or cut
 // history, or a change to a card older than what the webview holds, gives a fresh snapshot instead.
 import assert from "node:assert/strict";

@@ -133,7 +133,7 @@ test("announcements: turn ends by reason, errors, and requests arriving", () => 
   assert.equal(announcementOf([chunk("x")]), undefined);
 });
 
-test("issue #19: a snapshot's window and announcement are kept; an earlier page is put in front only if it still fits", () => {
+test("a snapshot's window and announcement are kept; an earlier page is put in front only if it still fits", () => {
   const store = new PanelStore();
   let host = emptyTranscript("alpha", "Manifold");
   for (let i = 0; i < 6; i++) host = reduceTranscript(host, { type: "user/prompt", text: `p${i}`, attachments: [] });

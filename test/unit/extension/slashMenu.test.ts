@@ -1,4 +1,4 @@
-// The slash-command menu's pure logic (issue #17): filtering (prefix, then substring), the active
+// The slash-command menu's pure logic: filtering (prefix, then substring), the active
 // option moving with wrapping, Enter running a command without input and filling one with input, Tab
 // completing, Escape closing the menu until the draft changes.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// What third-party agents and their users are told (issue #18): the client's answers fixed by what real
+// What third-party agents and their users are told: the client's answers fixed by what real
 // agents expect, and the error when the selected agent is missing from the settings.
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// Issue #19: the reducer finds a tool card through an index shared along the chain of states, not by
+// The reducer finds a tool card through an index shared along the chain of states, not by
 // scanning the transcript. Whatever the order of updates, cuts, clears and branches (two states folded
 // from one), every card is found where it is, an absent call is not found, and no call gets two cards.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue #19: the transcript's scroll decisions — follow the latest entry near the bottom, keep the
+// The transcript's scroll decisions — follow the latest entry near the bottom, keep the
 // reader's entry in place when earlier ones are put above it, ask for each earlier page once.
 import assert from "node:assert/strict";
 import { test } from "node:test";

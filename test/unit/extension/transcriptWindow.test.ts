@@ -1,4 +1,4 @@
-// Issue #19: the webview holds the latest entries of a long transcript and pages older ones in. What it
+// The webview holds the latest entries of a long transcript and pages older ones in. What it
 // holds, put together page by page, is exactly the host's transcript, and restore/edit indices stay those
 // of the whole session. Every test runs twice: with the host's transcript all live, and with small
 // limits so that most of it sits compressed in the archive (extension/sessions/hostTranscript.ts).

@@ -54,7 +54,7 @@ test("the webview protocol guard rejects malformed messages", () => {
   );
 });
 
-test("issue #19: transcript/page names the webview's first entry and asks for 1 to 500 entries, nothing else", () => {
+test("transcript/page names the webview's first entry and asks for 1 to 500 entries, nothing else", () => {
   const good = [
     { type: "transcript/page", beforeId: "e42", count: 100 },
     { type: "transcript/page", beforeId: "e1", count: 1 },

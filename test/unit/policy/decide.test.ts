@@ -13,7 +13,7 @@ const CALLS: Record<CallKind, PolicyCall> = {
   "cmd-esc": { tool: "bash", kind: "command", command: "curl https://example.com", escalate: true },
 };
 
-/** DESIGN.md "Sandbox × approval", spelled out: [untrusted, on-request, never]. */
+/** The sandbox × approval tables, spelled out: [untrusted, on-request, never]. */
 const TABLE: Record<SandboxMode, Record<CallKind, [string, string, string]>> = {
   "read-only": {
     read: ["allow", "allow", "allow"],
@@ -60,7 +60,7 @@ function outcome(
   return "deny";
 }
 
-describe("policy decide: DESIGN.md sandbox × approval tables", () => {
+describe("policy decide: sandbox × approval tables", () => {
   for (const mode of SANDBOX_MODES) {
     for (const kind of Object.keys(CALLS) as CallKind[]) {
       it(`${mode} × ${kind}: ${TABLE[mode][kind].join(" / ")} (untrusted / on-request / never)`, () => {
@@ -172,7 +172,7 @@ describe("policy decide: session grants (I-47, I-74)", () => {
   });
 });
 
-describe("policy decide: protected targets (git metadata, issue #12 class 4)", () => {
+describe("policy decide: protected targets (git metadata)", () => {
   const call: PolicyCall = {
     tool: "edit_file",
     kind: "write",

@@ -1,4 +1,4 @@
-// Issue #12 class 8: a command counts as read-only (runs without asking under `untrusted`) only if
+// A command counts as read-only (runs without asking under `untrusted`) only if
 // every form the words allow is read-only — checked argument by argument against an allowlist.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

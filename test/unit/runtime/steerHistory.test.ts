@@ -1,4 +1,4 @@
-// History of the #17 events: a steer is user content where it landed (applied or not), `/compact`
+// History of steers, slash commands and images: a steer is user content where it landed (applied or not), `/compact`
 // and `/clear` start the model's context over, `/init` reaches the model as its instruction, and a
 // model that cannot see images gets placeholders. Pure.
 import assert from "node:assert/strict";

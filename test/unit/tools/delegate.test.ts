@@ -33,7 +33,9 @@ async function delegate(
     runSubagent,
     update: (patch) => cards.push(patch),
   };
-  return { result: await delegateTool.run({ task }, ctx, permit), tasks, cards };
+  const bound = delegateTool.bind({ task });
+  assert.ok(bound.ok, "the delegate arguments are valid");
+  return { result: await bound.call.run(ctx, permit), tasks, cards };
 }
 
 describe("delegate tool", () => {

@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { cleanEnv } from "../../../scripts/lib/clean-env.mjs";
+import { hostLogProblems } from "./hostLog";
 import { processesInGroup, processesMentioning, signalGroup, stopGroup, waitUntilGone, type ProcInfo } from "./processes";
 import type { E2eTools } from "./tools";
 
@@ -76,7 +77,10 @@ export interface CodeServer {
   processes(): ReturnType<typeof processesInGroup>;
   /** The workbench's remote authority, for `vscode-remote://<authority>/abs/path` payload URIs. */
   remoteAuthority(): Promise<string>;
-  /** `[error]` lines the extension hosts logged so far (uncaught errors of any extension, ours included). */
+  /**
+   * `[error]` lines the extension hosts logged so far (uncaught errors of any extension, ours included),
+   * and Manifold's pending-migration reports (e.g. a read of `navigator`) at any level.
+   */
   extensionHostErrors(): string[];
   /**
    * SIGTERM to the group, SIGKILL after a grace period; resolves when none of the group is alive. Processes
@@ -243,9 +247,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
 }
 
 /**
- * The `[error]` lines of every extension-host log under `<user-data>/logs/<session>/exthost*` (code-server
- * writes `remoteexthost.log` there): an error Manifold throws at activation or later, even one nobody
- * sees in the UI, ends up here.
+ * The problems (hostLog.ts) of every extension-host log under `<user-data>/logs/<session>/exthost*`
+ * (code-server writes `remoteexthost.log` there): an error Manifold throws at activation or later, even
+ * one nobody sees in the UI, ends up here; so does a pending migration VS Code reports as a warning.
  */
 export function extensionHostErrors(userDataDir: string): string[] {
   const errors: string[] = [];
@@ -260,11 +264,7 @@ export function extensionHostErrors(userDataDir: string): string[] {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (/^(remote)?exthost\.log$/.test(e.name)) {
-        errors.push(
-          ...readFileSync(p, "utf8")
-            .split("\n")
-            .filter((line) => line.includes("[error]")),
-        );
+        errors.push(...hostLogProblems(readFileSync(p, "utf8")));
       }
     }
   };

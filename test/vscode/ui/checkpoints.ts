@@ -1,4 +1,4 @@
-// Checkpoints in a real VS Code (issue #16), in folder alpha: an agent turn that edits two files and
+// Checkpoints in a real VS Code, in folder alpha: an agent turn that edits two files and
 // creates a third with bash shows the three in the changes list with +/− counts; per-file Undo reverts
 // one on disk; a click opens VS Code's diff editor (checkpoint ↔ real file) whose own "Revert Block"
 // reverts one hunk; the sessions view lists the same files. Restoring an older checkpoint lists every file first, the user's edits marked, and
@@ -23,7 +23,7 @@ const THREE = "made by bash\nsecond line\n";
 const ABANDONED_REPLY = "the fourth file is written";
 
 export function checkpointTests(scenario: () => Scenario): void {
-  describe("checkpoints (#16)", () => {
+  describe("checkpoints", () => {
     let s: Scenario;
     let dir: string;
     const file = (name: string): string => join(dir, name);

@@ -1,4 +1,4 @@
-// Issue #17 in the alpha panel: an image pasted into the composer (a ClipboardEvent carrying a PNG
+// Images, live output and the plan in the alpha panel: an image pasted into the composer (a ClipboardEvent carrying a PNG
 // File, dispatched in the webview) shows as a thumbnail, is sent with the text and reaches the fake
 // model as an OpenAI `image_url` part, and the user message shows it (image-composer.png, image-prompt.png); a running
 // command's output appears in its tool card while it still runs (live-output.png); the plan checklist
@@ -83,7 +83,7 @@ function imageUrls(messages: unknown[]): string[] {
 }
 
 export function imageTests(scenario: () => Scenario): void {
-  describe("images, live command output and the plan (#17)", () => {
+  describe("images, live command output and the plan", () => {
     it("a pasted image shows as a thumbnail, is removable, is sent with the text and reaches the model as an image part; one past 5 MiB is refused", () => {
       const s = scenario();
       return s.step("image-prompt", async () => {

@@ -1,4 +1,4 @@
-// Issue #17 in a real window, alpha's panel. (1) `@` mentions beyond files: a TypeScript file with a
+// `@` mentions and slash commands in a real window, alpha's panel. (1) `@` mentions beyond files: a TypeScript file with a
 // function and a type error is opened (TypeScript checks files in tabs), then the `@` button's quick
 // pick attaches "Problems" and, through "Symbol…", the function found by the workspace-symbol search;
 // the model's request carries the function's text and location and the problem's message.

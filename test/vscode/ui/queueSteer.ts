@@ -1,4 +1,4 @@
-// Issue #17, queue and steer in the composer (I-104), in the beta panel: while a turn hangs on the fake
+// Queue and steer in the composer (I-104), in the beta panel: while a turn hangs on the fake
 // model, two messages typed + Enter are listed as queued; one is edited, the second moved up; steering
 // one puts it into the running turn (the next model request carries it); when the turn ends, the
 // one left in the queue is sent as the next prompt. Screenshot: queue.png.
