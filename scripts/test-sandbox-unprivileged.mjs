@@ -58,7 +58,7 @@ const stage = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "
 chmodSync(stage, 0o755);
 let status = 1;
 try {
-  for (const entry of ["package.json", "tsconfig.json", "sandbox", "agent-server", "extension", "scripts", "test", "dist"]) {
+  for (const entry of ["package.json", "tsconfig.json", "base", "sandbox", "agent-server", "extension", "scripts", "test", "dist"]) {
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(stage, entry), { recursive: true });
   }
   const modules = realpathSync(join(repo, "node_modules"));
