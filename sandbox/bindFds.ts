@@ -6,8 +6,10 @@
 // `/` (on Linux `/proc/self/fd/<dirfd>/<name>` gives openat semantics, as in safeWrite.ts), and is
 // checked to be the expected type still at the planned path; a symlink or anything else where the
 // plan had a directory or file refuses the command. bwrap gets the descriptors (`--bind-fd N DEST`)
-// and, after mounting, compares the mount with the descriptor (dev/inode) and dies on a mismatch:
-// a swap after our check fails closed too.
+// and, after mounting, compares what DEST names with the descriptor (dev/inode) and dies on a
+// mismatch. That alone is not enough: bwrap resolves the descriptor back to a path before it
+// mounts, so a swap there and back can mount an outside directory at a symlink's target and still
+// pass; the mount check (mountCheck.ts) refuses such a sandbox before the command runs.
 //
 // Descriptors reach the child as extra stdio: `fds[i]` is the child's fd `3 + i`. A WrappedCommand
 // that carries them is single-use; its spawner closes them once spawn() returned, whatever happened

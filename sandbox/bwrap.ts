@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BindFds } from "./bindFds";
+import { checkedCommand } from "./mountCheck";
 import { childEnv } from "./env";
 import { protectionPlan } from "./configPaths";
 import type { GitProtection } from "./gitPlan";
@@ -139,7 +140,8 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, fds
   for (const d of late) args.push("--tmpfs", d, "--remount-ro", d);
   args.push("--chdir", cwd, "--clearenv");
   for (const [k, v] of Object.entries(env)) args.push("--setenv", k, v);
-  args.push("--", shell, "-c", command);
+  // The command runs only if the mount table shows nothing writable but what is bound above (mountCheck.ts).
+  args.push(...checkedCommand(args, shell, command));
   return args;
 }
 

@@ -91,10 +91,16 @@ function scene(): { root: string; outside: string; link: string; ctx: SandboxCon
   return { root, outside, link, ctx: fx.ctxFor(id, root), snapshot };
 }
 
-/** The old by-path binds, kept only here: each `--bind-fd N D` becomes `--bind <what fd N is> D`. */
+/**
+ * The old by-path binds, kept only here: each `--bind-fd N D` becomes `--bind <what fd N is> D`, and
+ * the command runs without the mount check (mountCheck.ts), as it did then.
+ */
 function pathBinds(w: WrappedCommand): WrappedCommand {
   const fds = w.fds ?? [];
-  const args = [...w.args];
+  const tail = w.args.indexOf("--");
+  const [shell, , , , , command] = w.args.slice(tail + 1);
+  assert.ok(shell !== undefined && command !== undefined, "the checked command tail");
+  const args = [...w.args.slice(0, tail), "--", shell, "-c", command];
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     if (flag !== "--bind-fd" && flag !== "--ro-bind-fd") continue;
@@ -255,6 +261,32 @@ describe(`bubblewrap: binds by verified descriptor (${asWho})`, { skip: !linux &
     assert.doesNotMatch(out, /RAN/);
     assert.match(out, /Race condition binding dirfd|Can't/);
     assert.equal(s.snapshot(), before, "the outside directory changed");
+  });
+
+  it("I-112: a writable mount bwrap was not asked for (bwrap resolved a swapped source) stops the command before it runs", async (t) => {
+    const skip = await bwrapOnly();
+    if (skip) return t.skip(skip);
+    // What the race produces once in a while under load: bwrap turns a `--bind-fd` source back into a
+    // path and mounts what that path names then (the outside directory, at the link's target), and its
+    // own descriptor check passes once `.git` is swapped back. Here that mount is made outright: the
+    // argv gets one more writable bind that the command's mount check was not given.
+    const s = scene();
+    const before = s.snapshot();
+    const w = sb.wrap(`echo x > ${s.outside}/pwned; echo RAN`, s.ctx, { cwd: s.root, unconfined: false });
+    const tail = w.args.indexOf("--");
+    const smuggled: WrappedCommand = { ...w, args: [...w.args.slice(0, tail), "--bind", s.outside, s.outside, ...w.args.slice(tail)] };
+    let out = "";
+    const { exitCode } = await spawnTree(smuggled, (c) => (out += c)).exited;
+    releaseDescriptors(w);
+    assert.equal(exitCode, 125, out);
+    assert.doesNotMatch(out, /RAN/);
+    assert.match(out, new RegExp(`came up with ${s.outside} writable.*Nothing ran`));
+    assert.equal(s.snapshot(), before, "the outside directory changed");
+    // The same argv without the extra bind runs (the check is not what refused it above).
+    let ran = "";
+    const plain = sb.wrap("echo RAN", s.ctx, { cwd: s.root, unconfined: false });
+    assert.equal((await spawnTree(plain, (c) => (ran += c)).exited).exitCode, 0, ran);
+    assert.match(ran, /RAN/);
   });
 
   it("I-112: descriptors are closed after spawn — on success, on a failed exec and on a spawn() that throws", async (t) => {

@@ -193,7 +193,12 @@ describe("bubblewrap backend", { skip: !linux && "Linux only" }, () => {
     const tmpAt = a.indexOf("/tmp");
     const rootAt = a.lastIndexOf(rootA);
     assert.ok(tmpAt > 0 && rootAt > tmpAt, "session tmp is bound at /tmp before the root");
-    assert.deepEqual(a.slice(-4), ["--", "/bin/bash", "-c", "true"]);
+    // The command runs after the mount check (mountCheck.ts), which is given the writable mount points.
+    const tail = a.slice(a.indexOf("--"));
+    assert.deepEqual(tail.slice(0, 3), ["--", "/bin/bash", "-c"]);
+    assert.deepEqual(tail.slice(4, 7), ["manifold-sandbox", "/bin/bash", "true"]);
+    const tmpfs = a.flatMap((x, i) => (x === "--tmpfs" ? [a[i + 1]] : []));
+    assert.deepEqual(tail.slice(7).sort(), ["/tmp", rootA, ...tmpfs].sort());
     for (const flag of ["--cap-drop", "--seccomp"]) assert.ok(a.includes(flag), flag);
     // The absolute bwrap; with the network off the seccomp filter is the child's fd 3 (the first of `fds`).
     const bwrap = w.file;
