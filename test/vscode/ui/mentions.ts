@@ -49,7 +49,9 @@ export function mentionTests(scenario: () => Scenario): void {
         // TypeScript names a function with its parentheses. Its workspace-symbol search can answer empty
         // while its project is still loading (a fresh window, a busy machine) and the pick asks only when
         // the query changes, as VS Code's own symbol pick does: so the query is typed again, as a user would.
-        const queryBox = page.locator(".quick-input-widget .quick-input-box input");
+        // The symbol pick's own input (the `@` pick before it used the same widget and is closing).
+        const queryBox = page.locator('.quick-input-widget .quick-input-box input[placeholder^="Search symbols in"]');
+        await queryBox.waitFor({ state: "visible", timeout: 60_000 });
         const target = quickItem(page, "mentionTarget()");
         for (let attempt = 1; ; attempt++) {
           await queryBox.fill("");
