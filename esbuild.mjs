@@ -85,6 +85,16 @@ const builds = [
     define: { navigator: "undefined" },
   },
   {
+    // The sign-in terminal's fence (extension/agent/fenceRun.ts): started on VS Code's Node.
+    ...common,
+    entryPoints: { "fence-run": join(root, "extension/agent/fenceRun.ts") },
+    outdir: join(root, "dist"),
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    plugins: [zodEnglishOnly],
+  },
+  {
     ...common,
     entryPoints: { "agent-server": join(root, "agent-server/main.ts") },
     outdir: join(root, "dist"),

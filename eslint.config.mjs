@@ -24,7 +24,11 @@ const noEnvMutation = [
 
 const noAgentServer = { group: ["**/agent-server/**"], message: "extension and agent-server share no code: ACP is their contract." };
 const noExtension = { group: ["**/extension/**"], message: "extension and agent-server share no code: ACP is their contract." };
-const noScripts = { group: ["**/scripts/**"], message: "product code never imports scripts/: what both need lives in sandbox/ or base/." };
+// One data file is shared: the agents' state table lives next to their pins (extension/agent/agentProfiles.ts reads it).
+const noScripts = {
+  group: ["**/scripts/*", "!**/scripts/agents", "**/scripts/agents/*", "!**/scripts/agents/profiles.json"],
+  message: "product code never imports scripts/: what both need lives in sandbox/ or base/.",
+};
 const vscodeOnlyInVscodeFolder = { name: "vscode", message: "only a feature's vscode/ folder imports vscode." };
 // A module of a vscode/ folder brings `vscode` with it: everything else stays loadable in plain Node.
 const noVscodeFolder = {

@@ -20,8 +20,9 @@ import { peers } from "./peers";
 import { churn } from "./churn";
 import { checkpoint } from "./checkpoint";
 import { panel } from "./panel";
+import { agentFence } from "./agentFence";
 
-const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn, checkpoint, panel];
+const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn, checkpoint, panel, agentFence];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Set<string> | null } {
   const quick = argv.includes("--quick");

@@ -59,7 +59,7 @@ function matches(st: fs.Stats, kind: BindKind): boolean {
   return !st.isSymbolicLink();
 }
 
-function closeQuietly(fd: number): void {
+export function closeQuietly(fd: number): void {
   try {
     fs.closeSync(fd);
   } catch {

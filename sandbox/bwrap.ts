@@ -5,6 +5,7 @@
 // plan's entries, the temp area; the seccomp filter too. The WrappedCommand carries them.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { execLine, settleFence, workDirOf, writableOf } from "./agentFence";
 import { BindFds } from "./bindFds";
 import { checkedCommand } from "./mountCheck";
 import { childEnv } from "./env";
@@ -13,7 +14,7 @@ import type { GitProtection } from "./gitPlan";
 import { isInside } from "./pathGuard";
 import { filterFile, seccompSupported, socketFilter } from "./seccomp";
 import { ensureDir } from "./tmpArea";
-import type { CommandSandbox, SandboxContext, WrappedCommand } from "./types";
+import type { AgentCommand, AgentFence, CommandSandbox, SandboxContext, WrappedCommand } from "./types";
 import { unconfinedCommand } from "./unconfined";
 
 export interface BwrapOptions {
@@ -147,6 +148,74 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, fds
 
 const UNIX_SOCKET_FILTER = socketFilter({ sockets: "unix" });
 
+export interface BwrapFenceOptions {
+  disableUserns: boolean;
+  /** Refuse unix sockets with the seccomp filter (where it knows the arch). */
+  seccomp: boolean;
+}
+
+/**
+ * The bwrap argv for the agent (the fence must be settled): `/` read-only, each writable entry
+ * bound by verified descriptor, each folder's protection plan over it, the hidden entries masked
+ * (before the binds when they contain one, after them otherwise, as `maskDirs` orders them for a
+ * command), the readable exceptions bound back read-only, unix sockets refused, network kept, no
+ * capability, and the mount check before the agent runs.
+ */
+export function bwrapFenceArgs(cmd: AgentCommand, f: AgentFence, fds: BindFds, o: BwrapFenceOptions): string[] {
+  const args = privilegeArgs(o.disableUserns);
+  // The filter file sits beside the temp area, in a dir the agent cannot write.
+  if (o.seccomp) args.push("--seccomp", String(fds.openForReading(filterFile(path.dirname(f.tmpDir), UNIX_SOCKET_FILTER))));
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  const writable = writableOf(f);
+  const holdsWritable = (h: string) => writable.some((w) => w === h || isInside(w, h));
+  const early = f.hidden.filter(holdsWritable);
+  for (const h of early) args.push(...maskArgs(h, fds));
+  for (const d of [...f.stateDirs, f.tmpDir]) args.push("--bind-fd", String(fds.open(d, "dir")), d);
+  for (const p of f.stateFiles ?? []) args.push("--bind-fd", String(fds.open(p, "not-symlink")), p);
+  for (const root of f.folders)
+    args.push(
+      "--bind-fd",
+      String(fds.open(root, "dir")),
+      root,
+      ...gitProtectionArgs(root, protectionPlan(root, f.protectedPaths ?? []), fds),
+    );
+  for (const h of f.hidden) if (!early.includes(h)) args.push(...maskArgs(h, fds));
+  for (const r of f.readable ?? []) args.push("--ro-bind-fd", String(fds.open(r, "dir")), r);
+  // The masks go read-only last: what is bound below them keeps its own flags.
+  for (const h of f.hidden) if (fs.statSync(h).isDirectory()) args.push("--remount-ro", h);
+  // The environment goes through bwrap's own (the spawner gives exactly `cmd.env`): an agent's key
+  // in `--setenv` would sit in bwrap's argv, which every process of the user can read.
+  args.push("--chdir", workDirOf(f));
+  // Loader variables reach only the agent: bwrap itself, running outside the fence, never loads them.
+  for (const [k, v] of Object.entries(cmd.env)) if (LOADER_ENV.test(k)) args.push("--setenv", k, v);
+  args.push(...checkedCommand(args, "/bin/sh", execLine(cmd)));
+  return args;
+}
+
+/** A hidden dir becomes an empty tmpfs (made read-only at the end), a hidden file /dev/null on a nodev mount: unreadable. */
+function maskArgs(p: string, fds: BindFds): string[] {
+  if (fs.statSync(p).isDirectory()) return ["--tmpfs", p];
+  return ["--ro-bind-fd", String(fds.open("/dev/null", "char-device")), p];
+}
+
+/** Wraps the agent's command in the fence with bwrap at `bwrapPath`; the descriptors travel with it. */
+/** Variables the dynamic loader acts on (`LD_PRELOAD`, `LD_AUDIT`, …, macOS's `DYLD_*`). */
+const LOADER_ENV = /^(LD_|DYLD_)/;
+
+export function bwrapFence(bwrapPath: string, cmd: AgentCommand, f: AgentFence, o: BwrapFenceOptions): WrappedCommand {
+  const settled = settleFence(f);
+  const fds = new BindFds();
+  try {
+    const env = { ...cmd.env, TMPDIR: settled.tmpDir };
+    const args = bwrapFenceArgs({ ...cmd, env }, settled, fds, o);
+    const outside = Object.fromEntries(Object.entries(env).filter(([k]) => !LOADER_ENV.test(k)));
+    return { file: bwrapPath, args, env: outside, cwd: settled.tmpDir, fds: fds.take() };
+  } catch (err) {
+    fds.close();
+    throw err;
+  }
+}
+
 export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
   const shell = opts.shell ?? "/bin/bash";
   const seccomp = opts.seccomp ?? seccompSupported();
@@ -170,6 +239,11 @@ export function createBwrapSandbox(opts: BwrapOptions): CommandSandbox {
         fds.close();
         throw err;
       }
+    },
+    fenceAgent(cmd, fence) {
+      for (const root of fence.folders)
+        if (isInside(opts.bwrapPath, root)) throw new Error(`Refusing to use ${opts.bwrapPath}: the sandbox binary lies inside ${root}.`);
+      return bwrapFence(opts.bwrapPath, cmd, fence, { disableUserns: opts.disableUserns ?? true, seccomp });
     },
   };
 }

@@ -25,3 +25,20 @@ export function childEnv(source: NodeJS.ProcessEnv, tmpDir: string): Record<stri
   env.TMPDIR = tmpDir;
   return env;
 }
+
+/**
+ * What a whole agent process may also see, beyond a command's allowlist: where its own state lives
+ * (XDG dirs), how to reach its model API (proxies, extra CA certificates) and the time zone. Never a
+ * secret-looking name; the agent's own variables (its key from secret storage) are added by the caller.
+ */
+const AGENT_EXTRA = /^(XDG_[A-Z_]+|(HTTPS?|ALL|NO)_PROXY|(https?|all|no)_proxy|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|TZ|COLORTERM)$/;
+
+/** The host environment an agent process starts from (I-98): the allowlist plus `AGENT_EXTRA`, nothing else. */
+export function agentBaseEnv(source: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) {
+    if (v !== undefined && !isSecretEnvName(k) && (isAllowedEnvName(k) || AGENT_EXTRA.test(k))) env[k] = v;
+  }
+  if (env.PATH === undefined) env.PATH = DEFAULT_PATH;
+  return env;
+}

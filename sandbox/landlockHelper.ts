@@ -1,14 +1,18 @@
 // The Landlock helper, a small Python (ctypes) program run as `python3 -I -c <source> …`: it
 // restricts itself with Landlock (raw syscalls 444/445/446, the same on x86_64 and arm64), sets
-// no_new_privs, then execs the command. Landlock confines the calling process and its children
+// no_new_privs, drops every capability (a command or agent run as root would otherwise keep them:
+// Landlock and no_new_privs leave the ones already held, and CAP_SYS_MODULE alone undoes any
+// confinement), then execs the command. Landlock confines the calling process and its children
 // only, which is why it runs per command and never inside the server.
 //
-// argv: <net 0|1> <seccomp filter as hex, or -> <writable dir>... -- <program> <args>...
-// The seccomp filter (seccomp.ts, `sockets: "all"`) is what "no network" means here: there is no
-// network namespace, so every socket() is refused, unix ones included.
+// argv: <net 0|1> <seccomp filter as hex, or -> <writable dir or file>... -- <program> <args>...
+// The seccomp filter (seccomp.ts) is what "no network" means for a command (`sockets: "all"`: there
+// is no network namespace, so every socket() is refused, unix ones included); a fenced agent keeps
+// the network and gets `sockets: "unix"`. A writable file (an agent's `~/.claude.json`) gets the
+// file rights only: Landlock refuses a rule with directory rights on a file (EINVAL).
 // Exit 126 with a message on stderr when Landlock is unavailable (never runs the command then).
 export const LANDLOCK_HELPER_SOURCE = String.raw`
-import ctypes, os, sys
+import ctypes, os, stat, sys
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 def die(msg):
@@ -43,6 +47,7 @@ class Beneath(ctypes.Structure):
 def allow(path, access):
     try: fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError: return
+    if not stat.S_ISDIR(os.fstat(fd).st_mode): access &= file_write
     r = libc.syscall(445, ctypes.c_int(rs), ctypes.c_int(1), ctypes.byref(Beneath(access, fd)), ctypes.c_uint32(0))
     os.close(fd)
     if r < 0: die("add_rule %s failed (errno %d)" % (path, ctypes.get_errno()))
@@ -50,6 +55,20 @@ for r in roots: allow(r, write)
 for dev in ("/dev/null", "/dev/zero", "/dev/tty", "/dev/full"): allow(dev, file_write)
 if libc.prctl(38, 1, 0, 0, 0) != 0: die("no_new_privs failed")
 if libc.syscall(446, ctypes.c_int(rs), ctypes.c_uint32(0)) != 0: die("restrict_self failed (errno %d)" % ctypes.get_errno())
+def caps():
+    with open("/proc/self/status") as f:
+        return {l.split(":")[0]: int(l.split()[1], 16) for l in f if l.startswith("Cap")}
+# The bounding set where we may (CAP_SETPCAP), the ambient set, then effective/permitted/inheritable
+# to nothing; with no_new_privs an exec gains none back, root or not. Verified, never assumed.
+if caps()["CapEff"] & (1 << 8):
+    with open("/proc/sys/kernel/cap_last_cap") as f: last = int(f.read())
+    for c in range(last + 1):
+        if libc.prctl(24, c, 0, 0, 0) != 0: die("dropping capability %d failed (errno %d)" % (c, ctypes.get_errno()))
+libc.prctl(47, 4, 0, 0, 0)
+class CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+if libc.capset(ctypes.byref(CapHeader(0x20080522, 0)), ctypes.byref((ctypes.c_uint32 * 6)())) != 0: die("capset failed (errno %d)" % ctypes.get_errno())
+if any(caps()[k] for k in ("CapEff", "CapPrm", "CapInh", "CapAmb")): die("capabilities remain after dropping them")
 if bpf != "-":
     prog = ctypes.create_string_buffer(bytes.fromhex(bpf))
     class Fprog(ctypes.Structure):

@@ -45,4 +45,34 @@ export interface CommandSandbox {
   readonly backend: SandboxBackendName;
   /** Wrap `bash -c command` for the given context. `unconfined` runs it without the sandbox (approved escalation / full access). */
   wrap(command: string, ctx: SandboxContext, opts: { cwd: string; unconfined: boolean }): WrappedCommand;
+  /**
+   * Wrap a whole agent process in the window's fence (agentFence.ts, I-118). Absent where the
+   * backend cannot fence a process (no backend): the agent then starts only after the user chose
+   * to run it unconfined (I-119).
+   */
+  fenceAgent?(cmd: AgentCommand, fence: AgentFence): WrappedCommand;
+}
+
+export interface AgentFence {
+  /** The window's workspace folders: writable, with their git metadata and protected config read-only. */
+  readonly folders: readonly string[];
+  /** The agent's own state folders (sign-in, settings, caches): writable. Created when missing. */
+  readonly stateDirs: readonly string[];
+  /** Single state files the agent keeps beside its folders (claude's `~/.claude.json`): writable when they exist. */
+  readonly stateFiles?: readonly string[];
+  /** Dirs that must stay readable although a hidden dir holds them (a registry agent's install under Manifold's storage). */
+  readonly readable?: readonly string[];
+  /** The agent's own temp area: writable, its TMPDIR (and its working directory when there is no folder). */
+  readonly tmpDir: string;
+  /** Not readable: dirs become empty, files unreadable (/dev/null on a nodev mount). Only those that exist are masked. */
+  readonly hidden: readonly string[];
+  /** Extra protected paths (I-112), e.g. files a configured MCP server reads. */
+  readonly protectedPaths?: readonly string[];
+}
+
+/** The agent's command before the fence goes around it. */
+export interface AgentCommand {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
 }

@@ -26,12 +26,14 @@ const testsIn = (dir, re) =>
         .map((n) => `${dir}/${n}`)
     : [];
 // Every attack on the sandbox: the command backends, the file tools, a hostile session against the
-// whole server, and the commands the extension serves to third-party agents.
+// whole server, the commands the extension serves to third-party agents, and those agents fenced.
 const files = [
   ...testsIn("test/integration/sandbox", /\.test\.ts$/),
   ...testsIn("test/agent", /^(sandbox-|hostile-session).*\.test\.ts$/),
   ...["bash", "fileTools", "gitProtect", "configProtect", "writeRace", "specialFiles"].map((n) => `test/integration/tools/${n}.test.ts`),
   "test/integration/extension/terminals.test.ts",
+  // The pinned real agents in the fence (they skip when scripts/agents/install.sh has not run).
+  "test/agent/realAgentsConfined.test.ts",
   "test/integration/mcp/hostHygiene.test.ts",
 ];
 

@@ -22,6 +22,7 @@ import {
 } from "../../sandbox/configSnapshot";
 import { canonicalize, isInside } from "../../sandbox/pathGuard";
 import { writeFileAtomic, writeSymlinkAt } from "../../sandbox/safeWrite";
+import { moveTree } from "../../sandbox/moveTree";
 import type { SandboxContext } from "../../sandbox/types";
 import { KeyedChain } from "../runtime/keyedChain";
 import type { ToolContext } from "./types";
@@ -82,18 +83,6 @@ function safeAt(root: string, abs: string): boolean {
     return isInside(abs, root) && abs !== root && canonicalize(path.dirname(abs)) === path.dirname(abs);
   } catch {
     return false;
-  }
-}
-
-/** rename, or copy + remove across filesystems (symlinks copied as links, times kept). */
-function move(src: string, dst: string): void {
-  fs.mkdirSync(path.dirname(dst), { recursive: true, mode: 0o700 });
-  try {
-    fs.renameSync(src, dst);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
-    fs.cpSync(src, dst, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
-    fs.rmSync(src, { recursive: true, force: true });
   }
 }
 
@@ -218,7 +207,7 @@ export class ConfigHold {
       if (c.after && safeAt(sb.root, abs)) {
         const q = path.join(dir, String(i));
         try {
-          move(abs, q);
+          moveTree(abs, q);
           item.quarantined = q;
         } catch {
           item.unrestored.push(`${c.rel} (could not be moved out)`);
@@ -269,7 +258,7 @@ export class ConfigHold {
       }
       try {
         fs.rmSync(abs, { recursive: true, force: true });
-        if (i.quarantined) move(i.quarantined, abs);
+        if (i.quarantined) moveTree(i.quarantined, abs);
       } catch {
         failed.push(i.rel);
       }

@@ -1,6 +1,7 @@
 // Spawns an ACP agent over stdio and connects a client to it: the SDK's client (what the extension
 // uses) or a raw NDJSON JSON-RPC client (to tell client-side parsing cost from the agent's own).
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { closeSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { createInterface } from "node:readline";
 import * as acp from "@agentclientprotocol/sdk";
@@ -12,6 +13,12 @@ export interface AgentSpec {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /**
+   * Extra stdio for the child (fd 3, 4, …): a sandbox's bind descriptors (sandbox/types.ts
+   * `WrappedCommand.fds`). Single-use: closed here once spawn() returned, so such a spec is made
+   * afresh for each spawn.
+   */
+  fds?: number[];
 }
 
 export type ClientKind = "sdk" | "raw";
@@ -68,12 +75,18 @@ export function initializeParams(): Record<string, unknown> {
 
 export function spawnAgent(spec: AgentSpec, client: ClientKind = "sdk"): AgentHandle {
   installExitHook();
-  const child = spawn(spec.command, spec.args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    stdio: ["pipe", "pipe", "pipe"],
-    detached: true,
-  });
+  let child: ChildProcessWithoutNullStreams;
+  try {
+    // The first three are pipes whatever follows, so the streams are there.
+    child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdio: ["pipe", "pipe", "pipe", ...(spec.fds ?? [])],
+      detached: true,
+    }) as ChildProcessWithoutNullStreams;
+  } finally {
+    for (const fd of spec.fds?.splice(0) ?? []) closeSync(fd);
+  }
   const spawnedAt = process.hrtime.bigint();
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${spec.name}: spawn failed (${spec.command})`);

@@ -20,6 +20,14 @@ export interface AgentHostOptions {
   needed(): boolean;
   /** Where running agents are recorded, so a later activation can reap what a crashed window left. */
   recordsDir?: string;
+  /** Each line the agent writes to stderr (after it was logged): the fence's refusals are read from it. */
+  onStderrLine?(line: string, spec: AgentSpec): void;
+  /**
+   * A fenced agent did not come up (it exited or never answered `initialize`): resolves true when
+   * the user chose to start it unconfined instead (the next `resolveSpec` then says so), false to
+   * fail the start as it is.
+   */
+  confinedStartFailed?(spec: AgentSpec, why: string): Promise<boolean>;
 }
 
 interface Running {
@@ -75,13 +83,20 @@ export class AgentHost implements AsyncShutdown {
   }
 
   /** One start: resolve the command, reap leftovers, spawn, initialize, publish, re-attach. */
-  async #start(restart: boolean): Promise<AcpClient> {
+  async #start(restart: boolean, retried = false): Promise<AcpClient> {
     const gen = ++this.#generation;
     this.opts.onStatus(restart ? "restarting" : "starting");
     const spec = await this.#resolveSpec();
     await this.#reapOnce();
     const running = this.#spawn(spec, gen);
-    await this.#initialize(running);
+    try {
+      await this.#initialize(running);
+    } catch (err) {
+      // The fence may be what stopped it: the user decides whether it runs unconfined (I-119).
+      if (retried || spec.confinement?.kind !== "confined" || !this.opts.confinedStartFailed || this.#disposed) throw err;
+      if (!(await this.opts.confinedStartFailed(spec, errorMessage(err)))) throw err;
+      return this.#start(restart, true);
+    }
     await this.#publish(running);
     this.opts.onStatus("ready");
     await this.opts.onStarted(running.client, restart);
@@ -110,8 +125,12 @@ export class AgentHost implements AsyncShutdown {
 
   /** Spawns the process and its client, watching for death from the start (a crash during initialize must not hang). */
   #spawn(spec: AgentSpec, gen: number): Running {
-    this.opts.log.info(`starting ${spec.name}: ${spec.command} ${spec.args.join(" ")}`);
-    const proc = new AgentProcess(spec, this.opts.log, this.opts.trace());
+    // A fenced agent is logged by its own argv (the fence's is long, and says nothing new).
+    const shown = spec.launch ?? spec;
+    const how = spec.confinement?.kind === "confined" ? ` (in the fence: ${spec.confinement.backend ?? "sandbox"})` : "";
+    this.opts.log.info(`starting ${spec.name}${how}: ${shown.command} ${shown.args.join(" ")}`);
+    const onLine = this.opts.onStderrLine;
+    const proc = new AgentProcess(spec, this.opts.log, this.opts.trace(), onLine ? (line) => onLine(line, spec) : undefined);
     const client = new AcpClient(proc.stream, (sessionId, err) =>
       this.opts.log.error(`update for ${sessionId} failed: ${(err as Error).message}`),
     );

@@ -5,6 +5,7 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { descendantsOf, stillAlive, type ProcessRef } from "../../sandbox";
 import { redactValues } from "../../sandbox/redact";
+import { closeQuietly } from "../../sandbox/bindFds";
 import type { AgentSpec } from "./agentSpec";
 import { ignoreError } from "../../base/errors";
 
@@ -54,15 +55,21 @@ export class AgentProcess {
   exitInfo?: ExitInfo & { error?: string };
   #stopping = false;
 
-  constructor(spec: AgentSpec, log: AgentLog, trace: boolean) {
-    this.child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      windowsHide: true,
-      shell: process.platform === "win32" && !spec.builtin,
-    });
+  constructor(spec: AgentSpec, log: AgentLog, trace: boolean, onStderrLine?: (line: string) => void) {
+    try {
+      this.child = spawn(spec.command, spec.args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        // The fence's bind descriptors become the child's fds 3, 4, … (sandbox/bindFds.ts).
+        stdio: ["pipe", "pipe", "pipe", ...(spec.fds ?? [])],
+        detached: true,
+        windowsHide: true,
+        shell: process.platform === "win32" && !spec.builtin,
+      });
+    } finally {
+      // Single-use: the child holds its copies now (or never will).
+      for (const fd of spec.fds?.splice(0) ?? []) closeQuietly(fd);
+    }
     this.exited = new Promise<ExitInfo>((resolve) => {
       this.child.once("error", (err) => {
         log.error(`could not start ${spec.name}: ${err.message}`);
@@ -83,7 +90,11 @@ export class AgentProcess {
     this.child.stderr?.on("data", (chunk: string) => {
       const lines = (pending + chunk).split("\n");
       pending = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) log.info(redact(line));
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        log.info(redact(line));
+        onStderrLine?.(line);
+      }
     });
     if (!this.child.stdin || !this.child.stdout) throw new Error("agent stdio is not piped");
     const raw = acp.ndJsonStream(Writable.toWeb(this.child.stdin), Readable.toWeb(this.child.stdout) as ReadableStream<Uint8Array>);

@@ -3,6 +3,9 @@
 import * as path from "node:path";
 import { formatHideDirs, HIDE_DIRS_ENV } from "../../sandbox/hideDirs";
 import { registryAgentId } from "../registry/settings";
+import { agentBaseEnv } from "../../sandbox/env";
+import type { AgentFence } from "../../sandbox/types";
+import type { AgentConfinement } from "../common/protection";
 
 export interface ThirdPartyAgent {
   name: string;
@@ -41,6 +44,8 @@ export interface RegistryLaunch {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Its install folder (readable inside the fence although Manifold's storage is hidden). */
+  dir?: string;
 }
 
 export interface AgentSecrets {
@@ -54,12 +59,23 @@ export interface AgentSpec {
   /** Display name ("Manifold agent" or the configured name). */
   name: string;
   builtin: boolean;
+  /** The registry id of a registry agent (its profile, extension/agent/agentProfiles.ts). */
+  registryId?: string;
+  /** A registry agent's install folder. */
+  installDir?: string;
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Names of environment variables whose values must never be logged. */
   secretEnvNames: string[];
+  /** Descriptors the child gets as fds 3, 4, … (the fence's binds, sandbox/bindFds.ts); single-use. */
+  fds?: number[];
+  /** How a third-party agent runs: in the fence, or as the user by the user's choice (confinement.ts). */
+  confinement?: AgentConfinement;
+  /** The agent's own command before the fence went around it, and the fence (terminal sign-in runs it fenced again). */
+  launch?: { command: string; args: string[]; env: Record<string, string> };
+  fence?: AgentFence;
 }
 
 export class AgentSettingsError extends Error {
@@ -107,9 +123,9 @@ export function resolveAgentSpec(opts: {
   registryAgent?: RegistryLaunch;
 }): AgentSpec {
   const { settings, secrets } = opts;
-  const env: NodeJS.ProcessEnv = { ...opts.baseEnv };
   const secretEnvNames = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
   if (settings.agent === "builtin" || settings.agent === "") {
+    const env: NodeJS.ProcessEnv = { ...opts.baseEnv };
     env.ELECTRON_RUN_AS_NODE = "1";
     if (settings.modelProvider) env.MANIFOLD_MODEL_PROVIDER = settings.modelProvider;
     if (settings.modelBaseUrl) env.MANIFOLD_MODEL_BASE_URL = settings.modelBaseUrl;
@@ -140,8 +156,9 @@ export function resolveAgentSpec(opts: {
   }
   if (!entry) throw new AgentSettingsError(missingAgentMessage(settings.agent, settings.agents, settings.agentsOrigin));
   if (!entry.command) throw new AgentSettingsError(`the agent "${entry.name}" in manifold.agents has no command`);
-  // A third-party agent is a normal program: it must not inherit Electron's "run as Node" switch.
-  delete env.ELECTRON_RUN_AS_NODE;
+  // A third-party agent starts from the allowlist (I-98): no host secret, and not Electron's "run as
+  // Node" switch. Its own variables follow: the entry's, then what the user gave at sign-in.
+  const env: Record<string, string> = agentBaseEnv(opts.baseEnv);
   for (const [k, v] of Object.entries(entry.env ?? {})) env[k] = v;
   // What the user gave at sign-in wins over the entry's env: it is the newer, explicit answer.
   const signedIn = secrets.agentEnv ?? {};
@@ -149,6 +166,8 @@ export function resolveAgentSpec(opts: {
   return {
     name: entry.name,
     builtin: false,
+    ...(registryAgentId(settings.agent) !== undefined ? { registryId: registryAgentId(settings.agent) } : {}),
+    ...(opts.registryAgent?.setting === settings.agent && opts.registryAgent.dir ? { installDir: opts.registryAgent.dir } : {}),
     command: entry.command,
     args: entry.args ?? [],
     env,

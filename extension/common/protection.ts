@@ -1,11 +1,23 @@
 // Which protection applies to a folder's session, said in the panel: the built-in agent
-// sandboxes its own tools and commands; a third-party agent runs as the user, and Manifold confines
-// only what it serves (`fs/*`, `terminal/*`). And whether the agent's current mode asks nothing
-// before acting (claude-agent-acp's "auto", "bypassPermissions", …): that must be visible too.
+// sandboxes its own tools and commands; a third-party agent runs inside the window's fence
+// (extension/agent/confinement.ts, I-118), or as the user when the user chose that for it (I-119).
+// And whether the agent's current mode asks nothing before acting (claude-agent-acp's "auto",
+// "bypassPermissions", …): that must be visible too.
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 
+/** How the window's third-party agent process runs, as the host set it up. */
+export interface AgentConfinement {
+  kind: "confined" | "runs-as-you";
+  /** The panel's line, complete ("Confined by Manifold: writes only in A, B; …"). */
+  text: string;
+  /** The fence's backend (`bubblewrap`, `landlock`, `sandbox-exec`). */
+  backend?: string;
+  /** The folders the fence lets it write (absolute). */
+  folders?: string[];
+}
+
 export interface Protection {
-  kind: "sandboxed" | "unconfined" | "read-only" | "runs-as-you";
+  kind: "sandboxed" | "unconfined" | "read-only" | "runs-as-you" | "confined";
   /** One line for the panel. */
   text: string;
   /** The built-in agent's command sandbox backend, as it reports it (`bwrap`, `landlock`, `none`, …). */
@@ -30,13 +42,17 @@ export function protectionOf(s: {
   builtin?: boolean;
   folderName: string;
   configOptions: readonly SessionConfigOption[];
+  confinement?: AgentConfinement;
 }): Protection | undefined {
   if (s.builtin === undefined) return undefined;
-  if (!s.builtin)
+  if (!s.builtin) {
+    if (s.confinement)
+      return { kind: s.confinement.kind, text: s.confinement.text, ...(s.confinement.backend ? { backend: s.confinement.backend } : {}) };
     return {
       kind: "runs-as-you",
       text: `Runs as you: only its fs/* and terminal/* requests through Manifold are confined to ${s.folderName}; it may run commands and write files itself.`,
     };
+  }
   const backend = reportedBackend(s.configOptions);
   const via = backend === undefined ? "" : backend === "none" ? " (no sandbox backend: every command asks first)" : ` (${backend})`;
   const sandbox = selectValue(s.configOptions, "sandbox");

@@ -18,6 +18,7 @@ import type { TurnStop } from "./turnEnd";
 import type { QueuedMessage } from "./promptQueue";
 import type { ImageData } from "./images";
 import type { AuthMethodView, AuthPrompt } from "./auth";
+import type { AgentConfinement } from "./protection";
 
 export type AgentStatus = "untrusted" | "idle" | "starting" | "ready" | "restarting" | "error" | "stopped";
 
@@ -166,6 +167,8 @@ export interface TranscriptState {
   nextId: number;
   /** Whether the serving agent is Manifold's own (sandboxed) or a third-party one (runs as the user); unknown until attached. */
   builtin?: boolean;
+  /** How a third-party agent's process runs (fenced, or as the user by the user's choice); absent for the built-in one. */
+  confinement?: AgentConfinement;
   /** The agent answered `auth_required`: its sign-in methods, shown as a card until a session is bound. */
   auth?: AuthPrompt;
 }
@@ -175,7 +178,7 @@ export type TranscriptEvent =
   | { type: "reset"; folderName: string; agentName: string }
   | { type: "status"; status: AgentStatus; message?: string }
   /** The agent serving this folder is known (or changed): its name reaches the panel as an event like every other fact. */
-  | { type: "agent"; agentName: string; builtin?: boolean }
+  | { type: "agent"; agentName: string; builtin?: boolean; confinement?: AgentConfinement }
   | {
       type: "session/bound";
       sessionId: string | undefined;

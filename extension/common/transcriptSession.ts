@@ -57,6 +57,7 @@ export function reduceSession(s: TranscriptState, ev: SessionEvent): TranscriptS
         queue: s.queue,
         ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}),
         ...(s.builtin !== undefined ? { builtin: s.builtin } : {}),
+        ...(s.confinement ? { confinement: s.confinement } : {}),
       };
     case "status": {
       const { statusMessage: _m, ...rest } = s;
@@ -64,8 +65,15 @@ export function reduceSession(s: TranscriptState, ev: SessionEvent): TranscriptS
         ? { ...rest, agentStatus: ev.status, statusMessage: ev.message }
         : { ...rest, agentStatus: ev.status };
     }
-    case "agent":
-      return { ...s, agentName: ev.agentName, ...(ev.builtin !== undefined ? { builtin: ev.builtin } : {}) };
+    case "agent": {
+      const { confinement: _c, ...rest } = s;
+      return {
+        ...rest,
+        agentName: ev.agentName,
+        ...(ev.builtin !== undefined ? { builtin: ev.builtin } : {}),
+        ...(ev.confinement ? { confinement: ev.confinement } : {}),
+      };
+    }
     case "auth/required":
       return { ...s, auth: { methods: ev.methods, message: ev.message } };
     case "auth/busy": {
@@ -91,6 +99,7 @@ export function reduceSession(s: TranscriptState, ev: SessionEvent): TranscriptS
             queue: s.queue,
             nextId: s.nextId,
             ...(s.builtin !== undefined ? { builtin: s.builtin } : {}),
+            ...(s.confinement ? { confinement: s.confinement } : {}),
             ...(s.auth ? { auth: s.auth } : {}),
           }
         : s;

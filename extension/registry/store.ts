@@ -37,11 +37,13 @@ export interface InstalledLaunch {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** The install's own folder (under Manifold's storage): the agent's fence keeps it readable. */
+  dir: string;
 }
 
 export function launchOf(agent: InstalledAgent): InstalledLaunch {
   const m = agent.manifest;
-  return { name: m.name, command: m.relative ? path.join(agent.dir, m.command) : m.command, args: m.args, env: m.env };
+  return { name: m.name, command: m.relative ? path.join(agent.dir, m.command) : m.command, args: m.args, env: m.env, dir: agent.dir };
 }
 
 export class AgentStore {

@@ -24,6 +24,7 @@ import { isAuthRequired } from "../common/auth";
 import { Emitter, type Event } from "../../base/event";
 import { ignoreError } from "../../base/errors";
 import { Disposable, type AsyncShutdown } from "../../base/lifecycle";
+import type { AgentConfinement } from "../common/protection";
 
 export type { SessionCheckpointHooks } from "./folderTurns";
 
@@ -153,12 +154,16 @@ export class FolderSession extends Disposable implements AsyncShutdown {
 
   /**
    * Binds this folder to a live session on `client`: the persisted one (resume, else load), or a new
-   * one. `restart` = the agent process was restarted and the host still holds the history. `builtin`:
-   * which protection applies (said in the panel). `switchedTo`: the window switched agents; the
-   * transcript so far stays, under a divider, and the new agent's session continues below it.
+   * one. `restart` = the agent process was restarted and the host still holds the history. `builtin`
+   * and, for a third-party agent, `confinement`: which protection applies (said in the panel).
+   * `switchedTo`: the window switched agents; the transcript so far stays, under a divider, and the
+   * new agent's session continues below it.
    * An agent that answers `auth_required` gets its sign-in card instead of an error.
    */
-  attach(client: AcpClient, opts: { restart: boolean; builtin?: boolean; switchedTo?: string }): Promise<void> {
+  attach(
+    client: AcpClient,
+    opts: { restart: boolean; builtin?: boolean; confinement?: AgentConfinement; switchedTo?: string },
+  ): Promise<void> {
     const keep = opts.switchedTo !== undefined && this.#transcript.length > 0;
     const run = async () => {
       // A close still in flight (panel closed, then reopened at once) finishes first, so the agent never
@@ -167,8 +172,17 @@ export class FolderSession extends Disposable implements AsyncShutdown {
       this.#binding.unbind();
       this.#client = client;
       this.#error = false;
-      if (this.state.agentName !== client.agentName || (opts.builtin !== undefined && this.state.builtin !== opts.builtin))
-        this.emit({ type: "agent", agentName: client.agentName, ...(opts.builtin !== undefined ? { builtin: opts.builtin } : {}) });
+      if (
+        this.state.agentName !== client.agentName ||
+        (opts.builtin !== undefined && this.state.builtin !== opts.builtin) ||
+        this.state.confinement?.text !== opts.confinement?.text
+      )
+        this.emit({
+          type: "agent",
+          agentName: client.agentName,
+          ...(opts.builtin !== undefined ? { builtin: opts.builtin } : {}),
+          ...(opts.confinement ? { confinement: opts.confinement } : {}),
+        });
       if (keep) this.emit({ type: "agent/switched", agentName: client.agentName });
       // The first snapshot of a big folder hashes every file: do it now, not in front of the first prompt.
       void this.deps.checkpoints?.warm().catch((err: unknown) => this.deps.log?.(`checkpoints unavailable: ${errorText(err)}`));

@@ -49,6 +49,16 @@ export const SETTING_RULES = {
   },
   mcpServers: { scope: "machine", userOnly: "runs", why: "commands started for every session, and URLs given its headers" },
   "agentRegistry.url": { scope: "machine", userOnly: "runs", why: "where agents are installed from (and their install scripts)" },
+  "agentSandbox.unconfined": {
+    scope: "machine",
+    userOnly: "loosens",
+    why: "third-party agents started without Manifold's fence, as the user",
+  },
+  "agentSandbox.writablePaths": {
+    scope: "machine",
+    userOnly: "loosens",
+    why: "paths outside the folders a third-party agent's fence lets it write",
+  },
 } as const satisfies Record<string, SettingRule>;
 
 export type SettingId = keyof typeof SETTING_RULES;
@@ -129,6 +139,22 @@ export function sessionDefaultsFrom(src: SettingsSource): Record<string, string>
   if (sandbox) out.sandbox = sandbox;
   if (approval) out.approval = approval;
   return out;
+}
+
+const agentNames = z.array(z.string().min(1));
+const writablePaths = z.record(z.string(), z.array(z.string().min(1)));
+
+/** `manifold.agentSandbox.unconfined`: the `manifold.agent` values the user chose to run as themselves (I-119). */
+export function unconfinedAgentsFrom(src: SettingsSource): string[] {
+  const parsed = agentNames.safeParse(userValue(src.inspect("agentSandbox.unconfined")) ?? []);
+  return parsed.success ? parsed.data : [];
+}
+
+/** `manifold.agentSandbox.writablePaths` for `agent` (its `manifold.agent` value), with the `*` entry's for every agent. */
+export function agentWritablePathsFrom(src: SettingsSource, agent: string): string[] {
+  const parsed = writablePaths.safeParse(userValue(src.inspect("agentSandbox.writablePaths")) ?? {});
+  if (!parsed.success) return [];
+  return [...(parsed.data["*"] ?? []), ...(parsed.data[agent] ?? [])];
 }
 
 /** `manifold.mcpServers` (VS Code's mcp.json shape; validated by extension/mcp). */

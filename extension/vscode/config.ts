@@ -5,6 +5,8 @@ import type { AgentSecrets, AgentSettings, ThirdPartyAgent } from "../agent/agen
 import { settingsSetIn } from "../common/userSettings";
 import {
   agentSettingsFrom,
+  agentWritablePathsFrom,
+  unconfinedAgentsFrom,
   ignoredInspected,
   mcpServersFrom,
   registryUrlFrom,
@@ -29,6 +31,8 @@ export const SETTINGS = {
   trace: "trace",
   mcpServers: "mcpServers",
   agentRegistryUrl: "agentRegistry.url",
+  agentUnconfined: "agentSandbox.unconfined",
+  agentWritablePaths: "agentSandbox.writablePaths",
 } as const satisfies Record<string, SettingId>;
 
 export const SECRET_KEYS = {
@@ -56,6 +60,23 @@ export function readAgentSettings(): AgentSettings {
 /** `manifold.agent` from user or machine settings only (I-107): a workspace cannot pick an agent to run. */
 export function selectedAgent(): string {
   return readAgentSettings().agent;
+}
+
+/** Whether the user chose to run `agent` (its `manifold.agent` value) without the fence, from User settings only (I-119). */
+export function runsUnconfined(agent: string): boolean {
+  return unconfinedAgentsFrom(source()).includes(agent);
+}
+
+/** Records the user's "Always run unconfined" for `agent` in their User settings. */
+export async function rememberUnconfined(agent: string): Promise<void> {
+  const now = unconfinedAgentsFrom(source());
+  if (now.includes(agent)) return;
+  await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agentUnconfined, [...now, agent], vscode.ConfigurationTarget.Global);
+}
+
+/** The user's extra writable paths for `agent`'s fence (User settings only). */
+export function agentWritablePaths(agent: string): string[] {
+  return agentWritablePathsFrom(source(), agent);
 }
 
 /** `manifold.agentRegistry.url` from user or machine settings only (I-107): a workspace cannot name a registry. */

@@ -1,27 +1,32 @@
 // needs: e2e-tools
 // A real third-party ACP agent through Manifold's UI: opencode (pinned, installed by
 // scripts/agents/install.sh) serves a two-folder code-server window, offline, against a local fake of
-// its model API (OpenAI-compatible chat). Every `manifold.*` setting is machine-scoped, so in
-// code-server (a remote window) `manifold.agents` and `manifold.agent` go in the Remote (Machine) settings. Alpha streams a reply; a write asks in
-// alpha's panel only and Reject writes nothing (I-93); a write outside the folder, rejected, writes
-// nothing, and approved is written by opencode itself (it answers its own permission after handing
-// the edit to fs/*, which Manifold refuses outside the folder, I-94: the panel says "runs as you");
-// Cancel ends a hanging turn; beta has its own session with
-// cwd = beta at the same time, and no text crosses over. Skips (saying how to install) when opencode
-// is not installed.
+// its model API (OpenAI-compatible chat), and runs inside Manifold's fence (I-118): the panel says so.
+// Every `manifold.*` setting is machine-scoped, so in code-server (a remote window) `manifold.agents`
+// and `manifold.agent` go in the Remote (Machine) settings. Alpha streams a reply; a write asks in
+// alpha's panel only and Reject writes nothing (I-93); a granted write in alpha lands; a write outside
+// the folder, rejected, writes nothing, and approved is refused twice: by Manifold's fs/* (I-94) and,
+// when opencode then writes the file itself, by the fence, whose error opencode shows in the panel.
+// Its own shell cannot write outside, read the home folder's ssh key, or write a git hook; its state
+// survives a restart (the same session comes back). Cancel ends a hanging turn; beta has its own
+// session with cwd = beta at the same time, and no text crosses over. Skips (saying how to install)
+// when opencode is not installed.
 import * as assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { TEST_IDS } from "../../extension/webview/testIds";
 import { installedAgent } from "../agents/support/installed";
-import { PROFILES, writeCallFor } from "../agents/support/profiles";
+import { PROFILES, shellCallFor, toolsOf, writeCallFor } from "../agents/support/profiles";
 import { startFakeModelServer, type FakeModelServer, type FakeRequest, type FakeTurn } from "../support/fakeModelServer";
-import { webviewFrame } from "./support/browser";
+import { runCommand, webviewFrame } from "./support/browser";
 import { byTestId, startScenario, type Scenario } from "./support/scenario";
 
 const found = installedAgent("opencode");
 const profile = PROFILES.find((p) => p.id === "opencode");
+/** A key in the agent's home folder that its fence must hide. */
+const SECRET = "ssh-key-material-that-must-stay-hidden";
 
 /** The model's answer: the prompt's marker decides; a write targets the path after `[write:`. */
 function reply(req: FakeRequest): FakeTurn {
@@ -29,6 +34,11 @@ function reply(req: FakeRequest): FakeTurn {
   if (text.includes("[hang]")) return { hang: true };
   const hello = /\[hello:(\w+)\]/.exec(text);
   if (hello) return { text: ["Hello ", `from ${hello[1]}`] };
+  const command = /\[shell:([^\]]+)\]/.exec(text)?.[1];
+  if (command && !req.afterToolResult) {
+    const call = shellCallFor(toolsOf(req), command);
+    return call ? { toolCalls: [call] } : { text: `no shell tool among ${req.toolNames.join(", ")}` };
+  }
   const target = /\[write:([^\]]+)\]/.exec(text)?.[1];
   if (target && !req.afterToolResult) {
     const call = writeCallFor(req, target, "written by opencode\n");
@@ -43,6 +53,22 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
   const scenario = (): Scenario => {
     if (!s) throw new Error("the scenario did not start (see the before hook's error)");
     return s;
+  };
+  /** Answers every card of alpha's running turn with `choice` until the turn ends. */
+  const answerAll = async (alpha: Awaited<ReturnType<typeof webviewFrame>>, choice: RegExp) => {
+    const running = alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="true"]`);
+    const pending = alpha.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`);
+    await pending.first().waitFor({ state: "visible", timeout: 90_000 });
+    while ((await running.count()) > 0) {
+      if ((await pending.count()) > 0)
+        await pending
+          .first()
+          .locator(byTestId(TEST_IDS.permissionOption), { hasText: choice })
+          .first()
+          .click()
+          .catch(() => undefined);
+      await Promise.race([pending.first().waitFor({ state: "visible", timeout: 1_000 }), idle("alpha")]).catch(() => undefined);
+    }
   };
   /** Waits until the folder's panel has no turn running. */
   const idle = async (folder: "alpha" | "beta") =>
@@ -59,7 +85,9 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
       // A remote window reads machine-scoped settings from the Remote settings only (README).
       prepare: (ws) => {
         const home = join(ws.root, "opencode-home");
-        mkdirSync(home, { recursive: true });
+        mkdirSync(join(home, ".ssh"), { recursive: true });
+        writeFileSync(join(home, ".ssh", "id_test"), SECRET);
+        execFileSync("git", ["init", "-q", ws.alpha]);
         const machine = join(ws.root, ".code-server", "user-data", "Machine");
         mkdirSync(machine, { recursive: true });
         const env = Object.fromEntries(Object.entries(profile.env(origin, home)).filter((e): e is [string, string] => e[1] !== undefined));
@@ -82,14 +110,17 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
     assert.deepEqual(leftovers, [], "processes outlived code-server (opencode left running?)");
   });
 
-  it("I-93: alpha streams a reply while beta has its own session (cwd = beta), at the same time, no cross-talk; the panel says it runs as you", () =>
+  it("I-93, I-118: alpha streams a reply while beta has its own session (cwd = beta), at the same time, no cross-talk; the panel says opencode runs in Manifold's fence", () =>
     scenario().step("real-stream", async () => {
       const t = scenario();
       const alpha = await t.openChat("alpha");
       const beta = await t.openChat("beta");
-      const kind = alpha.locator(`${byTestId(TEST_IDS.protection)}[data-kind="runs-as-you"]`);
+      const kind = alpha.locator(`${byTestId(TEST_IDS.protection)}[data-kind="confined"]`);
       await kind.waitFor({ state: "visible", timeout: 90_000 });
-      assert.match(await kind.innerText(), /Runs as you: only its fs\/\* and terminal\/\* requests through Manifold are confined to alpha/);
+      assert.match(
+        await kind.innerText(),
+        /Confined by Manifold: writes only in alpha, beta and its own state folders; network on; home secrets hidden\./,
+      );
       await t.send("alpha", "[hello:alpha] say hello");
       await t.send("beta", "[hello:beta] say hello");
       const a = await webviewFrame(t.page, "Manifold: alpha");
@@ -130,44 +161,77 @@ describe("a real third-party agent (opencode) through Manifold's UI", { skip: "s
       assert.equal(existsSync(target), false, "Reject still wrote the file");
     }));
 
-  it("I-94 with an agent that runs as you: a write outside the folder, rejected, writes nothing; approved, Manifold's fs/* refuses it (said in alpha's panel only) and opencode writes it itself", () =>
+  it("I-118: a granted write in alpha lands", () =>
+    scenario().step("real-granted", async () => {
+      const t = scenario();
+      const target = join(t.workspace.alpha, "granted.txt");
+      const alpha = await t.send("alpha", `[write:${target}] write it`);
+      await answerAll(alpha, /allow once|allow/i);
+      assert.equal(readFileSync(target, "utf8"), "written by opencode\n");
+    }));
+
+  it("I-94, I-118: a write outside the folder, rejected, writes nothing; approved, Manifold's fs/* refuses it and so does the fence when opencode writes it itself: its own error shows in alpha's panel", () =>
     scenario().step("real-outside", async () => {
       const t = scenario();
       const outside = join(t.workspace.root, "outside.txt");
       const target = join(t.workspace.alpha, "..", "outside.txt");
-      const alpha = await webviewFrame(t.page, "Manifold: alpha");
-      const running = alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="true"]`);
-      const pending = alpha.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`);
-      /** Answers every card of the running turn with `choice` until the turn ends. */
-      const answerAll = async (choice: RegExp) => {
-        while ((await running.count()) > 0) {
-          if ((await pending.count()) > 0)
-            await pending
-              .first()
-              .locator(byTestId(TEST_IDS.permissionOption), { hasText: choice })
-              .first()
-              .click()
-              .catch(() => undefined);
-          await Promise.race([pending.first().waitFor({ state: "visible", timeout: 1_000 }), idle("alpha")]).catch(() => undefined);
-        }
-      };
-      await t.send("alpha", `[write:${target}] write outside`);
-      await pending.first().waitFor({ state: "visible", timeout: 90_000 });
-      await answerAll(/reject/i);
+      const alpha = await t.send("alpha", `[write:${target}] write outside`);
+      await answerAll(alpha, /reject/i);
       assert.equal(existsSync(outside), false, "a rejected write outside the folder was carried out");
-      // Approved: opencode first hands the edit to the client (fs/write_text_file, which Manifold refuses
-      // outside the folder, I-94), ignores the answer and writes the file itself. That is what the
-      // panel's "runs as you" line says; only the built-in agent is confined by Manifold.
+      // Approved: opencode first hands the edit to the client (fs/write_text_file, which Manifold
+      // refuses outside the folder, I-94), then writes the file itself: the fence refuses that (I-118).
       await t.send("alpha", `[write:${target}] write outside again`);
-      await pending.first().waitFor({ state: "visible", timeout: 90_000 });
-      await answerAll(/allow once|allow/i);
-      assert.equal(existsSync(outside), true, "opencode no longer writes approved files itself: revisit the protection line's wording");
-      // What Manifold served stayed confined: its fs/write_text_file refused the path, and alpha's panel
-      // (only alpha's) says so, since opencode swallows the error.
+      await answerAll(alpha, /allow once|allow/i);
+      assert.equal(existsSync(outside), false, "opencode wrote outside every folder through its fence");
       const refused = (frame: typeof alpha) =>
         frame.locator(byTestId(TEST_IDS.notice), { hasText: /Manifold refused the agent's write of .*outside\.txt/ });
       await refused(alpha).first().waitFor({ state: "visible", timeout: 30_000 });
+      // opencode 1.18's own words for the fence's EROFS: "Unknown: FileSystem.writeFile (<path>)", on a failed card.
+      await alpha
+        .locator(byTestId(TEST_IDS.toolCard), { hasText: /FileSystem\.writeFile \(.*outside\.txt\)|read-only file system|EROFS/i })
+        .filter({ hasText: /failed/ })
+        .first()
+        .waitFor({ state: "visible", timeout: 30_000 });
       assert.equal(await refused(await webviewFrame(t.page, "Manifold: beta")).count(), 0, "beta's panel shows alpha's refusal");
+    }));
+
+  it("I-118: opencode's own shell cannot write outside the folders, read the home folder's ssh key, or write a git hook", () =>
+    scenario().step("real-shell", async () => {
+      const t = scenario();
+      const home = join(t.workspace.root, "opencode-home");
+      const outside = join(t.workspace.root, "shell-outside.txt");
+      const hook = join(t.workspace.alpha, ".git", "hooks", "pre-commit");
+      const cmd = `echo pwned > ${outside}; cat ${home}/.ssh/id_test; echo pwned > ${hook}; echo inside > ${t.workspace.alpha}/shell-inside.txt`;
+      const alpha = await t.send("alpha", `[shell:${cmd}] run it`);
+      await answerAll(alpha, /allow once|allow/i);
+      assert.equal(readFileSync(join(t.workspace.alpha, "shell-inside.txt"), "utf8"), "inside\n", "the shell ran, and wrote inside");
+      assert.equal(existsSync(outside), false, "the shell wrote outside every folder");
+      assert.equal(existsSync(hook), false, "the shell wrote a git hook");
+      const shown = await alpha.locator("body").innerText();
+      assert.ok(!shown.includes(SECRET), "the ssh key reached the panel");
+      assert.ok(!(model?.requests ?? []).some((r) => JSON.stringify(r.body).includes(SECRET)), "the ssh key reached the model");
+      // The command's output goes back to the model as the tool result: the shell's own errors, no key.
+      const results = (model?.requests ?? []).filter((r) => r.afterToolResult).map((r) => JSON.stringify(r.body));
+      assert.ok(
+        results.some((b) => b.includes("shell-outside.txt: Read-only file system") && b.includes("pre-commit: Read-only file system")),
+        "the shell's own errors did not reach the model",
+      );
+    }));
+
+  it("I-118: opencode's state survives a restart: the same session comes back, and its state lives in its own folder", () =>
+    scenario().step("real-restart", async () => {
+      const t = scenario();
+      const alpha = await webviewFrame(t.page, "Manifold: alpha");
+      const before = await alpha.locator(byTestId(TEST_IDS.app)).getAttribute("data-session-id");
+      await runCommand(t.page, "Manifold: Restart Agent");
+      const again = await t.send("alpha", "[hello:again] say hello");
+      await again.locator(byTestId(TEST_IDS.agentMessage), { hasText: "Hello from again" }).waitFor({ state: "visible", timeout: 90_000 });
+      assert.equal(await again.locator(byTestId(TEST_IDS.app)).getAttribute("data-session-id"), before, "a new session replaced alpha's");
+      assert.equal(await again.locator(byTestId(TEST_IDS.notice), { hasText: /could not reopen/i }).count(), 0);
+      assert.ok(
+        readdirSync(join(t.workspace.root, "opencode-home", ".local", "share", "opencode")).length > 0,
+        "no state in its own folder",
+      );
     }));
 
   it("Cancel ends a hanging turn; the panel is idle again", () =>

@@ -64,7 +64,11 @@ export class SessionManager implements AsyncShutdown {
       (m) => log.info(m),
     );
     this.baselineDocs = new BaselineDocs((folder) => this.checkpoints.get(folder));
-    this.agent = new WindowAgent(context, log, { all: () => this.#sessions.values(), open: () => this.#openSessions() });
+    this.agent = new WindowAgent(context, log, {
+      all: () => this.#sessions.values(),
+      open: () => this.#openSessions(),
+      sandbox: () => this.#terminalSandbox(),
+    });
     this.#store.add(this.agent.onDidChangeStatus((status) => this.#onDidChange.fire({ kind: "agent", status })));
     this.#store.add(this.baselineDocs);
     this.#store.add(this.#sessionSubs);
@@ -148,6 +152,7 @@ export class SessionManager implements AsyncShutdown {
         },
         ...(this.checkpoints.get(key) ? { checkpoints: this.checkpoints.get(key) } : {}),
         onCheckpointsChanged: (session) => {
+          this.agent.afterTurn(session);
           void this.#panels.get(session.folder)?.refreshChanges();
           this.#onDidChange.fire({ kind: "checkpoints", folder: session.folder });
         },

@@ -20,11 +20,14 @@ import { Emitter, type Event } from "../../../base/event";
 import { DisposableStore, type AsyncShutdown } from "../../../base/lifecycle";
 import { signIn } from "../signIn";
 import { AgentSecretStore, signInIO } from "./agentAuth";
+import { AgentFencing } from "./agentFencing";
+import type { CommandSandbox } from "../../../sandbox/types";
 
-/** What the agent half knows of the folders: every live folder session, and those with a panel open. */
+/** What the agent half knows of the folders: every live folder session, those with a panel open, and the window's sandbox. */
 export interface AgentSessions {
   all(): Iterable<FolderSession>;
   open(): FolderSession[];
+  sandbox(): Promise<CommandSandbox>;
 }
 
 export class WindowAgent implements AsyncShutdown {
@@ -37,15 +40,20 @@ export class WindowAgent implements AsyncShutdown {
   readonly secrets: AgentSecretStore;
   #status: AgentStatus = "idle";
   #statusMessage: string | undefined;
+  readonly #fencing: AgentFencing;
   /** Set while `switchAgent` restarts the agent: the next attach keeps each transcript under a divider. */
   #switching = false;
 
   constructor(
-    context: vscode.ExtensionContext,
+    private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly sessions: AgentSessions,
   ) {
     this.secrets = new AgentSecretStore(context.secrets, context.globalState);
+    const fencing = this.#store.add(
+      new AgentFencing({ context, sandbox: () => sessions.sandbox(), open: () => sessions.open(), log: (m) => log.info(m) }),
+    );
+    this.#fencing = fencing;
     const agentLog: AgentLog = {
       info: (m) => log.info(m),
       warn: (m) => log.warn(m),
@@ -61,7 +69,7 @@ export class WindowAgent implements AsyncShutdown {
         // The data dir (and the agent's cwd) must exist before the spawn.
         await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(context.globalStorageUri, "sessions"));
         const settings = readAgentSettings();
-        return resolveAgentSpec({
+        const spec = resolveAgentSpec({
           settings,
           registryAgent: await installedRegistryLaunch(context, settings.agent),
           secrets: { ...(await readSecrets(context.secrets)), agentEnv: await this.secrets.read(settings.agent) },
@@ -73,13 +81,22 @@ export class WindowAgent implements AsyncShutdown {
           // I-116: no session's tools or commands see Manifold's storage (checkpoints, logs, VS Code's state).
           hideDirs: manifoldStorageDirs(context),
         });
+        // A third-party agent runs inside the window's fence, or unconfined by the user's choice only (I-118, I-119).
+        return fencing.confine(spec, settings.agent);
       },
+      onStderrLine: (line, spec) => fencing.stderrLine(line, spec),
+      confinedStartFailed: (spec, why) => fencing.startFailed(spec, readAgentSettings().agent, why),
       onStarted: (client, restart) => this.#onAgentStarted(client, restart),
       onCrashed: (message) => {
         for (const s of this.sessions.all()) s.agentDied(message);
       },
       onStatus: (status, message) => this.#setStatus(status, message),
     });
+    this.#store.add(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        void fencing.foldersChanged(this.host.spec, () => this.restartAgent()).catch((err: unknown) => log.warn(errorText(err)));
+      }),
+    );
     if (!vscode.workspace.isTrusted) this.#status = "untrusted";
     this.#store.add(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -88,6 +105,12 @@ export class WindowAgent implements AsyncShutdown {
           void this.ensureAttached(s).catch((err: unknown) => this.log.error(`[${s.folderName}] ${errorText(err)}`));
       }),
     );
+  }
+
+  /** A turn of `s` ended (or its session changed): what the fenced agent did to the folders' config is checked. */
+  afterTurn(s: FolderSession): void {
+    const spec = this.host.spec;
+    if (spec?.confinement?.kind === "confined") this.#fencing.afterTurn(s, spec.name);
   }
 
   /** Tells a folder session created after the last status change what the agent's status is. */
@@ -109,9 +132,11 @@ export class WindowAgent implements AsyncShutdown {
     });
     const switched = this.#switching;
     this.#switching = false;
+    const confinement = this.host.spec?.confinement;
     const opts = {
       restart: restart && !switched,
       builtin: this.host.spec?.builtin ?? true,
+      ...(confinement ? { confinement } : {}),
       ...(switched ? { switchedTo: client.agentName } : {}),
     };
     await Promise.all(
@@ -150,6 +175,7 @@ export class WindowAgent implements AsyncShutdown {
           spec: () => this.host.spec,
           store: this.secrets,
           restartAgent: () => this.restartAgent(),
+          extensionPath: this.context.extensionUri.fsPath,
         }),
       );
   }
@@ -162,7 +188,9 @@ export class WindowAgent implements AsyncShutdown {
     }
     const client = await this.host.ensure();
     await s.whenAttached();
-    if (!s.sessionId && !s.state.auth) await s.attach(client, { restart: false, builtin: this.host.spec?.builtin ?? true });
+    const confinement = this.host.spec?.confinement;
+    if (!s.sessionId && !s.state.auth)
+      await s.attach(client, { restart: false, builtin: this.host.spec?.builtin ?? true, ...(confinement ? { confinement } : {}) });
   }
 
   async restartAgent(): Promise<void> {

@@ -7,13 +7,13 @@ import { Icon } from "../icons";
 import { TEST_IDS } from "../testIds";
 import { post } from "../vscodeApi";
 
-/** One line under the header: sandboxed (the built-in agent) or "runs as you" (a third-party agent). */
+/** One line under the header: sandboxed (the built-in agent), confined by Manifold's fence or "runs as you" (a third-party agent). */
 export function ProtectionLine({ s }: { s: TranscriptState }) {
   const p = protectionOf(s);
   if (!p) return null;
   return (
     <div class={`protection ${p.kind}`} data-testid={TEST_IDS.protection} data-kind={p.kind} data-backend={p.backend ?? ""}>
-      <Icon name={p.kind === "sandboxed" || p.kind === "read-only" ? "shield" : "warning"} /> {p.text}
+      <Icon name={p.kind === "sandboxed" || p.kind === "read-only" || p.kind === "confined" ? "shield" : "warning"} /> {p.text}
     </div>
   );
 }

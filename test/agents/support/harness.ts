@@ -12,6 +12,7 @@ import { BoundSession } from "../../../extension/sessions/boundSession";
 import type { TranscriptEvent } from "../../../extension/common/transcript";
 import { createNoSandbox } from "../../../sandbox/none";
 import { spawnTree } from "../../../sandbox/processTree";
+import type { WrappedCommand } from "../../../sandbox/types";
 
 export type PermissionChoice = "allow" | "reject";
 
@@ -35,23 +36,39 @@ export interface RealAgent {
   stderr(): string;
   /** `session/new` for `folder`, bound like a panel binds it. */
   newSession(folder: string): Promise<acp.NewSessionResponse>;
+  /** `session/load` of `sessionId` for `folder`, bound first (the replay arrives as updates). */
+  loadSession(folder: string, sessionId: string): Promise<acp.LoadSessionResponse>;
   /** What the user answers to every permission request from now on. */
   answerPermissions(choice: PermissionChoice): void;
   /** Concatenated agent text of the session so far. */
   text(): string;
   /** What the session showed: its text and each tool call update's status and text, for failure messages. */
   transcript(): string;
+  /** Everything the session received (its updates and the binding's events), as JSON text. */
+  seen(): string;
   close(): Promise<void>;
 }
 
 const ALLOW = new Set(["allow_once", "allow_always"]);
 const REJECT = new Set(["reject_once", "reject_always"]);
 
-export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
+/**
+ * The agent's own command, or one a sandbox already wrapped (`CommandSandbox.fenceAgent`: bwrap and
+ * the descriptors it binds by, which `spawnTree` hands over as fd 3, 4, … and closes).
+ */
+export async function startRealAgent(cmd: AgentCommand | WrappedCommand): Promise<RealAgent> {
   let stderr = "";
-  const env = Object.fromEntries(Object.entries(cmd.env).filter((e): e is [string, string] => e[1] !== undefined));
+  const spawnable: WrappedCommand =
+    "file" in cmd
+      ? cmd
+      : {
+          file: cmd.command,
+          args: cmd.args,
+          env: Object.fromEntries(Object.entries(cmd.env).filter((e): e is [string, string] => e[1] !== undefined)),
+          cwd: cmd.cwd,
+        };
   // Its own process group, ended as a tree (the same mechanism as the extension's terminals).
-  const proc = spawnTree({ file: cmd.command, args: cmd.args, env, cwd: cmd.cwd }, (d) => (stderr = (stderr + d).slice(-20_000)), {
+  const proc = spawnTree(spawnable, (d) => (stderr = (stderr + d).slice(-20_000)), {
     stdin: true,
     rawStdout: true,
   });
@@ -93,6 +110,19 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     else binding.dismissPermission(p.requestId);
   };
   const sandbox = createNoSandbox({}, "none");
+  const bind = (folder: string, sessionId: string) => {
+    binding = new BoundSession(client, sessionId, new PathConfinement(folder), {
+      editor,
+      terminalSandbox: async () => sandbox,
+      emit: (...e) => events.push(...e),
+      update: (u) => updates.push(u),
+      onPermissionRequested: (p) => {
+        permissions.push(p);
+        answer(p);
+      },
+      onQuestionRequested: () => undefined,
+    });
+  };
   return {
     client,
     init,
@@ -102,20 +132,11 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
     fsCalls,
     stderr: () => stderr,
     async newSession(folder) {
-      const res = await client.newSession(folder, (r) => {
-        binding = new BoundSession(client, r.sessionId, new PathConfinement(folder), {
-          editor,
-          terminalSandbox: async () => sandbox,
-          emit: (...e) => events.push(...e),
-          update: (u) => updates.push(u),
-          onPermissionRequested: (p) => {
-            permissions.push(p);
-            answer(p);
-          },
-          onQuestionRequested: () => undefined,
-        });
-      });
-      return res;
+      return client.newSession(folder, (r) => bind(folder, r.sessionId));
+    },
+    async loadSession(folder, sessionId) {
+      bind(folder, sessionId);
+      return client.loadSession(sessionId, folder);
     },
     answerPermissions(c) {
       choice = c;
@@ -133,6 +154,7 @@ export async function startRealAgent(cmd: AgentCommand): Promise<RealAgent> {
           return [`\n[${u.sessionUpdate} ${u.title ?? ""} ${u.status ?? ""}] ${text}\n`];
         })
         .join(""),
+    seen: () => JSON.stringify([updates, events]),
     async close() {
       await binding?.shutdown();
       client.close();

@@ -1,6 +1,6 @@
 // How each pinned real agent is started against a local fake of its model API (the measured settings
-// of ../shared/reference/agents-and-mcp.md), and how the fake model asks it for a write: the fake
-// reads the tool list of the request and calls the agent's own write tool by its schema.
+// of ../shared/reference/agents-and-mcp.md), and how the fake model asks it for a write or a shell
+// command: the fake reads the tool list of the request and calls the agent's own tool by its schema.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeRequest, FakeToolCall } from "../../support/fakeModelServer";
@@ -108,14 +108,47 @@ export function argsFor(profile: AgentProfile, modelUrl: string): string[] {
 
 type Schema = { properties?: Record<string, unknown> };
 
-function toolSchemas(req: FakeRequest): { name: string; schema: Schema }[] {
+function toolSchemas(req: Pick<FakeRequest, "body">): { name: string; schema: Schema }[] {
   const tools = Array.isArray(req.body.tools) ? (req.body.tools as Record<string, unknown>[]) : [];
   return tools.map((t) => {
     const fn = t.function as { name?: string; parameters?: Schema } | undefined;
     return fn
       ? { name: String(fn.name), schema: fn.parameters ?? {} }
-      : { name: String(t.name), schema: (t.input_schema as Schema | undefined) ?? {} };
+      : { name: String(t.name), schema: ((t.input_schema ?? t.parameters) as Schema | undefined) ?? {} };
   });
+}
+
+/** A tool's name and JSON schema, as any of the fakes' APIs lists it. */
+export type ToolSchema = { name: string; schema: Schema & { required?: string[] } };
+
+/** The tools of a Chat Completions, Anthropic or Responses request. */
+export function toolsOf(req: { body: unknown }): ToolSchema[] {
+  return toolSchemas({ body: (req.body ?? {}) as Record<string, unknown> });
+}
+
+/** The tools of a Gemini request (`tools[].functionDeclarations`). */
+export function geminiToolsOf(body: unknown): ToolSchema[] {
+  type Decl = { name?: string; parametersJsonSchema?: ToolSchema["schema"]; parameters?: ToolSchema["schema"] };
+  const tools = (body as { tools?: { functionDeclarations?: Decl[] }[] } | null)?.tools ?? [];
+  return tools
+    .flatMap((t) => t.functionDeclarations ?? [])
+    .map((d) => ({ name: String(d.name), schema: d.parametersJsonSchema ?? d.parameters ?? {} }));
+}
+
+/**
+ * A call of the agent's own shell tool (bash, Bash, run_shell_command, shell, exec_command: a
+ * command string field `command` or `cmd`), or undefined when it offers none. A required
+ * `description` gets one: the agents show it as the card's title.
+ */
+export function shellCallFor(tools: ToolSchema[], command: string): FakeToolCall | undefined {
+  for (const t of tools.filter((x) => /^(bash|shell|run_shell_command|exec_command|exec)$/i.test(x.name))) {
+    const props = Object.keys(t.schema.properties ?? {});
+    const key = ["command", "cmd"].find((k) => props.includes(k));
+    if (!key) continue;
+    const described = props.includes("description") ? { description: "run a command" } : {};
+    return { name: t.name, args: { [key]: command, ...described } };
+  }
+  return undefined;
 }
 
 /** A call of the request's own file-write tool (named write…, with a path and a content field). */

@@ -7,7 +7,7 @@
 // RENAME_EXCHANGE, so `.git` is always one or the other). The oracle is the host: the outside
 // directory must stay exactly as it was.
 import assert from "node:assert/strict";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -17,25 +17,8 @@ import { gitProtectionPlan } from "../../../sandbox/gitPlan";
 import { spawnTree } from "../../../sandbox/processTree";
 import type { CommandSandbox, SandboxContext, WrappedCommand } from "../../../sandbox/types";
 import { asWho, detect, linux, makeFixture, type Fixture } from "./fixture";
+import { PY, startSwapper } from "./hostPeers";
 
-const PY = "/usr/bin/python3";
-/**
- * Exchanges two paths atomically in a loop until killed, holding each state `argv[3]` seconds (0: as
- * fast as it can); prints "ready" once the first exchange worked.
- */
-const SWAPPER = `
-import ctypes, os, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-a, b, hold = os.fsencode(sys.argv[1]), os.fsencode(sys.argv[2]), float(sys.argv[3])
-def swap():
-    if libc.renameat2(-100, a, -100, b, 2) != 0:
-        sys.stderr.write(os.strerror(ctypes.get_errno()) + "\\n"); sys.exit(1)
-swap(); swap()
-sys.stdout.write("ready\\n"); sys.stdout.flush()
-while True:
-    swap()
-    if hold: time.sleep(hold)
-`;
 /** Commands per race and its time bound (whichever comes first). */
 const ROUNDS = 100;
 const RACE_MS = 30_000;
@@ -110,16 +93,6 @@ function pathBinds(w: WrappedCommand): WrappedCommand {
     args[i + 1] = fs.readlinkSync(`/proc/self/fd/${parent}`);
   }
   return { ...w, args };
-}
-
-function startSwapper(a: string, b: string, holdMs: number): Promise<ChildProcess> {
-  const child = spawn(PY, ["-I", "-c", SWAPPER, a, b, String(holdMs / 1000)], { stdio: ["ignore", "pipe", "pipe"] });
-  return new Promise((resolve, reject) => {
-    let err = "";
-    child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-    child.stdout?.once("data", () => resolve(child));
-    child.once("exit", (code) => reject(new Error(`swapper exited ${code}: ${err}`)));
-  });
 }
 
 async function stopSwapper(child: ChildProcess, root: string, link: string): Promise<void> {

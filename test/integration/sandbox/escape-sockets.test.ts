@@ -3,11 +3,10 @@
 // Docker socket, the user's D-Bus, ssh-agent, a socket inside the session folder) was reachable
 // from python, curl --unix-socket and node. Each test counts what the host listener received.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as net from "node:net";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { CommandSandbox } from "../../../sandbox/types";
+import { listen } from "./hostPeers";
 import { asWho, detect, linux, makeFixture, type Fixture } from "./fixture";
 import { runIn } from "./run";
 
@@ -21,28 +20,6 @@ before(async () => {
   sb = await detect();
 });
 after(() => fx.cleanup());
-
-interface Listener {
-  address: string;
-  /** Bytes and connections the listener has seen. */
-  seen(): { connections: number; data: string };
-  close(): Promise<void>;
-}
-
-async function listen(address: string): Promise<Listener> {
-  let connections = 0;
-  let data = "";
-  const server = net.createServer((s) => {
-    connections++;
-    s.setEncoding("utf8");
-    s.on("data", (d: string) => (data += d));
-    s.on("error", () => {});
-    s.end("HELLO-FROM-HOST\n");
-  });
-  await new Promise<void>((r) => server.listen(address, r));
-  if (!address.startsWith("\0")) fs.chmodSync(address, 0o777); // reachable by any uid, like /run/docker.sock for its group
-  return { address, seen: () => ({ connections, data }), close: () => new Promise((r) => server.close(() => r())) };
-}
 
 const PY = "/usr/bin/python3";
 /** Client attempts from inside; each prints CONNECTED or REFUSED. */

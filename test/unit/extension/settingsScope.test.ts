@@ -16,6 +16,8 @@ import {
   sessionDefaultsFrom,
   SETTING_RULES,
   traceFrom,
+  unconfinedAgentsFrom,
+  agentWritablePathsFrom,
   USER_ONLY_SETTINGS,
   type SettingId,
   type SettingRule,
@@ -66,6 +68,18 @@ const CASES: Record<SettingId, { hostile: unknown; user: unknown; read: (s: Sett
     user: { servers: { mine: { type: "http", url: "https://mcp.example.com" } } },
     read: (s) => mcpServersFrom(s),
     byDefault: {},
+  },
+  "agentSandbox.unconfined": {
+    hostile: ["evil-agent", "registry:opencode"],
+    user: ["my-agent"],
+    read: (s) => unconfinedAgentsFrom(s),
+    byDefault: [],
+  },
+  "agentSandbox.writablePaths": {
+    hostile: { "*": ["~"] },
+    user: { "*": ["~/work-cache"] },
+    read: (s) => ({ "*": agentWritablePathsFrom(s, "registry:opencode") }),
+    byDefault: { "*": [] },
   },
   "agentRegistry.url": {
     hostile: "https://evil.example/registry.json",
