@@ -2,6 +2,7 @@
 // A mode is a preset of sandbox and approval (`MODE_PRESETS`); any other pair shows as `custom`.
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import type { ModelConfig } from "../model/types";
+import { visionSummary } from "../model/visionProbe";
 import { MODE_PRESETS } from "../policy/types";
 import { applyConfig, modeOf, type SessionSettings } from "../runtime/settings";
 
@@ -42,7 +43,8 @@ export function configOptions(s: SessionSettings, models: readonly ModelConfig[]
       category: "model",
       type: "select",
       currentValue: s.model,
-      options: models.map((m) => ({ value: m.id, name: m.label })),
+      // Whether each model sees images, and who said so (its endpoint, the setting, its name).
+      options: models.map((m) => ({ value: m.id, name: m.label, description: visionSummary(m) })),
     },
     {
       id: "sandbox",

@@ -5,7 +5,7 @@
 //   MANIFOLD_MODEL            model name; a comma-separated list offers several (first is default)
 //   OPENAI_API_KEY / ANTHROPIC_API_KEY
 //   MANIFOLD_MODEL_TIMEOUT_MS, MANIFOLD_MODEL_RETRY_BASE_MS, MANIFOLD_MODEL_CONTEXT_WINDOW
-//   MANIFOLD_MODEL_VISION=1|0 says whether the configured models see images (default: by name, vision.ts)
+//   MANIFOLD_MODEL_VISION=1|0 says whether the configured models see images (default: ask the endpoint, else by name; visionProbe.ts)
 //   MANIFOLD_DETECT_LOCAL_MODELS=0 disables probing Ollama / LM Studio (tests must be hermetic)
 //
 // With no provider named, a key or a base URL configures a real provider; with nothing at all, local
@@ -16,6 +16,7 @@ import { DEFAULT_LOCAL_SERVERS, detectLocalServers, type LocalServer } from "./d
 import { DEMO_MODEL_CONFIG } from "./demo/demoModel";
 import { ModelConfigError, type ModelConfig, type ProviderId } from "./types";
 import { visionFor, visionOverride } from "./vision";
+import { applyVision, type EndpointKind } from "./visionProbe";
 
 export interface ResolvedModels {
   /** Every model a session may pick (the `model` config option values), demo last. */
@@ -28,6 +29,9 @@ export interface ResolveOptions {
   /** Servers to probe when nothing is configured (tests point this at the fake server). */
   localServers?: readonly LocalServer[];
   detectTimeoutMs?: number;
+  /** For the vision probes (visionProbe.ts); default the global fetch. */
+  fetch?: typeof fetch;
+  visionTimeoutMs?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -131,7 +135,14 @@ export async function resolveModels(env: NodeJS.ProcessEnv, options: ResolveOpti
   const vision = visionOverride(env.MANIFOLD_MODEL_VISION);
   parseBaseUrl(env.MANIFOLD_MODEL_BASE_URL); // validate early whatever the provider
   const demo: ModelConfig = { ...DEMO_MODEL_CONFIG };
-  const result = (real: ModelConfig[]): ResolvedModels => {
+  const kinds = new Map<ModelConfig, EndpointKind>();
+  const result = async (real: ModelConfig[]): Promise<ResolvedModels> => {
+    await applyVision(real, {
+      ...(vision !== undefined ? { override: vision } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.visionTimeoutMs !== undefined ? { timeoutMs: options.visionTimeoutMs } : {}),
+      kindOf: (m) => kinds.get(m),
+    });
     const models = [...real, demo];
     return { models, defaultId: (models[0] as ModelConfig).id };
   };
@@ -152,16 +163,20 @@ export async function resolveModels(env: NodeJS.ProcessEnv, options: ResolveOpti
   if (nonEmpty(env.MANIFOLD_DETECT_LOCAL_MODELS) === "0") return result([]);
   const detected = await detectLocalServers(options.localServers ?? DEFAULT_LOCAL_SERVERS, options.detectTimeoutMs);
   const local = detected.flatMap(({ server, models }) =>
-    models.map((model): ModelConfig => ({
-      id: `${server.id}:${model}`,
-      provider: "openai-compatible",
-      model,
-      baseUrl: server.baseUrl,
-      label: `${model} (${server.name})`,
-      vision: vision ?? visionFor("openai-compatible", model),
-      contextWindow: contextOverride ?? contextWindowFor(model),
-      ...common,
-    })),
+    models.map((model): ModelConfig => {
+      const m: ModelConfig = {
+        id: `${server.id}:${model}`,
+        provider: "openai-compatible",
+        model,
+        baseUrl: server.baseUrl,
+        label: `${model} (${server.name})`,
+        vision: vision ?? visionFor("openai-compatible", model),
+        contextWindow: contextOverride ?? contextWindowFor(model),
+        ...common,
+      };
+      if (server.id === "ollama" || server.id === "lmstudio") kinds.set(m, server.id);
+      return m;
+    }),
   );
   // MANIFOLD_MODEL may name one of the detected models: start with it.
   const wanted = modelNames(env)[0];

@@ -43,6 +43,9 @@ export interface ModelStreamRequest {
 
 export type ProviderId = "openai-compatible" | "anthropic" | "demo";
 
+/** Who decided whether a model sees images (`visionProbe.ts`). */
+export type VisionSource = "setting" | "endpoint:ollama" | "endpoint:lmstudio" | "endpoint:openrouter" | "name list" | "learned (400)";
+
 /** What one session's `model` config option points at. `apiKey` is never logged or persisted. */
 export interface ModelConfig {
   /** Stable id used as the `model` config option value, e.g. `openai-compatible:gpt-4o-mini` or `demo`. */
@@ -53,8 +56,10 @@ export interface ModelConfig {
   apiKey?: string;
   /** Human label for pickers, e.g. "gpt-4o-mini (Ollama)". */
   label: string;
-  /** Whether the model can see images (MANIFOLD_MODEL_VISION, else a per-name heuristic, `vision.ts`); without it images reach it as text placeholders. */
+  /** Whether the model can see images (`visionProbe.ts`: MANIFOLD_MODEL_VISION, its endpoint, else a per-name heuristic, `vision.ts`); without it images reach it as text placeholders. */
   vision?: boolean;
+  /** Who decided `vision` when the name list did not (absent: the name list): "setting" | "endpoint:ollama" | "endpoint:lmstudio" | "endpoint:openrouter" | "name list" | "learned (400)". */
+  visionSource?: VisionSource;
   /** Context window size in tokens when known (for `usage_update.size`). */
   contextWindow?: number;
   /** Give up (kind `timeout`) when the endpoint sends nothing for this long (MANIFOLD_MODEL_TIMEOUT_MS). */

@@ -49,3 +49,20 @@ export function visionOverride(raw: string | undefined): boolean | undefined {
   if (v === "0" || v === "false") return false;
   throw new ModelConfigError(`MANIFOLD_MODEL_VISION must be 1 or 0, got "${raw}".`);
 }
+
+/** Decoded size of base64 data, without decoding it. */
+export function base64Bytes(data: string): number {
+  const pad = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
+}
+
+/** What a model that cannot see an image is told instead: its name, type and size, and why it is not shown. */
+export function imageAsText(
+  mimeType: string,
+  data: string,
+  name?: string,
+  why = "this model cannot see images",
+): { type: "text"; text: string } {
+  const kib = Math.max(1, Math.round(base64Bytes(data) / 1024));
+  return { type: "text", text: `[image${name ? ` ${name}` : ""}: ${mimeType}, ${kib} KiB — not shown: ${why}]` };
+}

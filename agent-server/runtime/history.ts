@@ -3,6 +3,8 @@
 // that got no reply is closed by a short assistant note, never merged into the next request.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AssistantPart, ChatMessage, ToolResultPart, UserPart } from "../model/types";
+import { describeVisionSource, type VisionSource } from "../model/visionProbe";
+import { imageAsText } from "../model/vision";
 import type { LogEntry } from "../session/events";
 import { initPrompt, isLocalCommand, parseCommand, summaryMessage } from "./slashCommands";
 
@@ -28,19 +30,16 @@ export function imagesAfter(entries: readonly LogEntry[], seq: number): number {
   return count;
 }
 
-export function unseenImagesNotice(count: number): string {
-  return `The selected model cannot see images, so it was told ${count === 1 ? "an image was" : `${count} images were`} attached but not shown. Pick a vision-capable model (or set MANIFOLD_MODEL_VISION=1 if this one can see images) to send them.`;
+/** The transcript's note for images a blind model was not shown; `source` says who decided it is blind. */
+export function unseenImagesNotice(count: number, source?: VisionSource): string {
+  const why = source ? ` (${describeVisionSource(source)})` : "";
+  return `The selected model cannot see images${why}, so it was told ${count === 1 ? "an image was" : `${count} images were`} attached but not shown. Pick a vision-capable model (or set MANIFOLD_MODEL_VISION=1 if this one can see images) to send them.`;
 }
 
-/** Decoded size of base64 data, without decoding it. */
-export function base64Bytes(data: string): number {
-  const pad = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
-}
+export { base64Bytes } from "../model/vision";
 
 function imagePlaceholder(mimeType: string, data: string, name?: string): UserPart {
-  const kib = Math.max(1, Math.round(base64Bytes(data) / 1024));
-  return { type: "text", text: `[image${name ? ` ${name}` : ""}: ${mimeType}, ${kib} KiB — not shown: this model cannot see images]` };
+  return imageAsText(mimeType, data, name);
 }
 
 export function promptToUserParts(content: readonly ContentBlock[], opts: HistoryOptions = {}): UserPart[] {

@@ -115,7 +115,7 @@ async function buildRequest(
     // Said once per image, in the transcript; the model gets a placeholder (history.ts).
     const unseen = imagesAfter(host.session.entries, turn.imagesNoticedSeq);
     turn.imagesNoticedSeq = host.session.entries[host.session.entries.length - 1]?.seq ?? 0;
-    if (unseen > 0) host.append({ type: "notice", text: unseenImagesNotice(unseen) });
+    if (unseen > 0) host.append({ type: "notice", text: unseenImagesNotice(unseen, model.config.visionSource ?? "name list") });
   }
   return {
     system: [host.services.systemPrompt(host.cwd), ...(instructions ? [instructions] : []), ...notes].join("\n"),

@@ -7,7 +7,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { relative } from "node:path";
 import { z } from "zod";
 import type { PathConfinement } from "../client/folderConfinement";
-import type { LanguageIntelligence, Location, Position } from "./intelligence";
+import type { DiagnosticInfo, LanguageIntelligence, Location, Position } from "./intelligence";
+import { DIAGNOSTICS_BOUNDS } from "./diagnosticsWait";
+import { fileDiagnosticsText, folderDiagnosticsText, problemLine } from "./diagnosticsText";
 import { errorMessage } from "../../base/errors";
 
 const MAX_ITEMS = 200;
@@ -92,32 +94,25 @@ function registerDiagnostics(server: McpServer, { intel, show, inside, withPath 
   server.registerTool(
     "diagnostics",
     {
-      description:
-        "Problems (errors, warnings) the editor reports for a file, or for the whole workspace folder when no path is given. Use after editing files to see what the edits broke.",
+      description: `Problems (errors, warnings) the editor's language servers report for a file, or for the whole workspace folder when no path is given. Use after editing files to see what the edits broke. Waits up to ${DIAGNOSTICS_BOUNDS.firstMs / 1000} s for a file's report; a file with no report by then is said to be unknown, not clean.`,
       inputSchema: { path: pathArg.optional() },
       annotations: ro,
     },
     async ({ path }) => {
-      const list = async (real?: string) => {
-        const { kept } = await inside(await intel.diagnostics(real));
-        // "Nothing reported" is not "checked and clean": a clean file and a file no language extension
-        // analyses look the same from here, so the answer says which it can be.
-        if (kept.length === 0)
-          return text(
-            real
-              ? `No problems reported for ${await show(real)} (either it is clean, or no language extension in this editor checks files of its type).`
-              : "No problems reported in this folder (only files the editor's language extensions have checked are counted).",
-          );
-        const lines = await Promise.all(
-          kept.map(
-            async (d) =>
-              `${await show(d.path)}:${fmtPos(d.range.start)} ${d.severity}${d.source ? ` [${d.source}${d.code ? ` ${d.code}` : ""}]` : ""}: ${d.message}`,
-          ),
-        );
-        return text(lines.join("\n"));
-      };
-      if (path === undefined) return list();
-      return withPath(path, (real) => list(real));
+      const lines = async (ds: readonly DiagnosticInfo[]) => Promise.all(ds.map(async (d) => problemLine(await show(d.path), d)));
+      if (path === undefined) {
+        const got = await intel.folderDiagnostics();
+        const { kept } = await inside(got.problems);
+        const unknown = await inside(got.unknown);
+        const files = await Promise.all(unknown.kept.map(async (u) => ({ file: await show(u.path), languageId: u.languageId })));
+        return text(folderDiagnosticsText({ problems: await lines(kept), unknown: files, waitedMs: got.waitedMs }));
+      }
+      return withPath(path, async (real) => {
+        const got = await intel.fileDiagnostics(real);
+        const { kept } = await inside(got.problems);
+        const view = { file: await show(real), languageId: got.languageId, outcome: got.outcome, waitedMs: got.waitedMs };
+        return text(fileDiagnosticsText({ ...view, problems: await lines(kept) }));
+      });
     },
   );
 }

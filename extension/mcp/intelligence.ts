@@ -17,6 +17,23 @@ export interface DiagnosticInfo {
   code?: string;
   range: { start: Position; end: Position };
 }
+/**
+ * One file's problems and whether its language server reported them: `settled` after a report (also one
+ * listing none), `none` when no report came within `waitedMs` (the result is unknown).
+ */
+export interface FileDiagnostics {
+  path: string;
+  languageId: string;
+  outcome: "settled" | "none";
+  waitedMs: number;
+  problems: DiagnosticInfo[];
+}
+/** The problems the editor knows of, and the open files whose report did not come within `waitedMs`. */
+export interface FolderDiagnostics {
+  problems: DiagnosticInfo[];
+  unknown: { path: string; languageId: string }[];
+  waitedMs: number;
+}
 export interface SymbolInfo {
   name: string;
   kind: string;
@@ -37,8 +54,10 @@ export interface SelectionInfo {
 }
 
 export interface LanguageIntelligence {
-  /** Problems for one file (analysed first if the editor has not yet) or, without `path`, every known one. */
-  diagnostics(path?: string): Promise<DiagnosticInfo[]>;
+  /** Problems for one file, analysed first if the editor has not yet, and whether its server reported. */
+  fileDiagnostics(path: string): Promise<FileDiagnostics>;
+  /** Every known problem, and which open files' reports are still unknown. */
+  folderDiagnostics(): Promise<FolderDiagnostics>;
   definitions(path: string, at: Position): Promise<Location[]>;
   references(path: string, at: Position): Promise<Location[]>;
   hover(path: string, at: Position): Promise<string[]>;

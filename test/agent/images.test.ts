@@ -102,11 +102,14 @@ describe("images (spawned)", () => {
       { type: "text", text: "[image: image/png, 1 KiB — not shown: this model cannot see images]" },
     ]);
     assert.ok(!JSON.stringify(server.requests[0]!.body).includes(PNG));
-    assert.match(agent.textOf(sessionId), /The selected model cannot see images, so it was told an image was attached but not shown/);
+    assert.match(
+      agent.textOf(sessionId),
+      /The selected model cannot see images \(MANIFOLD_MODEL_VISION says so\), so it was told an image was attached but not shown/,
+    );
     // Said once: a later turn without images says nothing again (its request still has the placeholder).
     server.enqueue({ text: "ok" });
     await agent.prompt(sessionId, "and now?");
-    assert.equal(agent.textOf(sessionId).split("cannot see images, so it was told").length - 1, 1);
+    assert.equal(agent.textOf(sessionId).split("cannot see images (MANIFOLD_MODEL_VISION says so), so it was told").length - 1, 1);
     assert.ok(JSON.stringify(server.requests[1]!.messages).includes("not shown: this model cannot see images"));
   });
 

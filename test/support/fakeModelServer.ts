@@ -84,6 +84,8 @@ export interface FakeModelServer {
   readonly requests: FakeRequest[];
   /** Model ids `GET …/models` returns. */
   models: string[];
+  /** Ollama's `POST /api/show` answers `{capabilities}` for the models named here (others: 404, as before). */
+  capabilities: Record<string, string[]>;
   script(handler: FakeHandler | undefined): void;
   enqueue(...turns: FakeTurn[]): void;
   route(marker: string, ...turns: FakeTurn[]): void;
@@ -246,6 +248,13 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       res.end(JSON.stringify({ object: "list", data: server.models.map((id) => ({ id, object: "model", owned_by: "fake" })) }));
       return;
     }
+    if (req.method === "POST" && path === "/api/show") {
+      const model = (JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { model?: unknown }).model;
+      const caps = typeof model === "string" ? server.capabilities[model] : undefined;
+      res.writeHead(caps ? 200 : 404, { "content-type": "application/json" });
+      res.end(JSON.stringify(caps ? { capabilities: caps } : { error: `model "${String(model)}" not found` }));
+      return;
+    }
     const protocol: Protocol | undefined = path.endsWith("/chat/completions")
       ? "openai"
       : path.endsWith("/messages")
@@ -301,6 +310,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     origin,
     requests,
     models: ["fake-model"],
+    capabilities: {},
     script: (h) => void (handler = h),
     enqueue: (...turns) => void queue.push(...turns),
     route: (marker, ...turns) => void routes.set(marker, [...(routes.get(marker) ?? []), ...turns]),

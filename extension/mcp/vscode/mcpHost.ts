@@ -9,13 +9,15 @@ import { PathConfinement } from "../../client/folderConfinement";
 import { IntelHttpServer } from "../intelHttp";
 import { consentPrefix } from "../consent";
 import { collectSessionServers, type SessionServers } from "../sessionServers";
-import { vscodeIntelligence } from "./vscodeIntelligence";
+import { followReports, vscodeIntelligence } from "./vscodeIntelligence";
 import { consentStore, folderSources } from "./vscodeSources";
 import { errorMessage } from "../../../base/errors";
 
 export class McpHost implements vscode.Disposable {
   readonly #intel: IntelHttpServer;
   readonly #consent: ReturnType<typeof consentStore>;
+  /** Which open files have a diagnostics report on its way, followed from the window's start. */
+  readonly #reports = followReports();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -57,6 +59,7 @@ export class McpHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.#reports.dispose();
     void this.#intel.close();
   }
 }

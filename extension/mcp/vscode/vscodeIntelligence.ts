@@ -2,20 +2,17 @@
 // built-in `vscode.execute*Provider` commands, diagnostics, open editors and the selection. Thin: the
 // checks live in intelTools.ts. Positions are converted between 1-based (tools) and 0-based (VS Code).
 import * as vscode from "vscode";
-import type { DiagnosticInfo, LanguageIntelligence, Location, Position, SymbolInfo } from "../intelligence";
-
-/**
- * How long a file just opened for analysis may take to get its problems: a language server that starts
- * cold (the first TypeScript file of a window) needs seconds on a loaded machine.
- */
-const FIRST_DIAGNOSTICS_MS = 15_000;
-/**
- * After an update that lists no problem, how long at least to wait for another: servers report in
- * passes (TypeScript sends syntax problems, then semantic ones), so a first empty update is not the
- * answer. A server that was slow to send its first pass (a loaded machine) gets as long again for the
- * next one: a fixed window answered "no problems" under load while the semantic pass was on its way.
- */
-const SETTLE_MS = 2_500;
+import { languageService } from "../diagnosticsText";
+import { DIAGNOSTICS_BOUNDS, realClock, ReportLog, waitForReport, type ReportOutcome, type ReportSource } from "../diagnosticsWait";
+import type {
+  DiagnosticInfo,
+  FileDiagnostics,
+  FolderDiagnostics,
+  LanguageIntelligence,
+  Location,
+  Position,
+  SymbolInfo,
+} from "../intelligence";
 
 const toPos = (p: vscode.Position): Position => ({ line: p.line + 1, character: p.character + 1 });
 const toRange = (r: vscode.Range) => ({ start: toPos(r.start), end: toPos(r.end) });
@@ -54,45 +51,76 @@ function tabsOf(uri: vscode.Uri): vscode.Tab[] {
     );
 }
 
-/** Resolves at `uri`'s first problems, once updates listing none have settled, or at the bound. */
-function reportedOn(uri: vscode.Uri): Promise<void> {
-  const is = sameUri(uri);
-  return new Promise<void>((resolve) => {
-    const started = Date.now();
-    const bound = setTimeout(done, FIRST_DIAGNOSTICS_MS);
-    let settle: NodeJS.Timeout | undefined;
-    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (!e.uris.some(is)) return;
-      if (vscode.languages.getDiagnostics(uri).length > 0) return done();
-      clearTimeout(settle);
-      settle = setTimeout(done, Math.max(SETTLE_MS, Date.now() - started));
-    });
-    function done(): void {
-      clearTimeout(bound);
-      clearTimeout(settle);
-      sub.dispose();
-      resolve();
-    }
+const key = (uri: vscode.Uri): string => uri.toString();
+
+/** The editor's diagnostics as reports: `onDidChangeDiagnostics` fires when a file's are set, also to none. */
+const editorReports: ReportSource = {
+  onReport: (listener) => vscode.languages.onDidChangeDiagnostics((e) => listener(e.uris.map(key))),
+  problemCount: (k) => vscode.languages.getDiagnostics(vscode.Uri.parse(k)).length,
+};
+
+let reportLog: ReportLog | undefined;
+
+/** Follows, from now on, which open files have a report on its way (McpHost starts it with the window). */
+export function followReports(): vscode.Disposable {
+  if (reportLog) return new vscode.Disposable(() => undefined);
+  const log = (reportLog = new ReportLog(editorReports));
+  const subs = [
+    vscode.workspace.onDidOpenTextDocument((d) => log.changed(key(d.uri))),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length > 0) log.changed(key(e.document.uri));
+    }),
+    vscode.workspace.onDidCloseTextDocument((d) => log.closed(key(d.uri))),
+  ];
+  return new vscode.Disposable(() => {
+    for (const sub of subs) sub.dispose();
+    log.dispose();
+    if (reportLog === log) reportLog = undefined;
   });
 }
 
+const openDocument = (uri: vscode.Uri): vscode.TextDocument | undefined =>
+  vscode.workspace.textDocuments.find((d) => key(d.uri) === key(uri));
+
 /**
- * Gets a file analysed and waits for its first problems. Language servers check only files the user
- * sees: TypeScript validates a file only while it is in a tab (unless its experimental project-wide
- * diagnostics are on), so a document opened without a tab is never checked. A file in no tab is opened
- * in a background tab (no focus, the active editor stays in front) and that tab is closed afterwards.
+ * Whether a shown file's problems are its server's answer for its current text: reported since its last
+ * change, and (saved) its text is what is on disk, so no reload from a write is still on its way.
  */
-async function analysed(uri: vscode.Uri): Promise<void> {
+async function reportIsCurrent(uri: vscode.Uri): Promise<boolean> {
+  const doc = openDocument(uri);
+  if (!doc || reportLog?.pending(key(uri))) return false;
+  if (!reportLog?.everReported(key(uri)) && vscode.languages.getDiagnostics(uri).length === 0) return false;
+  if (doc.isDirty) return true;
+  const disk = await vscode.workspace.fs.readFile(uri).then(
+    (b) => Buffer.from(b).toString("utf8"),
+    () => undefined,
+  );
+  return disk !== undefined && disk.replace(/^\uFEFF/, "") === doc.getText();
+}
+
+/**
+ * Gets a file analysed and waits for its server's report (diagnosticsWait.ts: `none` when none came in
+ * the bound). Language servers check only files the user sees: TypeScript validates a file only while
+ * it is in a tab (unless its experimental project-wide diagnostics are on), so a document opened
+ * without a tab is never checked. A file in no tab is opened in a background tab (no focus, the active
+ * editor stays in front) and that tab is closed afterwards.
+ */
+async function analysed(uri: vscode.Uri): Promise<{ outcome: ReportOutcome; languageId: string }> {
   const shown = tabsOf(uri).length > 0;
-  // A shown file is kept current by its server; one in no tab may hold problems from before an edit.
-  if (shown && vscode.languages.getDiagnostics(uri).length > 0) return;
-  const reported = reportedOn(uri);
-  await vscode.workspace.openTextDocument(uri); // throws for what is not text, before any tab opens
-  if (shown) return reported;
+  if (shown && (await reportIsCurrent(uri))) {
+    // Reported for this text; a report listing none may still be followed by another pass.
+    const quiet = reportLog?.quietLeft(key(uri), DIAGNOSTICS_BOUNDS) ?? 0;
+    if (quiet > 0 && vscode.languages.getDiagnostics(uri).length === 0)
+      await waitForReport(key(uri), editorReports, realClock, { ...DIAGNOSTICS_BOUNDS, firstMs: quiet });
+    return { outcome: "settled", languageId: openDocument(uri)?.languageId ?? "unknown" };
+  }
+  const reported = waitForReport(key(uri), editorReports, realClock, DIAGNOSTICS_BOUNDS);
+  const doc = await vscode.workspace.openTextDocument(uri); // throws for what is not text, before any tab opens
+  if (shown) return { outcome: await reported, languageId: doc.languageId };
   // `background` (the editor's "inactive") is honoured by `vscode.open`, not by showTextDocument.
   await vscode.commands.executeCommand("vscode.open", uri, { preview: false, preserveFocus: true, background: true });
   try {
-    await reported;
+    return { outcome: await reported, languageId: doc.languageId };
   } finally {
     // Ours to close only while nobody changed it; a closed tab keeps its problems in the Problems view.
     const ours = tabsOf(uri).filter((t) => t.input instanceof vscode.TabInputText && !t.isDirty);
@@ -100,13 +128,37 @@ async function analysed(uri: vscode.Uri): Promise<void> {
   }
 }
 
-export const vscodeIntelligence: LanguageIntelligence = {
+/** Problems of every file the editor knows of, and the shown files whose report is still on its way. */
+async function folderDiagnostics(): Promise<FolderDiagnostics> {
+  const due = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .flatMap((t) => (t.input instanceof vscode.TabInputText && t.input.uri.scheme === "file" ? [t.input.uri] : []))
+    .filter((uri, i, all) => all.findIndex((u) => key(u) === key(uri)) === i && reportLog?.pending(key(uri)));
+  // Only files whose server is known to report (it did before, or the language has a well-known one).
+  const waited = due.flatMap((uri) => {
+    const languageId = openDocument(uri)?.languageId ?? "unknown";
+    if (!reportLog?.everReported(key(uri)) && languageService(languageId) === undefined) return [];
+    return [{ uri, languageId, outcome: waitForReport(key(uri), editorReports, realClock, DIAGNOSTICS_BOUNDS) }];
+  });
+  const unknown: FolderDiagnostics["unknown"] = [];
+  for (const w of waited) if ((await w.outcome) === "none") unknown.push({ path: w.uri.fsPath, languageId: w.languageId });
+  const problems = vscode.languages.getDiagnostics().flatMap(([uri, list]) => (uri.scheme === "file" ? list.map((d) => diag(uri, d)) : []));
+  return { problems, unknown, waitedMs: DIAGNOSTICS_BOUNDS.firstMs };
+}
+
+async function fileDiagnostics(path: string): Promise<FileDiagnostics> {
+  const uri = vscode.Uri.file(path);
+  const { outcome, languageId } = await analysed(uri);
+  const problems = vscode.languages.getDiagnostics(uri).map((d) => diag(uri, d));
+  return { path, languageId, outcome: outcome === "none" ? "none" : "settled", waitedMs: DIAGNOSTICS_BOUNDS.firstMs, problems };
+}
+
+/** The adapter; `diagnostics(path)` (problems only) is what the VS Code tier's suite asks. */
+export const vscodeIntelligence: LanguageIntelligence & { diagnostics(path: string): Promise<DiagnosticInfo[]> } = {
+  fileDiagnostics,
+  folderDiagnostics,
   async diagnostics(path) {
-    if (path === undefined)
-      return vscode.languages.getDiagnostics().flatMap(([uri, list]) => (uri.scheme === "file" ? list.map((d) => diag(uri, d)) : []));
-    const uri = vscode.Uri.file(path);
-    await analysed(uri);
-    return vscode.languages.getDiagnostics(uri).map((d) => diag(uri, d));
+    return (await fileDiagnostics(path)).problems;
   },
   async definitions(path, at) {
     const r = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink> | undefined>(

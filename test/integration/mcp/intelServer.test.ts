@@ -13,19 +13,33 @@ import { IntelHttpServer } from "../../../extension/mcp/intelHttp";
 
 const range = { start: { line: 1, character: 1 }, end: { line: 1, character: 5 } };
 
+const problems = (all: { a: string; b: string }) => [
+  { path: join(all.a, "x.ts"), severity: "error" as const, message: "secret-a problem", range },
+  { path: join(all.b, "y.ts"), severity: "error" as const, message: "secret-b problem", range },
+];
+
 /** A fake editor that answers about anything, and records what it was asked. */
 function fakeIntel(all: { a: string; b: string }): LanguageIntelligence & { asked: string[] } {
   const asked: string[] = [];
   const note = (what: string, p?: string) => asked.push(`${what} ${p ?? "*"}`);
   return {
     asked,
-    diagnostics: (p) => {
+    fileDiagnostics: (p) => {
       note("diagnostics", p);
-      const both = [
-        { path: join(all.a, "x.ts"), severity: "error" as const, message: "secret-a problem", range },
-        { path: join(all.b, "y.ts"), severity: "error" as const, message: "secret-b problem", range },
-      ];
-      return Promise.resolve(p ? both.filter((d) => d.path === p) : both);
+      // `slow.ts`: its server did not report within the bound.
+      const outcome = p.endsWith("slow.ts") ? ("none" as const) : ("settled" as const);
+      return Promise.resolve({
+        path: p,
+        languageId: "typescript",
+        outcome,
+        waitedMs: 15_000,
+        problems: problems(all).filter((d) => d.path === p),
+      });
+    },
+    folderDiagnostics: () => {
+      note("diagnostics");
+      const unknown = [join(all.a, "slow.ts"), join(all.b, "secret-b-slow.ts")].map((path) => ({ path, languageId: "typescript" }));
+      return Promise.resolve({ problems: problems(all), unknown, waitedMs: 15_000 });
     },
     definitions: (p: string, _at: Position) => (
       note("definitions", p),
@@ -107,10 +121,17 @@ describe("Manifold's own MCP server (I-103)", () => {
     await c.close();
   });
 
-  it("an empty diagnostics answer says it can mean 'clean' or 'not checked', never just 'no problems'", async () => {
+  it("a file its server reported without problems is 'no problems'; one with no report in the bound is unknown, never 'no problems'", async () => {
     const c = await connect(entryA);
-    const none = textOf(await c.callTool({ name: "diagnostics", arguments: { path: "clean.ts" } }));
-    assert.match(none, /^No problems reported for clean\.ts \(either it is clean, or no language extension/);
+    const clean = textOf(await c.callTool({ name: "diagnostics", arguments: { path: "clean.ts" } }));
+    assert.equal(clean, "Reported by the TypeScript language service: no problems in clean.ts.");
+    const slow = textOf(await c.callTool({ name: "diagnostics", arguments: { path: "slow.ts" } }));
+    assert.match(slow, /^No report within 15 s for slow\.ts: the result is unknown \(waited for typescript's diagnostics/);
+    assert.doesNotMatch(slow, /no problems/i);
+    const folder = textOf(await c.callTool({ name: "diagnostics", arguments: {} }));
+    assert.match(folder, /^x\.ts:1:1 error: secret-a problem\nNo report within 15 s for 1 open file\(s\): their results are unknown/);
+    assert.match(folder, /^- slow\.ts \(waited for typescript's diagnostics/m);
+    assert.doesNotMatch(folder, /no problems|secret-b/i);
     await c.close();
   });
 
