@@ -63,6 +63,8 @@ export class Bridge implements AgentOwner {
   readonly loading = new Set<string>();
   private closedFlag = false;
   private readonly closeController = new AbortController();
+  /** One per session creation under way: the close signal's single listener aborts them all. */
+  private readonly creations = new Set<AbortController>();
   private teardownPromise: Promise<void> | null = null;
   private client: AgentContext | null = null;
   clientCapabilities: ClientCapabilities | undefined;
@@ -73,6 +75,8 @@ export class Bridge implements AgentOwner {
     // One global listener per bridge, O(1) demultiplexing by session id (I-4).
     this.subscriptions.add(deps.live.bus.on((ev) => this.onRuntime(ev)));
     this.subscriptions.add(deps.live.addOwner(this));
+    // One listener fans the close out, however many creations wait (no listener per request).
+    this.closeController.signal.addEventListener("abort", () => this.creations.forEach((c) => c.abort()), { once: true });
   }
 
   get live(): LiveAgents {
@@ -83,8 +87,16 @@ export class Bridge implements AgentOwner {
     return this.closedFlag;
   }
 
-  get closeSignal(): AbortSignal {
-    return this.closeController.signal;
+  /** Runs a session creation with a signal of its own, aborted at close and released when it ends. */
+  async withCreationSignal<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const creation = new AbortController();
+    if (this.closeController.signal.aborted) creation.abort();
+    else this.creations.add(creation);
+    try {
+      return await run(creation.signal);
+    } finally {
+      this.creations.delete(creation);
+    }
   }
 
   attach(client: AgentContext): void {

@@ -2,7 +2,8 @@
 // FrameScanner before the SDK parses it: a line that is too deep, too large, not an object, not
 // UTF-8 or has an unusable id never reaches the SDK (whose "invalid request" reply echoes the whole
 // frame, and whose line limit closes the connection). A refused request gets a small error carrying
-// its id when that id is a small scalar, else id null; a refused response to one of our own
+// its exact id when that id is a string or number in valid UTF-8, else id null (so does a line too
+// broken to say what it was); a refused response to one of our own
 // requests settles that request with an error (never a grant); a refused notification is dropped.
 // Parsed messages then pass the envelope checks the SDK's lenient schemas skip (`_meta: 5`).
 import * as acp from "@agentclientprotocol/sdk";

@@ -1,5 +1,5 @@
 // A byte-level scanner for newline-delimited JSON-RPC (I-108). It measures each line's length and
-// nesting depth and notes its top-level keys and a small scalar `id`, with no JSON.parse and no
+// nesting depth and notes its top-level keys and where its scalar `id` lies, with no JSON.parse and no
 // recursion, so a hostile line is judged before anything that could overflow the stack sees it.
 // Over-long lines are not buffered: their bytes are counted and dropped as they stream past. Pure.
 import { isUtf8 } from "node:buffer";
@@ -33,8 +33,11 @@ const CLOSE_OBJ = 0x7d;
 const OPEN_ARR = 0x5b;
 const CLOSE_ARR = 0x5d;
 
-/** Longest id text (with quotes) that is echoed back; longer ids are answered with id null. */
-const MAX_ID_BYTES = 130;
+/**
+ * An id of any length is echoed exactly when its line is within the limit (its bytes are read from the
+ * kept line); of an over-long line, whose bytes are dropped, only an id up to this size is kept.
+ */
+const MAX_OVERSIZE_ID_BYTES = 64 * 1024;
 const MAX_KEY_BYTES = 8;
 
 function isSpace(b: number): boolean {
@@ -57,7 +60,13 @@ export class FrameScanner {
   private keyBytes: number[] | null = null;
   private currentKey = "";
   private readonly keys = new Set<string>();
-  private idRaw: number[] | null = null;
+  /** Where the id's text lies in the line (end exclusive), -1 when there is none. */
+  private idStart = -1;
+  private idEnd = -1;
+  /** The id's bytes as they stream past, for an over-long line; null past MAX_OVERSIZE_ID_BYTES. */
+  private idSmall: number[] | null = null;
+  /** Offset in the line of the byte being scanned. */
+  private pos = 0;
   private idCapturing: "string" | "scalar" | null = null;
   private idBad = false;
 
@@ -75,6 +84,7 @@ export class FrameScanner {
         start = i + 1;
         continue;
       }
+      this.pos = this.length + (i - start);
       this.scan(b);
     }
     this.keep(chunk, start, chunk.length);
@@ -156,12 +166,14 @@ export class FrameScanner {
         this.phase = "after";
         this.keys.add(this.currentKey);
         if (this.currentKey !== "id") return;
-        this.idRaw = [b];
+        this.idStart = this.pos;
+        this.idEnd = this.pos + 1;
+        this.idSmall = [b];
         this.idBad = false;
         if (b === QUOTE) this.idCapturing = "string";
         else if (b === OPEN_OBJ || b === OPEN_ARR) {
           this.idBad = true;
-          this.idRaw = null;
+          this.idStart = -1;
         } else this.idCapturing = "scalar";
         return;
       case "after":
@@ -188,20 +200,26 @@ export class FrameScanner {
   }
 
   private pushId(b: number): void {
-    if (!this.idRaw) return;
-    if (this.idRaw.length >= MAX_ID_BYTES) {
-      this.idBad = true;
-      this.idRaw = null;
-      this.idCapturing = null;
-      return;
-    }
-    this.idRaw.push(b);
+    if (this.idStart < 0) return;
+    this.idEnd = this.pos + 1;
+    if (!this.idSmall) return;
+    if (this.idSmall.length >= MAX_OVERSIZE_ID_BYTES) this.idSmall = null;
+    else this.idSmall.push(b);
   }
 
-  private smallId(): string | number | null {
-    if (this.idBad || !this.idRaw || this.idCapturing !== null) return null;
+  /** The id's exact text: from the kept line when there is one, else as captured (or null). */
+  private idText(line: Buffer | null): Buffer | null {
+    if (this.idBad || this.idStart < 0 || this.idCapturing !== null) return null;
+    if (line) return line.subarray(this.idStart, this.idEnd);
+    return this.idSmall ? Buffer.from(this.idSmall) : null;
+  }
+
+  /** The id when it is a string or a finite number written in valid UTF-8, exactly as sent; else null. */
+  private scalarId(line: Buffer | null): string | number | null {
+    const text = this.idText(line);
+    if (!text || !isUtf8(text)) return null;
     try {
-      const v: unknown = JSON.parse(Buffer.from(this.idRaw).toString("utf8"));
+      const v: unknown = JSON.parse(text.toString("utf8"));
       return typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? v : null;
     } catch {
       return null;
@@ -216,33 +234,33 @@ export class FrameScanner {
 
   private finish(): ScannedLine {
     const length = this.length;
+    const kept = length > this.limits.maxLineBytes ? null : this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, length);
+    const refuse = (problem: FrameProblem, kind = this.kind()): ScannedLine => ({
+      ok: false,
+      problem,
+      kind,
+      id: kind === "unknown" ? null : this.scalarId(kept),
+      bytes: length,
+    });
     let line: ScannedLine;
-    const refuse = (problem: FrameProblem): ScannedLine => ({ ok: false, problem, kind: this.kind(), id: this.smallId(), bytes: length });
-    if (length > this.limits.maxLineBytes) line = refuse("too-large");
+    if (!kept) line = refuse("too-large");
     else if (this.maxSeen > this.limits.maxDepth) line = refuse("too-deep");
-    else if (this.started && !this.topIsObject) line = refuse(this.parsesAsJson() ? "not-an-object" : "not-json");
-    else if (this.keys.has("id") && (this.idBad || this.smallId() === null) && !this.isNullId()) line = refuse("bad-id");
+    else if (this.started && !this.topIsObject) line = refuse(parsesAsJson(kept, "utf8") ? "not-an-object" : "not-json");
+    else if (this.keys.has("id") && this.scalarId(kept) === null && !this.isNullId(kept) && isUtf8(kept)) line = refuse("bad-id");
     else {
-      let bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, length);
-      if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, bytes.length - 1);
-      line = isUtf8(bytes) ? { ok: true, bytes } : refuse("not-utf8");
+      const bytes = kept.length > 0 && kept[kept.length - 1] === CR ? kept.subarray(0, kept.length - 1) : kept;
+      if (isUtf8(bytes)) line = { ok: true, bytes };
+      // A line broken outside its strings is no message at all: its keys say nothing, so a parse error
+      // with id null goes back, as for any unparseable line (the bytes of a string map 1:1 in latin1).
+      // A broken response still settles our own request by its id (as a failure, never a grant).
+      else line = parsesAsJson(bytes, "latin1") || this.kind() === "response" ? refuse("not-utf8") : refuse("not-utf8", "unknown");
     }
     this.reset();
     return line;
   }
 
-  /** Only reached within the depth and size limits, so JSON.parse is safe here. */
-  private parsesAsJson(): boolean {
-    try {
-      JSON.parse(Buffer.concat(this.parts).toString("utf8"));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  private isNullId(): boolean {
-    return !this.idBad && this.idRaw !== null && Buffer.from(this.idRaw).toString("latin1") === "null";
+  private isNullId(line: Buffer): boolean {
+    return this.idText(line)?.toString("latin1") === "null";
   }
 
   private reset(): void {
@@ -258,9 +276,22 @@ export class FrameScanner {
     this.keyBytes = null;
     this.currentKey = "";
     this.keys.clear();
-    this.idRaw = null;
+    this.idStart = -1;
+    this.idEnd = -1;
+    this.idSmall = null;
+    this.pos = 0;
     this.idCapturing = null;
     this.idBad = false;
+  }
+}
+
+/** Only called within the depth and size limits, so JSON.parse is safe here. */
+function parsesAsJson(bytes: Buffer, encoding: "utf8" | "latin1"): boolean {
+  try {
+    JSON.parse(bytes.toString(encoding));
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -275,7 +306,7 @@ export function problemMessage(problem: FrameProblem, limits: FrameLimits = DEFA
     case "not-an-object":
       return "Invalid request: a message must be a JSON object (batches are not supported)";
     case "bad-id":
-      return "Invalid request: the id must be a string of at most 128 bytes, a number or null";
+      return "Invalid request: the id must be a string, a number or null";
     case "not-utf8":
       return "Parse error: the message is not valid UTF-8";
   }

@@ -82,7 +82,7 @@ export function mapLifecycleError(err: unknown, sessionId: string): unknown {
 export async function resumePersisted(bridge: Bridge, id: string): Promise<Awaited<ReturnType<Bridge["live"]["resume"]>>> {
   let agent;
   try {
-    agent = await bridge.live.resume({ resumeSessionId: id, signal: bridge.closeSignal });
+    agent = await bridge.withCreationSignal((signal) => bridge.live.resume({ resumeSessionId: id, signal }));
   } catch (err) {
     throw mapLifecycleError(err, id);
   }
@@ -109,7 +109,7 @@ export async function newSession(
   const cwd = await cwdOrThrow(params.cwd);
   let agent;
   try {
-    agent = await bridge.live.create({ cwd, signal: bridge.closeSignal });
+    agent = await bridge.withCreationSignal((signal) => bridge.live.create({ cwd, signal }));
   } catch (err) {
     throw mapLifecycleError(err, "");
   }

@@ -130,6 +130,8 @@ describe("I-108: hostile frames (spawned agent)", () => {
     const r = await replyTo(agent, "bad-utf8");
     assert.ok(errorCode(r) !== undefined, JSON.stringify(r));
     assert.match(JSON.stringify(r), /UTF-8/);
+    // Broken outside its strings, the line is no message: a parse error with id null (JSON-RPC).
+    const idNullBefore = agent.frames.filter((f) => (f as Frame).id === null).length;
     await writeRaw(
       agent,
       Buffer.concat([
@@ -138,7 +140,11 @@ describe("I-108: hostile frames (spawned agent)", () => {
         Buffer.from(`"method":"session/list"}\n`),
       ]),
     );
-    assert.ok(errorCode(await replyTo(agent, "bad-utf8-2")) !== undefined);
+    await waitForFrame(
+      agent,
+      (f) => f.id === null && errorCode(f) === -32700 && agent.frames.filter((x) => (x as Frame).id === null).length > idNullBefore,
+      "an id-null parse error",
+    );
     await otherSessionServes();
   });
 

@@ -61,14 +61,8 @@ describe("I-108: frame scanner", () => {
     });
   });
 
-  it("answers with id null when the id is not a small scalar", () => {
-    const long = "i".repeat(200);
-    const cases = [
-      `{"id":{"a":1},"method":"m"}`,
-      `{"id":[1],"method":"m"}`,
-      `{"id":true,"method":"m"}`,
-      `{"id":"${long.slice(0, 150)}","method":"m"}`,
-    ];
+  it("answers with id null when the id is not a string or number", () => {
+    const cases = [`{"id":{"a":1},"method":"m"}`, `{"id":[1],"method":"m"}`, `{"id":true,"method":"m"}`];
     for (const c of cases) {
       const [line] = scan(c, 3, { maxDepth: 8, maxLineBytes: 1000 });
       assert.ok(line && !line.ok && line.problem === "bad-id" && line.id === null, c);
@@ -77,6 +71,61 @@ describe("I-108: frame scanner", () => {
     assert.ok(nullId!.ok, "id null passes (the SDK answers it)");
     const [escaped] = scan(`{"id":"a\\"b","method":"m","params":${"[".repeat(9)}${"]".repeat(9)}}`, 2);
     assert.ok(!escaped!.ok && escaped!.id === 'a"b');
+  });
+
+  it("I-108: an id of any length the line can carry is kept exactly, escapes and all", () => {
+    const limits = { maxDepth: 8, maxLineBytes: 64 * 1024 };
+    const id = `${"x".repeat(4096)}\\"é日\\u00e9`; // JSON text of the id's string
+    const deep = "[".repeat(9) + "]".repeat(9);
+    for (const size of [1, 7, 4097, 100_000]) {
+      const lines = scan(`{"jsonrpc":"2.0","id":"${id}","method":"m"}\n{"id":"${id}","method":"m","params":${deep}}`, size, limits);
+      assert.ok(lines[0]!.ok, "a long id passes to the SDK, which echoes it");
+      const refused = lines[1]!;
+      assert.ok(!refused.ok && refused.problem === "too-deep");
+      assert.equal(refused.id, JSON.parse(`"${id}"`));
+    }
+    // An over-long line's bytes are dropped, but its id is still echoed.
+    const [big] = scan(`{"id":"${"y".repeat(300)}","method":"m","params":"${"z".repeat(500)}"}`, 64);
+    assert.ok(!big!.ok && big!.problem === "too-large" && big!.id === "y".repeat(300));
+    const [num] = scan(`{"method":"m","params":${deep},"id":-12.5e3}`, 3);
+    assert.ok(!num!.ok && num!.id === -12500);
+  });
+
+  it("I-108: a non-UTF-8 frame is answered with its exact id only when the id itself is valid UTF-8, else id null", () => {
+    const tail = Buffer.from('"}}');
+    const inText = Buffer.concat([Buffer.from('{"id":"ok-ü","method":"m","params":{"t":"'), Buffer.from([0xff, 0xfe]), tail]);
+    eachSplit(inText, (lines) => assert.ok(!lines[0]!.ok && lines[0]!.problem === "not-utf8" && lines[0]!.id === "ok-ü"));
+    const inId = Buffer.concat([Buffer.from('{"id":"a'), Buffer.from([0xff]), Buffer.from('b","method":"m","params":{"t":"x"}}')]);
+    eachSplit(inId, (lines) => {
+      const l = lines[0]!;
+      assert.ok(!l.ok && l.problem === "not-utf8" && l.kind === "request");
+      assert.equal(l.id, null, "never a best-effort id with U+FFFD in it");
+    });
+  });
+
+  it("I-108: a request-like line broken outside its strings is a parse error for id null; blank lines pass as before", () => {
+    const broken = Buffer.concat([
+      Buffer.from('{"jsonrpc":"2.0","i'),
+      Buffer.from([0xff]),
+      Buffer.from('","d":1,"method":"session/list","params":{}}'),
+    ]);
+    const outside = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"r",'), Buffer.from([0xc0, 0xaf]), Buffer.from('"method":"m"}')]);
+    for (const line of [broken, outside]) {
+      eachSplit(line, (lines) => {
+        const l = lines[0]!;
+        assert.ok(!l.ok && l.problem === "not-utf8" && l.kind === "unknown" && l.id === null, JSON.stringify(l));
+      });
+    }
+    // A broken response to one of our requests still names it, so that request settles (as a failure).
+    const response = Buffer.concat([Buffer.from('{"id":3,'), Buffer.from([0xff]), Buffer.from('"result":{}}')]);
+    eachSplit(response, (lines) => assert.ok(!lines[0]!.ok && lines[0]!.kind === "response" && lines[0]!.id === 3));
+    // A structurally valid notification with bad bytes in a string stays a notification (no answer).
+    const note = Buffer.concat([Buffer.from('{"method":"n","params":{"t":"'), Buffer.from([0xff]), Buffer.from('"}}')]);
+    eachSplit(note, (lines) => assert.ok(!lines[0]!.ok && lines[0]!.kind === "notification"));
+    eachSplit("\n   \n\t\r\n", (lines) => {
+      assert.equal(lines.length, 3);
+      for (const l of lines) assert.ok(l.ok);
+    });
   });
 
   it("refuses top-level values that are not objects, and invalid UTF-8", () => {
