@@ -17,13 +17,27 @@ export function permissionOptions(ask: PermissionAsk): PermissionOption[] {
   return options;
 }
 
+/** Where a client puts the user's reason for a rejection (Manifold's panel does; others may not). */
+export const PERMISSION_NOTE_META = "manifold.dev/note";
+/** The longest note the model reads; a longer one is cut, never refused (the rejection stands). */
+export const PERMISSION_NOTE_MAX = 2000;
+
 /** The SDK's response type, checked on arrival: the SDK types the client's answer but does not validate it. */
 const permissionResponse = z.object({
   outcome: z.discriminatedUnion("outcome", [
     z.object({ outcome: z.literal("cancelled") }),
     z.object({ outcome: z.literal("selected"), optionId: z.string() }),
   ]),
+  _meta: z.record(z.string(), z.unknown()).nullish(),
 }) satisfies z.ZodType<RequestPermissionResponse>;
+
+/** The note of a rejection: a string, trimmed and bounded; anything else (or empty) is no note. */
+function noteOf(meta: Record<string, unknown> | null | undefined): string | undefined {
+  const raw = meta?.[PERMISSION_NOTE_META];
+  if (typeof raw !== "string") return undefined;
+  const note = raw.trim().slice(0, PERMISSION_NOTE_MAX).trimEnd();
+  return note === "" ? undefined : note;
+}
 
 /** Maps the client's answer; unknown option ids and malformed answers are refusals (I-43). */
 export function answerOf(res: unknown, ask: PermissionAsk): PermissionAnswer {
@@ -33,7 +47,8 @@ export function answerOf(res: unknown, ask: PermissionAsk): PermissionAnswer {
   if (outcome.outcome === "cancelled") return "cancelled";
   if (outcome.optionId === OPTION_ALLOW_ONCE) return "allow_once";
   if (outcome.optionId === OPTION_ALLOW_SESSION) return ask.allowSession === false ? "allow_once" : "allow_session";
-  return "reject";
+  const note = noteOf(parsed.data._meta);
+  return note === undefined ? "reject" : { kind: "reject", note };
 }
 
 export async function askClient(

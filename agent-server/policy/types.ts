@@ -36,5 +36,12 @@ export type Decision =
     }
   | { kind: "deny"; reason: string };
 
-/** What the user answered to a permission request. Anything but an allow is a refusal. */
-export type PermissionAnswer = "allow_once" | "allow_session" | "reject" | "cancelled";
+/**
+ * What the user answered to a permission request. Anything but an allow is a refusal. A rejection with
+ * the user's note is its own shape, so the model reads why and can change course.
+ */
+export type PermissionAnswer = "allow_once" | "allow_session" | "reject" | "cancelled" | RejectedWithNote;
+export interface RejectedWithNote {
+  readonly kind: "reject";
+  readonly note: string;
+}

@@ -244,7 +244,8 @@ export class ConfigHold {
         : `The user allowed the change to protected configuration (${names}); it is in place.`;
     }
     this.discard(batch);
-    return `${who} changed protected configuration (${names}); the user ${answer === "cancelled" ? "did not answer" : "declined"}, so the change was removed from the folder.${lostNote} Do not retry it; ask the user to make such changes themselves.`;
+    const note = typeof answer === "object" ? ` The user's note: ${answer.note}` : "";
+    return `${who} changed protected configuration (${names}); the user ${answer === "cancelled" ? "did not answer" : "declined"}, so the change was removed from the folder.${lostNote}${note} Do not retry it; ask the user to make such changes themselves.`;
   }
 
   /** Allow: the held state goes back exactly where it was (what was restored in its place is removed). */

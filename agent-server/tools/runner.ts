@@ -141,6 +141,12 @@ async function settle(
     allowSession: decision.sessionGrantable,
   });
   if (answer === "cancelled") return fail("The permission request was cancelled; the call did not run.");
+  if (typeof answer === "object") {
+    // The user's note is what the model most needs to change course; it is quoted, never obeyed as policy.
+    return fail(
+      `The user rejected this tool call with a note: ${answer.note}\nThe call did not run (${decision.reason}). Take the note into account before trying another approach.`,
+    );
+  }
   if (answer !== "allow_once" && answer !== "allow_session") {
     return fail(
       `The user declined this call (${decision.reason}); it did not run. Do not retry the same call; ask the user or try another approach.`,

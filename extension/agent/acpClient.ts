@@ -108,6 +108,17 @@ export class UnsupportedError extends Error {}
 
 const CLIENT_INFO = { name: "manifold-vscode", version: "0.1.0" };
 
+/**
+ * What this client offers the agent beyond the baseline. An agent that runs elsewhere (a container,
+ * a remote host) is not offered `fs/*` or `terminal/*`, so one turn never spans two filesystems.
+ */
+export interface ClientOffer {
+  /** Offer `fs/read_text_file` and `fs/write_text_file` (default true). */
+  fs?: boolean;
+  /** Offer `terminal/*` (default true). */
+  terminal?: boolean;
+}
+
 export class AcpClient {
   readonly router: SessionRouter<SessionServices>;
   readonly #conn: acp.ClientConnection;
@@ -118,13 +129,21 @@ export class AcpClient {
   /** `_manifold/mcp_status` reports (validated), for whichever folder session holds the id. */
   readonly onDidReportMcpStatus: Event<McpStatusReport> = this.#onDidReportMcpStatus.event;
 
-  constructor(transport: Transport, onRouteError: (sessionId: string, err: unknown) => void = () => {}) {
+  readonly #offer: Required<ClientOffer>;
+
+  constructor(transport: Transport, onRouteError: (sessionId: string, err: unknown) => void = () => {}, offer: ClientOffer = {}) {
     this.router = new SessionRouter<SessionServices>(onRouteError);
-    const app = clientHandlers(CLIENT_INFO.name, this.router, (report) => {
-      // Kept per session: a report may arrive before the session/new answer that names the session.
-      this.#mcpStatus.set(report.sessionId, report.servers);
-      this.#onDidReportMcpStatus.fire(report);
-    });
+    this.#offer = { fs: offer.fs ?? true, terminal: offer.terminal ?? true };
+    const app = clientHandlers(
+      CLIENT_INFO.name,
+      this.router,
+      (report) => {
+        // Kept per session: a report may arrive before the session/new answer that names the session.
+        this.#mcpStatus.set(report.sessionId, report.servers);
+        this.#onDidReportMcpStatus.fire(report);
+      },
+      this.#offer,
+    );
     this.#conn = "onRequest" in transport ? app.connect(transport) : app.connect(transport);
   }
 
@@ -166,12 +185,14 @@ export class AcpClient {
     const params: acp.InitializeRequest = {
       protocolVersion: acp.PROTOCOL_VERSION,
       // Form elicitation only (questions in the session's panel); URL mode is not offered. Terminal
-      // sign-in methods run in a VS Code terminal (extension/sessions/signIn.ts).
+      // sign-in methods run in a VS Code terminal (extension/sessions/signIn.ts). Boolean config
+      // options show as a checkbox in the panel's header.
       clientCapabilities: {
-        fs: { readTextFile: true, writeTextFile: true },
-        terminal: true,
+        fs: { readTextFile: this.#offer.fs, writeTextFile: this.#offer.fs },
+        terminal: this.#offer.terminal,
         elicitation: { form: {} },
         auth: { terminal: true },
+        session: { configOptions: { boolean: {} } },
       },
       clientInfo: CLIENT_INFO,
     };

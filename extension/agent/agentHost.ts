@@ -131,8 +131,10 @@ export class AgentHost implements AsyncShutdown {
     this.opts.log.info(`starting ${spec.name}${how}: ${shown.command} ${shown.args.join(" ")}`);
     const onLine = this.opts.onStderrLine;
     const proc = new AgentProcess(spec, this.opts.log, this.opts.trace(), onLine ? (line) => onLine(line, spec) : undefined);
-    const client = new AcpClient(proc.stream, (sessionId, err) =>
-      this.opts.log.error(`update for ${sessionId} failed: ${(err as Error).message}`),
+    const client = new AcpClient(
+      proc.stream,
+      (sessionId, err) => this.opts.log.error(`update for ${sessionId} failed: ${(err as Error).message}`),
+      spec.offer,
     );
     const running: Running = { proc, client, spec };
     this.#watchExit(running, gen);

@@ -12,6 +12,10 @@ export interface ThirdPartyAgent {
   command: string;
   args?: string[];
   env?: Record<string, string>;
+  /** Offer it `fs/*` (default true); false for an agent on another filesystem (a container, a remote host). */
+  clientFs?: boolean;
+  /** Offer it `terminal/*` (default true); false for the same reason. */
+  clientTerminal?: boolean;
 }
 
 /** Where `manifold.agents` was (not) read from: what an error about it must tell the user. */
@@ -76,6 +80,8 @@ export interface AgentSpec {
   /** The agent's own command before the fence went around it, and the fence (terminal sign-in runs it fenced again). */
   launch?: { command: string; args: string[]; env: Record<string, string> };
   fence?: AgentFence;
+  /** What `initialize` offers beyond the baseline (absent: everything, extension/agent/acpClient.ts `ClientOffer`). */
+  offer?: { fs: boolean; terminal: boolean };
 }
 
 export class AgentSettingsError extends Error {
@@ -172,6 +178,9 @@ export function resolveAgentSpec(opts: {
     args: entry.args ?? [],
     env,
     cwd: opts.cwd,
+    ...("clientFs" in entry || "clientTerminal" in entry
+      ? { offer: { fs: entry.clientFs ?? true, terminal: entry.clientTerminal ?? true } }
+      : {}),
     secretEnvNames: [
       ...secretEnvNames,
       ...Object.keys(entry.env ?? {}).filter((k) => /key|token|secret|password/i.test(k)),

@@ -86,16 +86,35 @@ export function routeElicitation(
   return s.elicit(params as SessionFormElicitation, signal);
 }
 
+// "Method not found": to this agent the method does not exist, as `initialize` told it.
+function notOffered(methods: string, setting: string): acp.RequestError {
+  return new acp.RequestError(
+    -32601,
+    `Manifold did not offer ${methods} to this agent (${setting} is false in its manifold.agents entry), so it refuses the request`,
+  );
+}
+
 /** The client app named `name`, every handler routed through `router`; MCP status reports (validated) go to `onMcpStatus`. */
 export function clientHandlers(
   name: string,
   router: SessionRouter<SessionServices>,
   onMcpStatus: (report: McpStatusReport) => void,
+  offer: { fs: boolean; terminal: boolean } = { fs: true, terminal: true },
 ): acp.ClientApp {
   const svc = (sessionId: string): SessionServices => {
     const s = router.services(sessionId);
     if (!s) throw acp.RequestError.sessionNotFound(sessionId);
     return s;
+  };
+  // What `initialize` did not offer is refused, not served: the agent runs elsewhere (its entry in
+  // manifold.agents says so), and serving it would split one turn across two filesystems.
+  const fsSvc = (sessionId: string): SessionServices => {
+    if (!offer.fs) throw notOffered("fs/*", "clientFs");
+    return svc(sessionId);
+  };
+  const termSvc = (sessionId: string): SessionServices => {
+    if (!offer.terminal) throw notOffered("terminal/*", "clientTerminal");
+    return svc(sessionId);
   };
   return acp
     .client({ name })
@@ -108,20 +127,22 @@ export function clientHandlers(
       return s.requestPermission(params, signal);
     })
     .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
-    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => svc(params.sessionId).readTextFile(params))
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => fsSvc(params.sessionId).readTextFile(params))
     .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-      await svc(params.sessionId).writeTextFile(params);
+      await fsSvc(params.sessionId).writeTextFile(params);
       return {};
     })
-    .onRequest(acp.methods.client.terminal.create, ({ params }) => svc(params.sessionId).createTerminal(params))
-    .onRequest(acp.methods.client.terminal.output, ({ params }) => svc(params.sessionId).terminalOutput(params))
-    .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => svc(params.sessionId).waitForTerminalExit(params, signal))
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => termSvc(params.sessionId).createTerminal(params))
+    .onRequest(acp.methods.client.terminal.output, ({ params }) => termSvc(params.sessionId).terminalOutput(params))
+    .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) =>
+      termSvc(params.sessionId).waitForTerminalExit(params, signal),
+    )
     .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
-      await svc(params.sessionId).killTerminal(params);
+      await termSvc(params.sessionId).killTerminal(params);
       return {};
     })
     .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
-      await svc(params.sessionId).releaseTerminal(params);
+      await termSvc(params.sessionId).releaseTerminal(params);
       return {};
     });
 }

@@ -1,4 +1,5 @@
-// What the panel shows per MCP server of a session (shared by the extension and the webview; types only).
+// What the panel shows per MCP server of a session (shared by the extension and the webview): the row
+// types, the agent's status reports applied to them, and the texts the panel says of them.
 
 export type McpRowState =
   /** Sent to an agent that does not report server status. */
@@ -46,4 +47,44 @@ export function applyStatus(rows: readonly McpRow[], servers: readonly McpServer
       ...(s.state === "failed" && s.error ? { detail: s.error } : {}),
     };
   });
+}
+
+const LABEL: Record<McpRowState, string> = {
+  // Delivering a server is not connecting it: without the agent's report, the row says only what we know.
+  passed: "passed to the agent; connection not reported",
+  "not-passed": "not passed",
+  starting: "starting…",
+  ready: "ready",
+  failed: "failed",
+  "needs-trust": "needs a trusted workspace",
+  declined: "not allowed",
+  invalid: "invalid",
+};
+
+/** What a row says of its server's state, with the tool count when the agent reported it. */
+export function rowLabel(row: McpRow): string {
+  const tools = row.state === "ready" && row.tools !== undefined ? `, ${row.tools} tool${row.tools === 1 ? "" : "s"}` : "";
+  return LABEL[row.state] + tools;
+}
+
+/** The section's one-line summary; servers only passed are not counted as in use, their connection unknown. */
+export function summaryText(rows: readonly McpRow[]): string {
+  const live = rows.filter((r) => r.state === "ready" || r.state === "starting").length;
+  const passed = rows.filter((r) => r.state === "passed").length;
+  const bad = rows.some((r) => r.state === "failed" || r.state === "invalid");
+  const unknown = passed > 0 ? `, ${passed} passed (connection not reported)` : "";
+  return `MCP servers: ${live} of ${rows.length} in use${unknown}${bad ? " (problems)" : ""}`;
+}
+
+/**
+ * One line per server passed to an agent that reports no status and, after a turn, has called none of
+ * its tools: a tool named `mcp__<server>__…` (the big adapters' convention) or a title naming the server.
+ * Before any turn ended there is nothing to say yet.
+ */
+export function unusedServerNotes(agentName: string, rows: readonly McpRow[], toolTitles: readonly string[], turnEnded: boolean): string[] {
+  if (!turnEnded) return [];
+  return rows
+    .filter((r) => r.state === "passed")
+    .filter((r) => !toolTitles.some((t) => t.startsWith(`mcp__${r.name}__`) || t.includes(r.name)))
+    .map((r) => `${agentName} has not reported or used ${r.name} yet`);
 }

@@ -7,6 +7,7 @@
 // (the transcript state with its latest entries: extension/chat/panelFeed.ts) and only then streams
 // `events`; older entries come as `transcript/page` when the webview asks. A webview that is hidden and shown
 // again (its DOM is dropped) sends `ready` again and gets a fresh snapshot.
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import type { TranscriptEvent, TranscriptState } from "./transcript";
 import { MAX_PAGE_ENTRIES, type TranscriptPage, type TranscriptWindow } from "./transcriptWindow";
@@ -98,7 +99,11 @@ const queueSteerMsg = z.object({ type: z.literal("queue/steer"), id }).strict();
 const queueSendNextMsg = z.object({ type: z.literal("queue/sendNext") }).strict();
 const steerMsg = z.object({ type: z.literal("prompt/steer"), text: queuedText }).strict();
 const cancelMsg = z.object({ type: z.literal("turn/cancel") }).strict();
-const answerMsg = z.object({ type: z.literal("permission/answer"), requestId: id, optionId: id }).strict();
+/** The longest note a rejection carries to the agent: a sentence or a few, not a second prompt. */
+export const PERMISSION_NOTE_MAX = 2000;
+// "Reject with a note…": the note rides on the answer, trimmed; an empty one is a plain reject.
+const permissionNote = z.string().trim().max(PERMISSION_NOTE_MAX);
+const answerMsg = z.object({ type: z.literal("permission/answer"), requestId: id, optionId: id, note: permissionNote.optional() }).strict();
 const dismissMsg = z.object({ type: z.literal("permission/dismiss"), requestId: id }).strict();
 // A question card's values: typed as the webview holds them; the host validates them against the form.
 const questionValue = z.union([z.string().max(100_000), z.number().finite(), z.boolean(), z.array(z.string().max(500)).max(100)]);
@@ -108,6 +113,24 @@ const questionAnswerMsg = z
   .refine((m) => Object.keys(m.values).length <= 50, "too many fields");
 const questionDeclineMsg = z.object({ type: z.literal("question/decline"), questionId: id }).strict();
 const configMsg = z.object({ type: z.literal("config/set"), configId: id, value: z.union([z.string().max(500), z.boolean()]) }).strict();
+
+/**
+ * Why `value` cannot be sent for the session's option `configId` (undefined: it can). The message
+ * schema allows a string or a boolean; only the option's own type tells which one the agent takes.
+ */
+export function configValueMismatch(
+  options: readonly SessionConfigOption[],
+  configId: string,
+  value: string | boolean,
+): string | undefined {
+  const o = options.find((x) => x.id === configId);
+  if (!o) return `the agent offers no config option "${configId}"`;
+  const want = o.type === "boolean" ? "boolean" : o.type === "select" ? "string" : undefined;
+  if (want === undefined) return `the config option "${configId}" is of a type Manifold does not set`;
+  return typeof value === want
+    ? undefined
+    : `the config option "${configId}" takes a ${want === "boolean" ? "true/false" : "choice"} value`;
+}
 const modeMsg = z.object({ type: z.literal("mode/set"), modeId: id }).strict();
 const openLocationMsg = z
   .object({ type: z.literal("location/open"), path: z.string().min(1).max(4096), line: z.number().int().min(1).optional() })
@@ -195,6 +218,20 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 export type SessionAction = z.infer<typeof actionMsg>["action"];
+
+/**
+ * "Reject with a note…": the answer naming the agent's `reject_once` option with the trimmed, bounded note;
+ * none when the agent offered no such option (the card then shows no note field).
+ */
+export function rejectWithNote(
+  requestId: string,
+  options: readonly { optionId: string; kind: string }[],
+  note: string,
+): Extract<WebviewToHost, { type: "permission/answer" }> | undefined {
+  const reject = options.find((o) => o.kind === "reject_once");
+  if (!reject) return undefined;
+  return { type: "permission/answer", requestId, optionId: reject.optionId, note: note.trim().slice(0, PERMISSION_NOTE_MAX) };
+}
 
 /** Parses an untrusted message from the webview; `undefined` when it is not a valid message. */
 export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {

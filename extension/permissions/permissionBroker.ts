@@ -27,6 +27,9 @@ export interface PermissionListener {
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
 
+/** Where a rejection's note rides on the response: `_meta` is ACP's extension point, so an agent that does not read it is unaffected. */
+export const PERMISSION_NOTE_META = "manifold.dev/note";
+
 /** The answer a dismissal gives: the agent's `reject_once` option if it offered one, else `cancelled`. */
 export function dismissalResponse(options: readonly PermissionOption[]): RequestPermissionResponse {
   const reject = options.find((o) => o.kind === "reject_once");
@@ -69,11 +72,18 @@ export class PermissionBroker {
     );
   }
 
-  /** The user picked an option. Unknown option ids are ignored (the card stays). */
-  answer(requestId: string, optionId: string): boolean {
+  /**
+   * The user picked an option. Unknown option ids are ignored (the card stays). A note (already trimmed
+   * and bounded by the webview protocol) goes with a reject option only: an allow never carries one, and
+   * an empty note is a plain reject.
+   */
+  answer(requestId: string, optionId: string, note?: string): boolean {
     const p = this.#pending.get(requestId);
-    if (!p || !p.options.some((o) => o.optionId === optionId)) return false;
-    return this.#settle(requestId, { outcome: { outcome: "selected", optionId } });
+    const option = p?.options.find((o) => o.optionId === optionId);
+    if (!option) return false;
+    const rejects = option.kind === "reject_once" || option.kind === "reject_always";
+    const _meta = note && rejects ? { [PERMISSION_NOTE_META]: note } : undefined;
+    return this.#settle(requestId, { outcome: { outcome: "selected", optionId }, ...(_meta ? { _meta } : {}) });
   }
 
   /** The user dismissed the card (or closed the panel): reject, never allow. */

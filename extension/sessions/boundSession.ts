@@ -87,8 +87,8 @@ export class BoundSession implements AsyncShutdown {
     return this.#questions.list();
   }
 
-  answerPermission(requestId: string, optionId: string): boolean {
-    return this.#permissions.answer(requestId, optionId);
+  answerPermission(requestId: string, optionId: string, note?: string): boolean {
+    return this.#permissions.answer(requestId, optionId, note);
   }
 
   dismissPermission(requestId: string): boolean {

@@ -20,6 +20,7 @@ import { FolderQueue, type QueueStore } from "./folderQueue";
 import { SessionOpener, type SessionOpenerDeps } from "./sessionOpener";
 import { FolderTurns, type TurnDeps } from "./folderTurns";
 import { errorText } from "../common/text";
+import { configValueMismatch } from "../common/webviewProtocol";
 import { isAuthRequired } from "../common/auth";
 import { Emitter, type Event } from "../../base/event";
 import { ignoreError } from "../../base/errors";
@@ -96,7 +97,10 @@ export class FolderSession extends Disposable implements AsyncShutdown {
         editor: deps.editor,
         terminalSandbox: () => deps.terminalSandbox(),
         emit: (...events) => this.emit(...events),
-        update: (update) => this.emit({ type: "acp", update: this.#diffs.view(update) }),
+        // A late piece of a load's replay is history already shown, never part of a live turn.
+        update: (update) => {
+          if (this.#opener.replay.admit(update)) this.emit({ type: "acp", update: this.#diffs.view(update) });
+        },
         onPermissionRequested: (p) => deps.onPermissionRequested?.(this, p),
         onQuestionRequested: (q) => deps.onQuestionRequested?.(this, q),
       },
@@ -266,8 +270,8 @@ export class FolderSession extends Disposable implements AsyncShutdown {
     return this.#diffs.get(toolCallId, index);
   }
 
-  answerPermission(requestId: string, optionId: string): boolean {
-    return this.#binding.current?.answerPermission(requestId, optionId) ?? false;
+  answerPermission(requestId: string, optionId: string, note?: string): boolean {
+    return this.#binding.current?.answerPermission(requestId, optionId, note) ?? false;
   }
 
   dismissPermission(requestId: string): boolean {
@@ -285,6 +289,8 @@ export class FolderSession extends Disposable implements AsyncShutdown {
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     if (!this.#client || !this.sessionId) return;
+    const mismatch = configValueMismatch(this.state.configOptions, configId, value);
+    if (mismatch) throw new Error(mismatch);
     const options = await this.#client.setConfigOption(this.sessionId, configId, value);
     this.emit({ type: "config/options", configOptions: options });
   }

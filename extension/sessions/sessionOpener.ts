@@ -4,8 +4,9 @@
 // of those servers. FolderSession decides when to open (attach, new, switch, delete, edit-and-resend)
 // and owns what a bound session serves; this module is the ACP side of opening, kept apart so each
 // reads on its own. It sees the folder only through `SessionOpenerHost`. A session whose history the
-// host still holds (a panel closed and opened again) is resumed without a replay; any other is loaded.
-import type { McpServer, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
+// host still holds (a panel closed and opened again) is resumed without a replay; any other is loaded,
+// and what of its replay arrives after the load answered is kept out of the live turns (ReplayGate).
+import type { McpServer, SessionConfigOption, SessionModeState, SessionUpdate } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
 import { PROTECTED_PATHS_META, type SessionServers } from "../mcp/sessionServers";
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
@@ -44,7 +45,46 @@ export interface SessionSlot {
   unbind(): void;
 }
 
+/**
+ * Keeps a `session/load` replay out of live turns. While a load runs, the message ids it replays are
+ * noted; once it answered, an update carrying one of them is a late piece of history: the agent sent
+ * that message already, so it is dropped rather than shown again inside the next live turn. Only an
+ * agent whose replay carries message ids is gated; without them nothing tells a late replay from a
+ * live message, and updates pass as before.
+ */
+export class ReplayGate {
+  #ids = new Set<string>();
+  #replaying = false;
+
+  /** A load of another session starts: its replay is noted afresh. */
+  begin(): void {
+    this.#ids = new Set();
+    this.#replaying = true;
+  }
+  /** The load answered (or failed): what arrives from now on is live. */
+  end(): void {
+    this.#replaying = false;
+  }
+  /** A new, resumed or forked session: nothing of an earlier replay applies. */
+  clear(): void {
+    this.#ids = new Set();
+    this.#replaying = false;
+  }
+  /** Whether `update` is shown: false for a late piece of a replayed message. */
+  admit(update: SessionUpdate): boolean {
+    const id = "messageId" in update ? (update.messageId ?? undefined) : undefined;
+    if (id === undefined) return true;
+    if (this.#replaying) {
+      this.#ids.add(id);
+      return true;
+    }
+    return !this.#ids.has(id);
+  }
+}
+
 export class SessionOpener {
+  /** Which updates of the bound session belong to its replay (`session/load`) and are not shown live. */
+  readonly replay = new ReplayGate();
   /** The MCP rows of the session being (re)opened, shown once it is bound. */
   #mcpRows: McpRow[] = [];
   #protectedPaths: readonly string[] = [];
@@ -59,6 +99,7 @@ export class SessionOpener {
   async create(client: AcpClient, keepHistory = false): Promise<void> {
     const f = client.features;
     const { mcpServers, meta } = await this.#mcp(client);
+    this.replay.clear();
     await client.newSession(
       this.host.folder,
       (res) => {
@@ -103,6 +144,7 @@ export class SessionOpener {
     this.slot.bind(client, sessionId);
     try {
       if (useResume) {
+        this.replay.clear();
         const res = await client.resumeSession(sessionId, this.host.folder, mcpServers, meta);
         this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
         this.#showMcp(client, sessionId);
@@ -110,11 +152,13 @@ export class SessionOpener {
           this.host.emit({ type: "notice", severity: "info", text: "Session resumed; this agent does not replay earlier messages." });
       } else {
         this.host.emit(boundEvent(sessionId, { clearHistory: !keepHistory, features: f }), { type: "loading", loading: true });
+        this.replay.begin();
         try {
           const res = await client.loadSession(sessionId, this.host.folder, mcpServers, meta);
           this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
           this.#showMcp(client, sessionId);
         } finally {
+          this.replay.end();
           this.host.emit({ type: "loading", loading: false });
         }
       }
@@ -135,6 +179,7 @@ export class SessionOpener {
   async openFork(client: AcpClient, forked: string, keepPrompts: number): Promise<void> {
     const { mcpServers, meta } = await this.#mcp(client);
     this.slot.bind(client, forked);
+    this.replay.clear();
     // Resuming the (live) fork hands it this folder's MCP servers, like any reopened session.
     const res = await client.resumeSession(forked, this.host.folder, mcpServers, meta);
     this.host.emit(boundEvent(forked, { clearHistory: false, answer: res, features: client.features }), {

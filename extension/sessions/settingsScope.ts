@@ -82,6 +82,8 @@ const agentsSchema = z.array(
     command: z.string().min(1),
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).optional(),
+    clientFs: z.boolean().optional(),
+    clientTerminal: z.boolean().optional(),
   }),
 );
 

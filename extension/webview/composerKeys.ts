@@ -75,3 +75,14 @@ export function composerKey(k: KeyFacts, s: ComposerKeyState): ComposerKeyResult
   }
   return { menu, action: composerOwnKey(k, s) };
 }
+
+/**
+ * A key in a permission card's "Reject with a note…" field: Enter sends the rejection, Shift+Enter is a new
+ * line, Escape closes the field (the request stays pending). An input method's composition keeps every key.
+ */
+export function noteKey(k: KeyFacts): "send" | "cancel" | "none" {
+  if (k.isComposing) return "none";
+  if (k.key === "Enter" && !k.shiftKey) return "send";
+  if (k.key === "Escape") return "cancel";
+  return "none";
+}

@@ -22,6 +22,8 @@ export const TEST_IDS = {
   permissionCard: "permission-card",
   permissionOption: "permission-option",
   permissionDismiss: "permission-dismiss",
+  permissionRejectNote: "permission-reject-note",
+  permissionNoteInput: "permission-note-input",
   questionCard: "question-card",
   questionField: "question-field",
   questionError: "question-error",

@@ -1,4 +1,4 @@
-// Agent tier, I-108 (issue #28 §3): the answer to a frame carries exactly the id the client sent —
+// Agent tier, I-108: the answer to a frame carries exactly the id the client sent —
 // however long — or id null when there is no id to trust; an unparseable line is never left
 // unanswered; concurrent session creations leave no listener behind on a long-lived signal.
 import assert from "node:assert/strict";

@@ -55,6 +55,16 @@ function filesBelow(dir: string): string[] {
     .map((d) => join(d.parentPath, d.name));
 }
 
+/** A file's bytes, or none when the running agent removed it meanwhile (opencode's lock heartbeats come and go). */
+function bytesOf(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return Buffer.alloc(0);
+    throw err;
+  }
+}
+
 /** What the agent said about the fence, for the report: which paths it wanted and could not write. */
 function fenceComplaints(text: string): string[] {
   return [...new Set(text.split("\n").filter((l) => /EROFS|EACCES|Read-only file system|Permission denied/.test(l)))].slice(0, 20);
@@ -130,7 +140,7 @@ for (const profile of PROFILES) {
       await model?.close();
       // For the report: what the agent logged about the fence (its stderr, its own log files).
       const logs = fence ? fence.stateDirs.flatMap(filesBelow).filter((f) => /\.log$|\/logs?\//.test(f)) : [];
-      const text = [...stderrs, ...logs.map((f) => readFileSync(f, "utf8"))].join("\n");
+      const text = [...stderrs, ...logs.map((f) => bytesOf(f).toString("utf8"))].join("\n");
       console.log(`${profile.id} fence complaints: ${JSON.stringify(fenceComplaints(text))}`);
       if (base) rmSync(base, { recursive: true, force: true });
     });
@@ -238,7 +248,7 @@ for (const profile of PROFILES) {
       assert.equal(agent.seen().includes(SECRET), false, "the session saw the secret");
       assert.equal(model.seen().includes(SECRET), false, "the model was sent the secret");
       const writable = [folder, outside, join(base, "agent-tmp"), ...fence.stateDirs, ...(fence.stateFiles ?? [])];
-      const leaks = writable.flatMap(filesBelow).filter((f) => readFileSync(f).includes(SECRET));
+      const leaks = writable.flatMap(filesBelow).filter((f) => bytesOf(f).includes(SECRET));
       assert.deepEqual(leaks, []);
     });
 
@@ -248,7 +258,7 @@ for (const profile of PROFILES) {
       await agent.close();
       // What run 1 left in its state dirs, on the host (the fence bound them writable).
       const state = fence.stateDirs.flatMap(filesBelow);
-      const history = state.filter((f) => readFileSync(f).includes("Hello there"));
+      const history = state.filter((f) => bytesOf(f).includes("Hello there"));
       console.log(`${profile.id} restart: ${state.length} state files after run 1, run 1's reply in ${JSON.stringify(history)}`);
       assert.ok(state.length > 0, `run 1 wrote nothing into ${fence.stateDirs.join(", ")}`);
       agent = await start(profile, found.exe);

@@ -62,4 +62,20 @@ describe("tools through the agent loop (spawned)", () => {
       "B saw nothing of A's turn",
     );
   });
+  it("I-41: a rejection with a note in _meta reaches the model: the tool result says the user rejected the call and quotes the note", async () => {
+    const a = await agent.newSession(wsA.path);
+    const target = join(outside.path, "noted.txt");
+    agent.onPermission(() => ({
+      outcome: { outcome: "selected", optionId: "reject_once" },
+      _meta: { "manifold.dev/note": "  Write it under ./out instead.  " },
+    }));
+    const before = server.requests.length;
+    server.route("[note]", { toolCalls: [{ name: "write_file", args: { path: target, content: "nope" } }] }, { text: "ok" });
+    assert.equal((await agent.prompt(a.sessionId, "[note]")).stopReason, "end_turn");
+    assert.equal(existsSync(target), false);
+    const next = server.requests.slice(before).find((r) => r.afterToolResult);
+    assert.ok(next, "the model was asked again after the tool result");
+    const sent = JSON.stringify(next.messages);
+    assert.ok(sent.includes("The user rejected this tool call with a note: Write it under ./out instead."), sent);
+  });
 });

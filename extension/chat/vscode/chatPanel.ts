@@ -173,7 +173,7 @@ export class ChatPanel implements vscode.Disposable {
       await this.session.queue.sendNext();
     },
     "prompt/steer": (msg) => this.session.queue.steer({ text: msg.text.trim() }),
-    "permission/answer": (msg) => void this.session.answerPermission(msg.requestId, msg.optionId),
+    "permission/answer": (msg) => void this.session.answerPermission(msg.requestId, msg.optionId, msg.note),
     "permission/dismiss": (msg) => void this.session.dismissPermission(msg.requestId),
     "question/answer": (msg) => {
       if (!this.session.answerQuestion(msg.questionId, msg.values))

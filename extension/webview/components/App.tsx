@@ -65,7 +65,12 @@ export function App({ store }: { store: PanelStore }) {
       <StatusRegion a={view.announcement} />
       <Header s={s} />
       <ProtectionLine s={s} />
-      <McpServers rows={s.mcpServers} />
+      <McpServers
+        rows={s.mcpServers}
+        agentName={s.agentName}
+        toolTitles={s.entries.flatMap((e) => (e.kind === "tool" ? [e.title] : []))}
+        turnEnded={!s.running && s.entries.some((e) => e.kind === "user")}
+      />
       <Banners s={s} />
       <AutoModeBanner s={s} />
       <AuthCard s={s} />

@@ -1,8 +1,12 @@
 // A permission request in the transcript: its options as buttons (keys 1…n, a for allow once, r for reject
-// once), Dismiss (Esc, which rejects); once settled, how it was answered.
+// once), "Reject with a note…" (n) when the agent offers a reject-once option, Dismiss (Esc, which rejects);
+// once settled, how it was answered.
+import type { Ref } from "preact";
 import { memo } from "preact/compat";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { permissionState, type PermissionEntry } from "../../common/transcript";
+import { PERMISSION_NOTE_MAX, rejectWithNote } from "../../common/webviewProtocol";
+import { noteKey } from "../composerKeys";
 import { TEST_IDS } from "../testIds";
 import { userIsTyping } from "../focus";
 import { Icon } from "../icons";
@@ -21,8 +25,21 @@ export const PermissionCard = memo(function PermissionCard({ e, pending }: { e: 
     // stray Enter rejects; the card's keys (1…n, a, r, Esc) work from there.
     if (pending && !userIsTyping()) dismissButton.current?.focus();
   }, [pending]);
+  const noteButton = useRef<HTMLButtonElement>(null);
+  const [noting, setNoting] = useState(false);
+  const closeNote = () => {
+    setNoting(false);
+    noteButton.current?.focus(); // the field is gone: focus goes back to the button that opened it
+  };
+  const canNote = e.options.some((o) => o.kind === "reject_once");
   const onKey = (ev: KeyboardEvent) => {
-    if (!pending) return;
+    // The note field's keys are its own (typing "1" or "a" there answers nothing).
+    if (!pending || noting) return;
+    if (ev.key === "n" && canNote) {
+      ev.preventDefault();
+      setNoting(true);
+      return;
+    }
     if (ev.key === "Escape") {
       ev.preventDefault();
       ev.stopPropagation();
@@ -64,24 +81,83 @@ export const PermissionCard = memo(function PermissionCard({ e, pending }: { e: 
         ) : null}
       </div>
       {pending ? (
-        <div class="permission-options">
-          {e.options.map((o, i) => (
-            <button
-              key={o.optionId}
-              class={o.kind.startsWith("allow") ? "primary" : "secondary"}
-              data-testid={TEST_IDS.permissionOption}
-              data-option-id={o.optionId}
-              data-kind={o.kind}
-              title={`Shortcut: ${shortcutFor(o.kind, i)}`}
-              onClick={() => post({ type: "permission/answer", requestId: e.requestId, optionId: o.optionId })}
-            >
-              {o.name} <kbd>{i + 1}</kbd>
-            </button>
-          ))}
-        </div>
+        <PermissionOptions e={e} noting={noting} noteButton={noteButton} onNote={() => setNoting(true)} />
       ) : (
         <div class="muted">{state.state === "selected" ? `Answered: ${state.optionName}` : "Cancelled"}</div>
       )}
+      {pending && noting ? <RejectNote e={e} onClose={closeNote} /> : null}
     </div>
   );
 });
+
+/** The agent's options as buttons, then "Reject with a note…" when the agent offers a reject-once option. */
+function PermissionOptions({
+  e,
+  noting,
+  noteButton,
+  onNote,
+}: {
+  e: PermissionEntry;
+  noting: boolean;
+  noteButton: Ref<HTMLButtonElement>;
+  onNote: () => void;
+}) {
+  const canNote = e.options.some((o) => o.kind === "reject_once");
+  return (
+    <div class="permission-options">
+      {e.options.map((o, i) => (
+        <button
+          key={o.optionId}
+          class={o.kind.startsWith("allow") ? "primary" : "secondary"}
+          data-testid={TEST_IDS.permissionOption}
+          data-option-id={o.optionId}
+          data-kind={o.kind}
+          title={`Shortcut: ${shortcutFor(o.kind, i)}`}
+          onClick={() => post({ type: "permission/answer", requestId: e.requestId, optionId: o.optionId })}
+        >
+          {o.name} <kbd>{i + 1}</kbd>
+        </button>
+      ))}
+      {canNote ? (
+        <button
+          ref={noteButton}
+          class="secondary"
+          data-testid={TEST_IDS.permissionRejectNote}
+          title="Shortcut: n — tell the agent why"
+          aria-expanded={noting}
+          onClick={onNote}
+        >
+          Reject with a note…
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The note field: focused on open; Enter rejects with the note, Shift+Enter is a new line, Escape closes it. */
+function RejectNote({ e, onClose }: { e: PermissionEntry; onClose: () => void }) {
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const onKey = (ev: KeyboardEvent) => {
+    const action = noteKey(ev);
+    if (action === "none") return;
+    ev.preventDefault();
+    ev.stopPropagation(); // Escape here closes the field; it must not dismiss the card
+    if (action === "cancel") return onClose();
+    const msg = rejectWithNote(e.requestId, e.options, input.current?.value ?? "");
+    if (msg) post(msg);
+  };
+  return (
+    <div class="permission-note">
+      <textarea
+        ref={input}
+        data-testid={TEST_IDS.permissionNoteInput}
+        rows={2}
+        maxLength={PERMISSION_NOTE_MAX}
+        aria-label="Note for the agent: why you reject this call (Enter sends, Escape cancels)"
+        placeholder="Why? The agent reads this (Enter sends, Shift+Enter new line, Esc cancels)"
+        onKeyDown={onKey}
+      />
+    </div>
+  );
+}

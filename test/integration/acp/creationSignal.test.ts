@@ -1,4 +1,4 @@
-// Concurrent session creations and the bridge's close signal (I-82, issue #28 §3): each creation
+// Concurrent session creations and the bridge's close signal (I-82): each creation
 // races its own signal, which the close fans out to, so no listener per pending request collects on
 // the long-lived close signal (Node warns past 10), and a close still aborts every pending creation.
 import assert from "node:assert/strict";

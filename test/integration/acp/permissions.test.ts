@@ -2,6 +2,13 @@
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import {
+  answerOf,
+  OPTION_ALLOW_ONCE,
+  OPTION_REJECT,
+  PERMISSION_NOTE_MAX,
+  PERMISSION_NOTE_META,
+} from "../../../agent-server/acp/permissions";
 import type { PermissionAnswer } from "../../../agent-server/policy/types";
 import { createHarness, until, type Harness } from "../../support/inProcess";
 import { createFakeTools, finish, gate, text, toolCall } from "../../support/scriptedModel";
@@ -91,7 +98,7 @@ describe("permissions (in-process)", () => {
       await c.prompt(a, "try");
     }
     assert.equal(answers.length, 4);
-    for (const x of answers) assert.ok(x.answer === "reject" || x.answer === "cancelled", x.answer);
+    for (const x of answers) assert.ok(x.answer === "reject" || x.answer === "cancelled", JSON.stringify(x.answer));
     assert.deepEqual(sideEffects, []);
   });
 
@@ -147,5 +154,27 @@ describe("permissions (in-process)", () => {
       answers.map((x) => x.answer),
       ["allow_session"],
     );
+  });
+});
+
+describe("a rejection's note (answerOf)", () => {
+  const ask = { title: "Write x", reason: "outside the workspace", grantKey: "write:/x" };
+  const reject = { outcome: "selected", optionId: OPTION_REJECT };
+  it("I-43: a reject with a string note in _meta carries it trimmed and cut to PERMISSION_NOTE_MAX; any other note is a plain reject", () => {
+    assert.deepEqual(answerOf({ outcome: reject, _meta: { [PERMISSION_NOTE_META]: "  use ./out  " } }, ask), {
+      kind: "reject",
+      note: "use ./out",
+    });
+    const long = answerOf({ outcome: reject, _meta: { [PERMISSION_NOTE_META]: "   " + "y".repeat(PERMISSION_NOTE_MAX + 50) } }, ask);
+    assert.deepEqual(long, { kind: "reject", note: "y".repeat(PERMISSION_NOTE_MAX) });
+    for (const note of ["", "   ", 7, null, { text: "x" }])
+      assert.equal(answerOf({ outcome: reject, _meta: { [PERMISSION_NOTE_META]: note } }, ask), "reject");
+    assert.equal(answerOf({ outcome: reject, _meta: "not an object" }, ask), "reject");
+  });
+  it("I-43: a note never turns an allow, an unknown option or a cancel into anything else", () => {
+    const _meta = { [PERMISSION_NOTE_META]: "why" };
+    assert.equal(answerOf({ outcome: { outcome: "selected", optionId: OPTION_ALLOW_ONCE }, _meta }, ask), "allow_once");
+    assert.equal(answerOf({ outcome: { outcome: "cancelled" }, _meta }, ask), "cancelled");
+    assert.deepEqual(answerOf({ outcome: { outcome: "selected", optionId: "nonsense" }, _meta }, ask), { kind: "reject", note: "why" });
   });
 });

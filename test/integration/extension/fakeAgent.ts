@@ -34,6 +34,10 @@ export interface FakeAgent {
   signedIn: boolean;
   /** What the client advertised in `initialize`. */
   clientCapabilities?: acp.ClientCapabilities;
+  /** The config options `session/new` answers with; `session/set_config_option` updates them. */
+  configOptions: acp.SessionConfigOption[];
+  /** Every `session/set_config_option` request, in order. */
+  configSets: acp.SetSessionConfigOptionRequest[];
 }
 
 /** Sign-in of the fake: the `authMethods` it advertises; an `agent` method's `authenticate` signs it in. */
@@ -70,6 +74,8 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
       return ctx;
     },
     signedIn: opts.auth ? opts.auth.signedIn === true : true,
+    configOptions: [],
+    configSets: [],
     app: acp
       .agent({ name: "fake-agent" })
       .onConnect((conn) => {
@@ -107,7 +113,18 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
           cwd: params.cwd,
           ...(params.additionalDirectories !== undefined ? { additionalDirectories: params.additionalDirectories } : {}),
         });
-        return { sessionId: `s${++seq}` };
+        return { sessionId: `s${++seq}`, ...(fake.configOptions.length > 0 ? { configOptions: fake.configOptions } : {}) };
+      })
+      .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+        fake.configSets.push(params);
+        fake.configOptions = fake.configOptions.map((o) =>
+          o.id !== params.configId
+            ? o
+            : o.type === "boolean" && typeof params.value === "boolean"
+              ? { ...o, currentValue: params.value }
+              : o,
+        );
+        return { configOptions: fake.configOptions };
       })
       .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
         fake.calls.push("session/load");

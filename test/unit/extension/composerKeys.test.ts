@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
-import { composerKey, type ComposerKeyState, type KeyFacts } from "../../../extension/webview/composerKeys";
+import { composerKey, noteKey, type ComposerKeyState, type KeyFacts } from "../../../extension/webview/composerKeys";
 import { initialSlashMenu, slashKey } from "../../../extension/webview/slashMenu";
 
 const COMMANDS: AvailableCommand[] = [
@@ -103,4 +103,14 @@ test("with the menu closed (no match), keys go to the composer and the menu stat
   const r = composerKey(key("Enter"), s);
   assert.deepEqual(r.action, { kind: "send" });
   assert.equal(r.menu, s.menu);
+});
+
+test("the permission card's note field: Enter sends, Shift+Enter is a new line, Escape closes it, composition keeps its keys", () => {
+  assert.equal(noteKey(key("Enter")), "send");
+  assert.equal(noteKey(key("Enter", { shiftKey: true })), "none");
+  assert.equal(noteKey(key("Escape")), "cancel");
+  assert.equal(noteKey(key("Enter", { isComposing: true })), "none");
+  assert.equal(noteKey(key("Escape", { isComposing: true })), "none");
+  // The card's answer keys are plain typing here.
+  for (const k of ["1", "a", "r", "n"]) assert.equal(noteKey(key(k)), "none");
 });

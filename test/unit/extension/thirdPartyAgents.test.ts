@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AgentSettingsError, missingAgentMessage, resolveAgentSpec } from "../../../extension/agent/agentSpec";
 import { missingFileAnswer } from "../../../extension/client/fileService";
+import { thirdPartyAgentsFrom } from "../../../extension/sessions/settingsScope";
 
 test("fs/read_text_file of a missing file inside the folder answers as Zed does: empty text (not an error), with _meta saying it does not exist", () => {
   // gemini-cli reads a write's target first and treats any error answer as a failure (its ACP layer
@@ -43,4 +44,39 @@ test("manifold.agent naming no entry: the message says where manifold.agents is 
       }),
     (e: unknown) => e instanceof AgentSettingsError && e.message.includes("Open Remote Settings"),
   );
+});
+
+test("manifold.agents: clientFs/clientTerminal false are read and reach the spawn spec's offer; left out, everything is offered", () => {
+  const agents = thirdPartyAgentsFrom({
+    inspect: () => ({
+      globalValue: [
+        { name: "boxed", command: "docker", args: ["run", "agent"], clientFs: false, clientTerminal: false },
+        { name: "noTerm", command: "remote-agent", clientTerminal: false },
+        { name: "local", command: "gemini" },
+      ],
+    }),
+  });
+  assert.deepEqual(
+    agents.map((a) => [a.name, a.clientFs, a.clientTerminal]),
+    [
+      ["boxed", false, false],
+      ["noTerm", undefined, false],
+      ["local", undefined, undefined],
+    ],
+  );
+  const offerOf = (agent: string) =>
+    resolveAgentSpec({
+      settings: { agent, agents },
+      secrets: {},
+      baseEnv: {},
+      execPath: "/n",
+      extensionPath: "/e",
+      dataDir: "/d/data",
+      cwd: "/w",
+    }).offer;
+  assert.deepEqual(offerOf("boxed"), { fs: false, terminal: false });
+  assert.deepEqual(offerOf("noTerm"), { fs: true, terminal: false });
+  assert.equal(offerOf("local"), undefined);
+  // Not a boolean: the whole setting is refused (as for any malformed entry), never half-read.
+  assert.deepEqual(thirdPartyAgentsFrom({ inspect: () => ({ globalValue: [{ name: "x", command: "y", clientFs: "no" }] }) }), []);
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseWebviewMessage } from "../../../extension/common/webviewProtocol";
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
+import { configValueMismatch, PERMISSION_NOTE_MAX, parseWebviewMessage, rejectWithNote } from "../../../extension/common/webviewProtocol";
 
 test("the webview protocol guard accepts each well-formed message", () => {
   const good = [
@@ -77,5 +78,57 @@ test("transcript/page names the webview's first entry and asks for 1 to 500 entr
   assert.deepEqual(
     bad.map((m) => parseWebviewMessage(m)),
     bad.map(() => undefined),
+  );
+});
+
+test("permission/answer may carry a rejection note: trimmed, at most PERMISSION_NOTE_MAX characters, a string only", () => {
+  const base = { type: "permission/answer", requestId: "perm-1", optionId: "reject" };
+  assert.deepEqual(parseWebviewMessage({ ...base, note: "  use staging  \n" }), { ...base, note: "use staging" });
+  // Whitespace only trims to "", which the broker treats as a plain reject.
+  assert.deepEqual(parseWebviewMessage({ ...base, note: " \t " }), { ...base, note: "" });
+  assert.deepEqual(parseWebviewMessage({ ...base, note: "x".repeat(PERMISSION_NOTE_MAX) }), {
+    ...base,
+    note: "x".repeat(PERMISSION_NOTE_MAX),
+  });
+  for (const note of ["x".repeat(PERMISSION_NOTE_MAX + 1), 42, null, ["a"]])
+    assert.equal(parseWebviewMessage({ ...base, note }), undefined);
+});
+
+test("Reject with a note… answers the agent's reject_once option with the trimmed note, and only when there is one", () => {
+  const options = [
+    { optionId: "ok", kind: "allow_once" },
+    { optionId: "never", kind: "reject_always" },
+    { optionId: "no", kind: "reject_once" },
+  ];
+  const msg = rejectWithNote("perm-1", options, "  try ./out  ");
+  assert.deepEqual(msg, { type: "permission/answer", requestId: "perm-1", optionId: "no", note: "try ./out" });
+  // What the card builds is what the host accepts.
+  assert.deepEqual(parseWebviewMessage(msg), msg);
+  assert.equal(rejectWithNote("perm-1", options, "x".repeat(PERMISSION_NOTE_MAX + 9))?.note?.length, PERMISSION_NOTE_MAX);
+  assert.equal(rejectWithNote("perm-1", options.slice(0, 2), "why"), undefined);
+});
+
+test("config/set: a boolean value fits a boolean option only, a string value a select option only", () => {
+  const options: SessionConfigOption[] = [
+    { id: "fast", name: "Fast", type: "boolean", currentValue: false },
+    { id: "model", name: "Model", type: "select", currentValue: "a", options: [{ value: "a", name: "A" }] },
+  ];
+  assert.deepEqual(
+    [
+      configValueMismatch(options, "fast", true),
+      configValueMismatch(options, "fast", false),
+      configValueMismatch(options, "model", "a"),
+      configValueMismatch(options, "fast", "true"),
+      configValueMismatch(options, "model", true),
+      configValueMismatch(options, "other", true),
+    ],
+    [
+      undefined,
+      undefined,
+      undefined,
+      'the config option "fast" takes a true/false value',
+      'the config option "model" takes a choice value',
+      'the agent offers no config option "other"',
+    ],
   );
 });
