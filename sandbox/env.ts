@@ -15,15 +15,19 @@ export function isAllowedEnvName(name: string): boolean {
   return ALLOWED.has(name) || name.startsWith("LC_");
 }
 
-/** Allowlisted variables of `source` plus `TMPDIR`. */
-export function childEnv(source: NodeJS.ProcessEnv, tmpDir: string): Record<string, string> {
+/** The variables of `source` whose names pass `allowed` (never a secret-looking one), with a PATH. */
+function picked(source: NodeJS.ProcessEnv, allowed: (name: string) => boolean): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) {
-    if (v !== undefined && isAllowedEnvName(k)) env[k] = v;
+    if (v !== undefined && !isSecretEnvName(k) && allowed(k)) env[k] = v;
   }
   if (env.PATH === undefined) env.PATH = DEFAULT_PATH;
-  env.TMPDIR = tmpDir;
   return env;
+}
+
+/** Allowlisted variables of `source` plus `TMPDIR`. */
+export function childEnv(source: NodeJS.ProcessEnv, tmpDir: string): Record<string, string> {
+  return { ...picked(source, isAllowedEnvName), TMPDIR: tmpDir };
 }
 
 /**
@@ -35,10 +39,5 @@ const AGENT_EXTRA = /^(XDG_[A-Z_]+|(HTTPS?|ALL|NO)_PROXY|(https?|all|no)_proxy|S
 
 /** The host environment an agent process starts from (I-98): the allowlist plus `AGENT_EXTRA`, nothing else. */
 export function agentBaseEnv(source: NodeJS.ProcessEnv): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(source)) {
-    if (v !== undefined && !isSecretEnvName(k) && (isAllowedEnvName(k) || AGENT_EXTRA.test(k))) env[k] = v;
-  }
-  if (env.PATH === undefined) env.PATH = DEFAULT_PATH;
-  return env;
+  return picked(source, (k) => isAllowedEnvName(k) || AGENT_EXTRA.test(k));
 }

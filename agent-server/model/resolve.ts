@@ -16,7 +16,7 @@ import { DEFAULT_LOCAL_SERVERS, detectLocalServers, type LocalServer } from "./d
 import { DEMO_MODEL_CONFIG } from "./demo/demoModel";
 import { ModelConfigError, type ModelConfig, type ProviderId } from "./types";
 import { visionFor, visionOverride } from "./vision";
-import { applyVision, type EndpointKind } from "./visionProbe";
+import { startVision, type EndpointKind } from "./visionProbe";
 
 export interface ResolvedModels {
   /** Every model a session may pick (the `model` config option values), demo last. */
@@ -136,8 +136,9 @@ export async function resolveModels(env: NodeJS.ProcessEnv, options: ResolveOpti
   parseBaseUrl(env.MANIFOLD_MODEL_BASE_URL); // validate early whatever the provider
   const demo: ModelConfig = { ...DEMO_MODEL_CONFIG };
   const kinds = new Map<ModelConfig, EndpointKind>();
-  const result = async (real: ModelConfig[]): Promise<ResolvedModels> => {
-    await applyVision(real, {
+  const result = (real: ModelConfig[]): ResolvedModels => {
+    // Asked in the background: start-up and `session/new` never wait for an endpoint's answer.
+    startVision(real, {
       ...(vision !== undefined ? { override: vision } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.visionTimeoutMs !== undefined ? { timeoutMs: options.visionTimeoutMs } : {}),

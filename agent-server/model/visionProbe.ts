@@ -178,6 +178,24 @@ export function decideVision(input: VisionProbeInput): Promise<VisionDecision> {
   return pending;
 }
 
+/** Each model's decision still on its way (`applyVision`), so the first request that reads it can wait for it. */
+const pendingVision = new WeakMap<ModelConfig, Promise<void>>();
+
+/**
+ * Resolves once `config.vision` holds its endpoint's answer (at once when nothing was asked). The
+ * probes run in the background from start-up, so a new session never waits for them; a model
+ * request waits, bounded by the probe's own deadline.
+ */
+export function visionKnown(config: ModelConfig): Promise<void> {
+  return pendingVision.get(config) ?? Promise.resolve();
+}
+
+/** Starts `applyVision` without waiting for it; each model's request waits through `visionKnown`. */
+export function startVision(models: ModelConfig[], opts: Parameters<typeof applyVision>[1]): void {
+  const all = applyVision(models, opts);
+  for (const m of models) pendingVision.set(m, all);
+}
+
 /** Sets `vision` and `visionSource` on each model from `decideVision` (in parallel; each bounded by its deadline). */
 export async function applyVision(
   models: ModelConfig[],

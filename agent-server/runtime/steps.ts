@@ -11,6 +11,7 @@ import type { AgentEvent, AgentServices } from "./agentTypes";
 import type { DeltaCoalescer } from "./deltaCoalescer";
 import { buildMessages, imagesAfter, unseenImagesNotice } from "./history";
 import { projectInstructions } from "./instructions";
+import { visionKnown } from "../model/visionProbe";
 import { errorMessage } from "../../base/errors";
 
 /** What the steps need of their agent. */
@@ -110,6 +111,7 @@ async function buildRequest(
   const instructions = await raceAbort(projectInstructions(host.root), signal);
   const notes = opts.withTools ? (tools.sessionNotes?.(host.sessionId) ?? []) : [];
   if (!opts.conversation) host.takeSteers(true);
+  await raceAbort(visionKnown(model.config), signal); // its endpoint's answer, if still on its way (bounded)
   const vision = model.config.vision === true;
   if (!vision) {
     // Said once per image, in the transcript; the model gets a placeholder (history.ts).

@@ -1,6 +1,8 @@
 // Agent tier: images in prompts. Checked at admission (type, 5 MiB decoded), sent to a vision model
 // as the provider's image part (OpenAI `image_url` data URL, Anthropic base64 `image` source), and to
-// a model that cannot see images as a text placeholder, with a notice in the transcript.
+// a model that cannot see images as a text placeholder, with a notice in the transcript. Whether it
+// sees them is asked of its endpoint (Ollama's /api/show at the fake server), and a 400 naming images
+// makes it text-only: that turn is sent again without the image, later turns send placeholders.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -26,13 +28,15 @@ function promptWithImage(
   });
 }
 
-/** The content parts of the last user message of the last request. */
-function lastUserParts(server: FakeModelServer): unknown[] {
-  const req = server.requests[server.requests.length - 1]!;
+/** The content parts of the last user message of request `i` (default: the last request). */
+function lastUserParts(server: FakeModelServer, i = server.requests.length - 1): unknown[] {
+  const req = server.requests[i]!;
   const users = (req.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === "user");
   const content = users[users.length - 1]!.content;
   return Array.isArray(content) ? content : [{ type: "text", text: content }];
 }
+
+const IMAGE_PART = { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } };
 
 describe("images (spawned)", () => {
   let server: FakeModelServer;
@@ -127,5 +131,46 @@ describe("images (spawned)", () => {
       refused(/too large .*the limit is 5242880 bytes, 5 MiB, per image/),
     );
     await assert.rejects(promptWithImage(agent, sessionId, "x", "image/png", "not base64!"), refused(/not base64/));
+  });
+
+  it("a model the name list does not know, whose /api/show says vision, gets the image as an image part", async () => {
+    server.reset();
+    server.capabilities = { "house-seer:7b": ["completion", "vision"] };
+    const { agent, sessionId } = await start({ ...modelEnv(server.url), MANIFOLD_MODEL: "house-seer:7b" });
+    server.enqueue({ text: "a pixel" });
+    assert.deepEqual(await promptWithImage(agent, sessionId, "what is this?"), { stopReason: "end_turn" });
+    assert.deepEqual(lastUserParts(server, 0), [{ type: "text", text: "what is this?" }, IMAGE_PART]);
+    assert.ok(!agent.textOf(sessionId).includes("cannot see images"));
+  });
+
+  it("a 400 naming images: the turn goes on without the image, and later turns send placeholders with a notice", async () => {
+    server.reset();
+    server.capabilities = {};
+    const { agent, sessionId } = await start({ ...modelEnv(server.url), MANIFOLD_MODEL_VISION: "1" });
+    server.enqueue(
+      { httpError: { status: 400, body: { error: { message: "image input is not supported", type: "invalid_request_error" } } } },
+      { text: "I cannot see it" },
+    );
+    assert.deepEqual(await promptWithImage(agent, sessionId, "look"), { stopReason: "end_turn" });
+    assert.equal(server.requests.length, 2);
+    assert.deepEqual(lastUserParts(server, 0), [{ type: "text", text: "look" }, IMAGE_PART]);
+    assert.deepEqual(lastUserParts(server, 1), [
+      { type: "text", text: "look" },
+      {
+        type: "text",
+        text: "[image: image/png, 1 KiB — not shown: the model's endpoint refused images, so this model is treated as text-only]",
+      },
+    ]);
+    assert.match(agent.textOf(sessionId), /I cannot see it/);
+
+    server.enqueue({ text: "still blind" });
+    assert.deepEqual(await promptWithImage(agent, sessionId, "and this?"), { stopReason: "end_turn" });
+    assert.equal(server.requests.length, 3);
+    assert.ok(!JSON.stringify(server.requests[2]!.messages).includes(PNG), "no image is sent after the refusal");
+    assert.deepEqual(lastUserParts(server, 2), [
+      { type: "text", text: "and this?" },
+      { type: "text", text: "[image: image/png, 1 KiB — not shown: this model cannot see images]" },
+    ]);
+    assert.match(agent.textOf(sessionId), /The selected model cannot see images/);
   });
 });

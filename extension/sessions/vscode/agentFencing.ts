@@ -27,6 +27,9 @@ export interface FencingDeps {
   log(line: string): void;
 }
 
+/** The window's folders on this machine's disk: the ones a fence can bind. */
+const localFolders = (): vscode.WorkspaceFolder[] => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file");
+
 const ONCE = "Start Unconfined Once";
 const ALWAYS = "Always Run Unconfined";
 const OTHER = "Use Another Agent…";
@@ -57,7 +60,7 @@ export class AgentFencing {
   /** The spec to spawn for `setting` (the `manifold.agent` value): fenced, or unconfined by the user's choice. */
   async confine(spec: AgentSpec, setting: string): Promise<AgentSpec> {
     if (spec.builtin) return spec;
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file");
+    const folders = localFolders();
     const once = this.#onceFor === setting;
     this.#onceFor = undefined;
     const storage = this.deps.context.globalStorageUri.fsPath;
@@ -142,7 +145,7 @@ export class AgentFencing {
   async foldersChanged(spec: AgentSpec | undefined, restart: () => Promise<void>): Promise<void> {
     const had = spec?.confinement?.kind === "confined" ? (spec.confinement.folders ?? []) : undefined;
     if (!had) return;
-    const now = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file");
+    const now = localFolders();
     const added = now.filter((f) => !had.includes(f.uri.fsPath)).map((f) => f.name);
     if (added.length === 0) return;
     const RESTART = "Restart Agent";

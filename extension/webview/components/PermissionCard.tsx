@@ -81,7 +81,7 @@ export const PermissionCard = memo(function PermissionCard({ e, pending }: { e: 
         ) : null}
       </div>
       {pending ? (
-        <PermissionOptions e={e} noting={noting} noteButton={noteButton} onNote={() => setNoting(true)} />
+        <PermissionOptions e={e} noting={noting} noteButton={noteButton} onNote={canNote ? () => setNoting(true) : undefined} />
       ) : (
         <div class="muted">{state.state === "selected" ? `Answered: ${state.optionName}` : "Cancelled"}</div>
       )}
@@ -100,9 +100,9 @@ function PermissionOptions({
   e: PermissionEntry;
   noting: boolean;
   noteButton: Ref<HTMLButtonElement>;
-  onNote: () => void;
+  /** Absent: the agent offers no reject-once option, so there is nothing to attach a note to. */
+  onNote: (() => void) | undefined;
 }) {
-  const canNote = e.options.some((o) => o.kind === "reject_once");
   return (
     <div class="permission-options">
       {e.options.map((o, i) => (
@@ -118,7 +118,7 @@ function PermissionOptions({
           {o.name} <kbd>{i + 1}</kbd>
         </button>
       ))}
-      {canNote ? (
+      {onNote ? (
         <button
           ref={noteButton}
           class="secondary"
