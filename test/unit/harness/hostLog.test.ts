@@ -4,7 +4,7 @@
 // under development (`[warning] [Deprecation Warning]`), next to other extensions' entries.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { hostLogProblems, logEntries, namesManifold } from "../../vscode/support/hostLog";
+import { hostLogProblems, lineTime, logEntries, namesManifold, withoutCloseResets } from "../../vscode/support/hostLog";
 
 const VSCODE = "/tmp/manifold-e2e-tools/code-server-4.139.1/node_modules/code-server/lib/vscode";
 const GETTER = `\tat get (file://${VSCODE}/out/vs/workbench/api/node/extensionHostProcess.js:805:7210)`;
@@ -90,4 +90,15 @@ test("a clean log has no problems", () => {
     .filter((line) => line.includes("[info]"))
     .join("\n");
   assert.deepEqual(hostLogProblems(clean), []);
+});
+
+test("VS Code's socket reset is dropped only when logged once the window was closed; before, it stays a problem", () => {
+  const reset = (at: string): string => `2026-12-02 07:48:${at} [error] Error: read ECONNRESET`;
+  const other = "2026-12-02 07:48:03.000 [error] Error: Manifold failed";
+  const problems = [reset("01.500"), reset("02.098"), other];
+  const closedAt = lineTime("2026-12-02 07:48:02.000 [info] x");
+  assert.equal(typeof closedAt, "number");
+  assert.deepEqual(withoutCloseResets(problems, closedAt), [reset("01.500"), other]);
+  assert.deepEqual(withoutCloseResets(problems, undefined), problems, "a window still open drops nothing");
+  assert.equal(lineTime("\tat a stack line"), undefined);
 });

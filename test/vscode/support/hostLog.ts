@@ -59,3 +59,24 @@ export function hostLogProblems(log: string): string[] {
     .map((e) => e.lines.slice(0, 1 + STACK_LINES).join("\n"));
   return [...errors, ...migrations];
 }
+
+/**
+ * VS Code's own socket between the extension host and the server, reset as the window closes: its
+ * NodeSocket reports every socket error but EPIPE as unexpected, so the host logs this line. Logged
+ * before the window was closed, it is still a problem (nothing of VS Code's is closing then).
+ */
+const SOCKET_RESET = /\[error\] Error: read ECONNRESET$/;
+
+/** The time a log line was written (the extension host writes local time), or undefined without one. */
+export function lineTime(line: string): number | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}\.\d{3}) \[/.exec(line);
+  return m ? new Date(`${m[1]}T${m[2]}`).getTime() : undefined;
+}
+
+/** `problems` less the socket resets logged once the window was closed (`closedAt`, ms; none before it closed). */
+export function withoutCloseResets(problems: string[], closedAt: number | undefined): string[] {
+  if (closedAt === undefined) return problems;
+  // The log's clock has millisecond precision; the close was asked for at `closedAt`.
+  const closing = closedAt - 1;
+  return problems.filter((line) => !(SOCKET_RESET.test(line) && (lineTime(line) ?? -Infinity) >= closing));
+}

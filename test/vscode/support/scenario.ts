@@ -19,6 +19,7 @@ import {
 } from "./browser";
 import { ensureBuilt, vsixPath } from "./build";
 import { startCodeServer, type CodeServer } from "./codeServer";
+import { withoutCloseResets } from "./hostLog";
 import { createTwoFolderWorkspace, type TwoFolderWorkspace } from "./fixtures";
 import { processesInGroup, processesMentioning, type ProcInfo } from "./processes";
 import { ensureTools, type E2eTools } from "./tools";
@@ -61,6 +62,8 @@ export interface Scenario {
   send(folder: Folder, text: string): Promise<FrameLocator>;
   /** Live agent-server processes of this code-server (the agent runs in its own process group). */
   agents(): ProcInfo[];
+  /** Closes the browser window (its context); from then on VS Code's own socket resets are shutdown chatter. */
+  closeWindow(): Promise<void>;
   /** Stops everything; returns processes that outlived code-server. */
   close(): Promise<ProcInfo[]>;
 }
@@ -140,6 +143,7 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
   }
   await waitForManifold(page);
 
+  let windowClosedAt: number | undefined;
   const s: Scenario = {
     tools,
     workspace,
@@ -149,7 +153,12 @@ export async function startScenario(prefix: string, options: ScenarioOptions = {
     context,
     page,
     requests,
-    hostErrors: () => [...consoleErrors, ...server.extensionHostErrors()].filter((line) => !SHUTDOWN_NOISE.test(line)),
+    hostErrors: () =>
+      withoutCloseResets([...consoleErrors, ...server.extensionHostErrors()], windowClosedAt).filter((line) => !SHUTDOWN_NOISE.test(line)),
+    async closeWindow() {
+      windowClosedAt = Date.now();
+      await context.close();
+    },
     async step(name, body) {
       try {
         await body();

@@ -133,7 +133,7 @@ export function agentLifecycleTests(scenario: () => Scenario): void {
         assert.ok(hosts.length > 0, "no extension host found");
 
         // Close the window: after the reconnection grace (5 s) the server ends the extension host, which deactivates.
-        await s.context.close();
+        await s.closeWindow();
         await eventually(() => (stillAlive(hosts).length === 0 ? true : undefined), "the extension host to exit", 120_000);
         // The agent ends its tasks, then exits; the kernel reaps a sandbox's PID namespace just after its
         // leader, and /proc has no event for that. A survivor (an orphaned `sleep 300`) fails the bound.
