@@ -4,10 +4,10 @@
 // (the agent's command in a terminal, a zero exit restarts it). And switching agents keeps the
 // transcript under a divider, with a running turn cancelled and said so.
 import assert from "node:assert/strict";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { AcpClient } from "../../../extension/agent/acpClient";
 import { noEditor } from "../../../extension/client/fileService";
 import { FolderSession } from "../../../extension/sessions/folderSession";
@@ -31,8 +31,14 @@ async function connect(auth: FakeAuth): Promise<{ fake: FakeAgent; client: AcpCl
   return { fake, client };
 }
 
+const bases: string[] = [];
+after(() => {
+  for (const base of bases.splice(0)) rmSync(base, { recursive: true, force: true });
+});
+
 function folders(): [string, string] {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "manifold-auth-")));
+  bases.push(base);
   return [join(base, "alpha"), join(base, "beta")];
 }
 
