@@ -14,7 +14,8 @@ export interface LogEntry {
   lines: string[];
 }
 
-const ENTRY_START = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(\w+)\]/;
+/** An entry's first line: its date (1), time (2) and level (3). */
+const ENTRY_START = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}\.\d{3}) \[(\w+)\]/;
 /** A pending migration, reported directly or as the deprecation VS Code turns it into. */
 const PENDING_MIGRATION = /PendingMigrationError|\[Deprecation Warning\]/;
 /** Manifold's extension id, also the start of its install folder's name (`manifold-dev.manifold-0.1.0`). */
@@ -35,7 +36,7 @@ export function logEntries(log: string): LogEntry[] {
   for (const line of log.split("\n")) {
     const start = ENTRY_START.exec(line);
     const last = entries.at(-1);
-    if (start) entries.push({ level: start[1]!, lines: [line] });
+    if (start) entries.push({ level: start[3]!, lines: [line] });
     else if (last && line.trim() !== "") last.lines.push(line);
   }
   return entries;
@@ -69,14 +70,12 @@ const SOCKET_RESET = /\[error\] Error: read ECONNRESET$/;
 
 /** The time a log line was written (the extension host writes local time), or undefined without one. */
 export function lineTime(line: string): number | undefined {
-  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}\.\d{3}) \[/.exec(line);
+  const m = ENTRY_START.exec(line);
   return m ? new Date(`${m[1]}T${m[2]}`).getTime() : undefined;
 }
 
 /** `problems` less the socket resets logged once the window was closed (`closedAt`, ms; none before it closed). */
 export function withoutCloseResets(problems: string[], closedAt: number | undefined): string[] {
   if (closedAt === undefined) return problems;
-  // The log's clock has millisecond precision; the close was asked for at `closedAt`.
-  const closing = closedAt - 1;
-  return problems.filter((line) => !(SOCKET_RESET.test(line) && (lineTime(line) ?? -Infinity) >= closing));
+  return problems.filter((line) => !(SOCKET_RESET.test(line) && (lineTime(line) ?? -Infinity) >= closedAt));
 }
