@@ -9,6 +9,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { AcpClient, type ClientOffer } from "../agent/acpClient";
 import type { SessionServices } from "../agent/clientHandlers";
 import { asParent, nestPermission, nestUpdate, type NestTarget } from "./childNesting";
+import type { DelegateParams, DelegateTarget } from "../agent/delegateProtocol";
 import { errorMessage } from "../../base/errors";
 
 /** The started child: its ACP stream, and a stop that resolves when its whole tree is gone. */
@@ -18,16 +19,25 @@ export interface ChildProcessHandle {
   stop(): Promise<void>;
 }
 
+/** What a delegated child is served as: its parent session's panel and services. */
+export interface ChildParent {
+  /** Shows a (nested) update in the parent's panel. */
+  applyUpdate(update: acp.SessionUpdate): void | Promise<void>;
+  readonly services: SessionServices;
+}
+
+/** The window's delegation: which agents sessions are offered, and one run for a session of `folder`. */
+export interface Delegation {
+  offered(): DelegateTarget[];
+  run(params: DelegateParams, folder: string, parent: ChildParent, signal: AbortSignal): Promise<ChildResult>;
+}
+
 export interface ChildRunOptions {
   target: NestTarget;
   /** The parent session's folder: the child's cwd. */
   folder: string;
   task: string;
-  parent: {
-    /** Shows a (nested) update in the parent's panel. */
-    applyUpdate(update: acp.SessionUpdate): void | Promise<void>;
-    readonly services: SessionServices;
-  };
+  parent: ChildParent;
   start(): Promise<ChildProcessHandle>;
   /** What `initialize` offers the child (its `manifold.agents` entry may turn `fs`/`terminal` off). */
   offer?: ClientOffer;
