@@ -11,6 +11,7 @@ import { attachSession, deleteSession, listSessions, newSession, setConfig } fro
 import { checkPrompt } from "./prompt";
 import { parseSteeringParams, steerSession, STEERING_META, STEERING_METHOD } from "./steering";
 import { announceCommandsAfterNew } from "./availableCommands";
+import { DELEGATE_CAPABILITY_META } from "./remoteDelegate";
 import { errorMessage, logError } from "../../base/errors";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
@@ -21,7 +22,7 @@ export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
   mcpCapabilities: { ...MCP_CAPABILITIES },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
   // session/fork is unstable in ACP; advertised here (`_meta`: it can be cut before a prompt, fork.ts).
-  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true } },
+  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true }, ...DELEGATE_CAPABILITY_META },
 };
 
 export interface AcpAppDeps {

@@ -17,9 +17,10 @@ import type { Agent, AgentEvent } from "../runtime/agent";
 import type { RuntimeEvent } from "../runtime/events";
 import type { AgentOwner, LiveAgents } from "../runtime/liveAgents";
 import type { LogEntry, TurnEndReason } from "../session/events";
-import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "../runtime/capabilities";
+import type { ClientFs, DelegateTarget, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "../runtime/capabilities";
 import { askClient } from "./permissions";
 import { askQuestion } from "./questions";
+import { runRemoteDelegate } from "./remoteDelegate";
 import { PromptSlot, SessionRecord, type SlotResult } from "./record";
 import { entryToUpdates } from "./updates";
 import { errorMessage } from "../../base/errors";
@@ -288,6 +289,19 @@ export class Bridge implements AgentOwner {
     if (!this.canAskUser(agent) || !this.client || !rec.agent.isOpenToolCall(toolCallId))
       return Promise.resolve({ outcome: "unavailable" }); // fails closed
     return askQuestion(this.client, rec, toolCallId, q, signal);
+  }
+
+  /** Only for an agent this bridge owns; an in-process subagent (no record) gets undefined and is refused. */
+  runRemote(agent: Agent, toolCallId: string, agentId: string, task: string, signal: AbortSignal): Promise<SubagentOutcome> | undefined {
+    const rec = this.ownedRecord(agent);
+    if (!rec) return undefined;
+    if (this.closedFlag || !this.client) return Promise.resolve({ kind: "ended", reason: "cancelled", text: "" });
+    if (!rec.agent.isOpenToolCall(toolCallId)) return Promise.resolve({ kind: "refused", why: "The delegate call was not announced." });
+    return runRemoteDelegate(this.client, rec, { toolCallId, agentId, task, signal });
+  }
+
+  delegateAgents(agent: Agent): readonly DelegateTarget[] | undefined {
+    return this.ownedRecord(agent)?.delegateAgents;
   }
 
   beforeUserTurn(agent: Agent, turn: { turnId: string; messageId: string }): void {

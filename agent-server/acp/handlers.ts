@@ -21,6 +21,7 @@ import { commandsUpdate } from "./availableCommands";
 import { replayUpdates } from "./updates";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 import { protectedPathsOf } from "./protectedPaths";
+import { delegateAgentsOf } from "./remoteDelegate";
 import { errorMessage, logError } from "../../base/errors";
 
 const PAGE_SIZE = 50;
@@ -106,6 +107,7 @@ export async function newSession(
   rejectUnsupported(params);
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
   const protectedPaths = protectedPathsOf(params);
+  const delegates = delegateAgentsOf(params);
   const cwd = await cwdOrThrow(params.cwd);
   let agent;
   try {
@@ -119,6 +121,7 @@ export async function newSession(
   }
   if (protectedPaths) agent.setProtectedPaths(protectedPaths);
   const rec = bridge.adopt(agent);
+  rec.delegateAgents = delegates;
   await useMcpServers(bridge, rec, specs);
   return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
 }
@@ -139,11 +142,13 @@ export async function attachSession(
   rejectUnsupported(params);
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
   const protectedPaths = protectedPathsOf(params);
+  const delegates = delegateAgentsOf(params);
   const id = params.sessionId;
   if (bridge.loading.has(id)) throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} is already loading`);
   const live = bridge.records.get(id);
   if (live) {
     if (protectedPaths) live.agent.setProtectedPaths(protectedPaths);
+    live.delegateAgents = delegates;
     return reattach(bridge, live, params, specs, replay);
   }
   bridge.loading.add(id); // synchronous reservation (I-16)
@@ -167,6 +172,7 @@ export async function attachSession(
     const agent = await resumePersisted(bridge, id);
     if (protectedPaths) agent.setProtectedPaths(protectedPaths);
     const rec = bridge.adopt(agent);
+    rec.delegateAgents = delegates;
     if (replay) for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
     bridge.send(rec, commandsUpdate());
     await rec.lastSend;

@@ -2,6 +2,7 @@
 // calls it announced, `Agent.isOpenToolCall`), its prompt slots, its pending idle config switches and pending permission requests.
 import type { StopReason } from "@agentclientprotocol/sdk";
 import type { Agent } from "../runtime/agent";
+import type { DelegateTarget } from "../runtime/capabilities";
 
 export type SlotResult = { stopReason: StopReason } | { error: string };
 
@@ -44,6 +45,8 @@ export class SessionRecord {
   readonly pendingQuestions = new Set<AbortController>();
   /** The last update write issued for this session (writes are ordered by the transport). */
   lastSend: Promise<void> = Promise.resolve();
+  /** The other agents this connection's client offers the session for delegation (`remoteDelegate.ts`). */
+  delegateAgents: readonly DelegateTarget[] = [];
   hasTitle: boolean;
 
   constructor(readonly agent: Agent) {

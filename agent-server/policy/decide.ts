@@ -15,7 +15,8 @@
 //   on-request   run                                         ask
 //   never        run                                         refused, with a message to the model
 //
-// Reads always run; an MCP call is treated like a command outside the sandbox; git metadata and
+// Reads always run; an MCP call is treated like a command outside the sandbox; a delegation to another
+// agent asks (per agent, grantable for the session) unless `never`, and from read-only asks once; git metadata and
 // protected config always ask short of danger-full-access. "Allow for this session" stores a grant
 // key (`<tool>:<canonical path>`, `bash:prefix:<command [subcommand]>`, `bash:exact:<text>` for
 // anything compound); it is not offered for an escalation out of read-only, an unsandboxed command,
@@ -43,7 +44,9 @@ export type PolicyCall =
   /** `escalate`: the model asked to run this command outside the sandbox (network, outside writes). */
   | { tool: string; kind: "command"; command: string; escalate?: boolean }
   /** An MCP tool call: an opaque side effect the sandbox cannot confine. */
-  | { tool: string; kind: "mcp" };
+  | { tool: string; kind: "mcp" }
+  /** A task handed to another agent: it works in the folder (inside the window's fence), so the user decides per agent. */
+  | { tool: string; kind: "delegate" };
 
 export interface PolicyInput {
   call: PolicyCall;
@@ -93,18 +96,7 @@ function judge(input: PolicyInput): Verdict {
 
   if (call.kind === "read" || call.kind === "none") return allow;
 
-  if (call.kind === "mcp") {
-    // Like a command outside the sandbox; a server's annotations (readOnlyHint …) never count (I-100).
-    if (sandbox === "read-only") {
-      if (approval === "never")
-        return deny(
-          "MCP call refused: the session is read-only, an MCP tool's effects cannot be confined, and the approval policy is `never`.",
-        );
-      return ask("the session is read-only and an MCP tool's effects cannot be confined", false, false);
-    }
-    if (approval === "never" || granted) return allow;
-    return ask("MCP tools run outside the sandbox: their effects cannot be confined", false, true);
-  }
+  if (call.kind === "mcp" || call.kind === "delegate") return judgeOutside(call.kind, sandbox, approval, granted);
 
   if (call.kind === "write") {
     // Git executes code from its config and hooks (core.fsmonitor on every `git status` the editor
@@ -163,4 +155,28 @@ function judge(input: PolicyInput): Verdict {
     return ask("approval policy `untrusted` asks before commands that are not read-only", false, true);
   }
   return allow;
+}
+
+/** Calls whose effects the sandbox cannot confine: an MCP tool, or another agent working in the folder. */
+function judgeOutside(kind: "mcp" | "delegate", sandbox: SandboxMode, approval: ApprovalPolicy, granted: boolean): Verdict {
+  if (kind === "mcp") {
+    // Like a command outside the sandbox; a server's annotations (readOnlyHint …) never count (I-100).
+    if (sandbox === "read-only") {
+      if (approval === "never")
+        return deny(
+          "MCP call refused: the session is read-only, an MCP tool's effects cannot be confined, and the approval policy is `never`.",
+        );
+      return ask("the session is read-only and an MCP tool's effects cannot be confined", false, false);
+    }
+    if (approval === "never" || granted) return allow;
+    return ask("MCP tools run outside the sandbox: their effects cannot be confined", false, true);
+  }
+  // The other agent may write in the folder: from read-only that is an escalation of one call.
+  if (sandbox === "read-only") {
+    if (approval === "never")
+      return deny("Delegation refused: the session is read-only, another agent may write, and the approval policy is `never`.");
+    return ask("the session is read-only and another agent may write in the folder", false, false);
+  }
+  if (approval === "never" || granted) return allow;
+  return ask("another agent will work in this folder", false, true);
 }

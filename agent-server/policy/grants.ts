@@ -28,3 +28,8 @@ export function fileGrantKey(tool: string, realPaths: readonly string[]): string
 export function mcpGrantKey(server: string, tool: string): string {
   return `mcp:${JSON.stringify([server, tool])}`;
 }
+
+/** Key for a delegation to another agent ("Allow for this session" covers that agent only). */
+export function delegateGrantKey(agent: string): string {
+  return `delegate:${JSON.stringify(agent)}`;
+}

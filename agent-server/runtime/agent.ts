@@ -7,7 +7,7 @@ import type { SandboxContext } from "../../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
 import type { TaskAccess, ToolContext } from "../tools/types";
-import type { ClientFs, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
+import type { ClientFs, DelegateTarget, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
 import { DeltaCoalescer } from "./deltaCoalescer";
 import type { AgentEvent, AgentServices, MessageSource, QueuedMessage, SteerMessage } from "./agentTypes";
 import { isLocalCommand, parseCommand } from "./slashCommands";
@@ -39,6 +39,10 @@ export interface AgentHooks {
     signal: AbortSignal,
     onText: (textSoFar: string) => void,
   ): Promise<SubagentOutcome>;
+  /** Hands a task to an agent the owner's client offered (undefined: no such client). */
+  runRemote?(agent: Agent, toolCallId: string, agentId: string, task: string, signal: AbortSignal): Promise<SubagentOutcome>;
+  /** The other agents the owner's client offers this agent for delegation. */
+  delegateAgents?(agent: Agent): readonly DelegateTarget[];
 }
 
 export interface AgentOptions {
@@ -373,6 +377,7 @@ export class Agent implements AsyncShutdown {
       deltas: this.deltas,
       modelId: () => this.settingsValue.model,
       canAskUser: () => this.hooks.canAskUser?.(this) ?? false,
+      delegateAgents: () => this.hooks.delegateAgents?.(this) ?? [],
       append: (event) => this.append(event),
       publish: (ev) => this.publish(ev),
       hasSteers: () => this.steers.length > 0,
@@ -396,6 +401,12 @@ export class Agent implements AsyncShutdown {
         ? { askUser: (q: UserQuestion) => this.hooks.askUser!(this, toolCallId, q, signal) }
         : {}),
       runSubagent: (task, onText) => this.hooks.runSubagent(this, toolCallId, task, signal, onText),
+      ...(this.hooks.runRemote
+        ? {
+            runRemote: (agentId: string, task: string) => this.hooks.runRemote!(this, toolCallId, agentId, task, signal),
+            delegateAgents: this.hooks.delegateAgents?.(this) ?? [],
+          }
+        : {}),
       update: (patch) => {
         if (!this.disposed) this.publish({ kind: "tool-progress", toolCallId, patch });
       },

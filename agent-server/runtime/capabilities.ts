@@ -51,4 +51,14 @@ export type SubagentOutcome = { kind: "refused"; why: string } | { kind: "ended"
  * permission asks go to the caller's session under the calling tool's card). `onText` receives the
  * subagent's answer so far as it streams. Cancelling the caller's turn cancels the subagent.
  */
+/** An agent the client offers for delegation (`manifold.dev/delegateAgents`): its id, name, what it is. */
+export interface DelegateTarget {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** Runs `task` in the client-offered agent `agentId` (the client runs it in the caller's folder); cancelled with the turn. */
+export type RunRemote = (agentId: string, task: string) => Promise<SubagentOutcome>;
+
 export type RunSubagent = (task: string, onText: (textSoFar: string) => void) => Promise<SubagentOutcome>;

@@ -9,7 +9,7 @@ import type { SessionLog } from "../session/log";
 import type { SessionStore } from "../session/store";
 import { AbortedError, raceAbort } from "./abortable";
 import { Agent, type AgentEvent, type AgentHooks, type AgentServices } from "./agent";
-import type { ClientFs, PermissionAsk, UserAnswer, UserQuestion } from "./capabilities";
+import type { ClientFs, DelegateTarget, PermissionAsk, SubagentOutcome, UserAnswer, UserQuestion } from "./capabilities";
 import { RuntimeBus } from "./events";
 import { canonicalCwd } from "./cwd";
 import { runSubagent, SubagentLinks } from "./subagents";
@@ -24,6 +24,9 @@ export interface AgentOwner {
   canAskUser?(agent: Agent): boolean;
   /** Undefined unless this owner owns the agent (I-46). */
   askUser?(agent: Agent, toolCallId: string, q: UserQuestion, signal: AbortSignal): Promise<UserAnswer> | undefined;
+  /** Undefined unless this owner owns the agent; a subagent has no owner here and is refused. */
+  runRemote?(agent: Agent, toolCallId: string, agentId: string, task: string, signal: AbortSignal): Promise<SubagentOutcome> | undefined;
+  delegateAgents?(agent: Agent): readonly DelegateTarget[] | undefined;
 }
 
 export class AlreadyLiveError extends Error {
@@ -99,6 +102,20 @@ export class LiveAgents {
         return Promise.resolve<UserAnswer>({ outcome: "unavailable" }); // I-46: nobody owns it, fail closed
       },
       runSubagent: (parent, toolCallId, task, signal, onText) => runSubagent(this, { parent, toolCallId, task, signal, onText }),
+      runRemote: (agent, toolCallId, agentId, task, signal) => {
+        for (const o of this.owners) {
+          const r = o.runRemote?.(agent, toolCallId, agentId, task, signal);
+          if (r) return r;
+        }
+        return Promise.resolve<SubagentOutcome>({ kind: "refused", why: "Only a session of the client can hand a task to another agent." });
+      },
+      delegateAgents: (agent) => {
+        for (const o of this.owners) {
+          const list = o.delegateAgents?.(agent);
+          if (list) return list;
+        }
+        return [];
+      },
     };
   }
 

@@ -6,6 +6,8 @@ import type { ChatMessage, FinishReason, ModelClient, ModelStreamRequest, Usage 
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
 import type { ToolContext, ToolResult, ToolRunner } from "../tools/types";
+import { delegateNote } from "../tools/delegate";
+import type { DelegateTarget } from "./capabilities";
 import { abortable, raceAbort } from "./abortable";
 import type { AgentEvent, AgentServices } from "./agentTypes";
 import type { DeltaCoalescer } from "./deltaCoalescer";
@@ -26,6 +28,8 @@ export interface StepHost {
   /** The session's model now (its settings may change between steps). */
   modelId(): string;
   canAskUser(): boolean;
+  /** The other agents this session may delegate to. */
+  delegateAgents(): readonly DelegateTarget[];
   append(event: SessionEvent): LogEntry;
   publish(ev: AgentEvent): void;
   /** Steers waiting: taken in before a step's request. */
@@ -109,7 +113,8 @@ async function buildRequest(
   // This session's own tools (its MCP servers) are known before the request is built (bounded).
   if (opts.withTools && tools.sessionReady) await raceAbort(tools.sessionReady(host.sessionId, signal), signal);
   const instructions = await raceAbort(projectInstructions(host.root), signal);
-  const notes = opts.withTools ? (tools.sessionNotes?.(host.sessionId) ?? []) : [];
+  const delegates = opts.withTools ? delegateNote(host.delegateAgents()) : undefined;
+  const notes = opts.withTools ? [...(tools.sessionNotes?.(host.sessionId) ?? []), ...(delegates ? [delegates] : [])] : [];
   if (!opts.conversation) host.takeSteers(true);
   await raceAbort(visionKnown(model.config), signal); // its endpoint's answer, if still on its way (bounded)
   const vision = model.config.vision === true;

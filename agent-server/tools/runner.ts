@@ -6,10 +6,11 @@ import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
 import type { CallEffect } from "../policy/types";
 import { writeRoots } from "../policy/writeRoots";
 import { commandGrantKey } from "../policy/shellCommands";
-import { createGrantStore, fileGrantKey, mcpGrantKey, type GrantStore } from "../policy/grants";
+import { createGrantStore, delegateGrantKey, fileGrantKey, mcpGrantKey, type GrantStore } from "../policy/grants";
 import { configProtection } from "../../sandbox/configPaths";
 import { guardPath, PathGuardError, type GuardedPath } from "../../sandbox/pathGuard";
 import { createCatalog, type ToolCatalog } from "./catalog";
+import { notOffered } from "./delegate";
 import type { ConfigHold } from "./configHold";
 import { createFence, FenceError, type FileFence } from "./fence";
 import type { CommandSandbox, SandboxContext } from "../../sandbox/types";
@@ -45,7 +46,8 @@ interface Target {
   fence: FileFence;
 }
 
-function targetOf({ name, call }: ValidCall, sb: SandboxContext, fence: FileFence): Target | ToolResult {
+function targetOf({ name, call }: ValidCall, ctx: ToolContext, fence: FileFence): Target | ToolResult {
+  const sb = ctx.sandbox;
   const access = call.access();
   try {
     switch (access.kind) {
@@ -64,6 +66,10 @@ function targetOf({ name, call }: ValidCall, sb: SandboxContext, fence: FileFenc
         };
       case "mcp":
         return { call: { tool: name, kind: "mcp" }, grantKey: mcpGrantKey(access.server, access.tool), writes: new Map(), fence };
+      case "delegate":
+        // Refused before any ask: the user is never asked about an agent the client did not offer.
+        if (!ctx.delegateAgents?.some((t) => t.id === access.agent)) return fail(notOffered(access.agent, ctx.delegateAgents ?? []));
+        return { call: { tool: name, kind: "delegate" }, grantKey: delegateGrantKey(access.agent), writes: new Map(), fence };
     }
   } catch (err) {
     if (err instanceof PathGuardError) return fail(`Invalid path: ${err.message}`);
@@ -203,7 +209,7 @@ export function createRunner(opts: RunnerOptions): ToolRunner {
   async function runChecked(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
     const valid = validate(catalog, name, rawInput, ctx);
     if ("output" in valid) return valid;
-    const target = targetOf(valid, ctx.sandbox, createFence(opts.hidden ?? [], ctx.sandbox));
+    const target = targetOf(valid, ctx, createFence(opts.hidden ?? [], ctx.sandbox));
     if ("output" in target) return target;
     const decision = decide({
       call: target.call,

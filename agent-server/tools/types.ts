@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { PermissionAnswer } from "../policy/types";
 import type { PlanEntry } from "../session/events";
 import type { SandboxContext } from "../../sandbox/types";
-import type { ClientFs, PermissionAsk, RunSubagent, UserAnswer, UserQuestion } from "../runtime/capabilities";
+import type { ClientFs, DelegateTarget, PermissionAsk, RunRemote, RunSubagent, UserAnswer, UserQuestion } from "../runtime/capabilities";
 
 /** Per-session (per-connection) abilities that decide which tools the model is offered. */
 export interface ToolCapabilities {
@@ -51,6 +51,10 @@ export interface ToolContext {
   askUser?(q: UserQuestion): Promise<UserAnswer>;
   /** Hand a task to an in-process subagent of this session (the `delegate` tool). */
   runSubagent: RunSubagent;
+  /** Hand a task to another agent the client offered this session (set only when the client can run one). */
+  runRemote?: RunRemote;
+  /** The agents `runRemote` may name (what the client offered this session); set with it. */
+  delegateAgents?: readonly DelegateTarget[];
   /** Stream progress into this call's card. */
   update(patch: ToolCallPatch): void;
 }
@@ -75,7 +79,9 @@ export type ToolAccess =
   /** Touches nothing the sandbox guards (e.g. the caller's own background tasks). */
   | { kind: "none" }
   /** An MCP tool call: an opaque side effect outside the sandbox, granted per server + tool. */
-  | { kind: "mcp"; server: string; tool: string };
+  | { kind: "mcp"; server: string; tool: string }
+  /** A task handed to another agent the client runs in this folder, granted per agent. */
+  | { kind: "delegate"; agent: string };
 
 /** What the runner decided for this call, handed to the tool. */
 export interface CallPermit {

@@ -20,6 +20,7 @@ import { authMethodViews, type AuthMethodView } from "../common/auth";
 import type { McpServerStatus } from "../common/mcpRows";
 import { clientHandlers, type McpStatusReport, type SessionServices } from "./clientHandlers";
 import { SessionRouter } from "./router";
+import { advertisesDelegation } from "./delegateProtocol";
 import { Emitter, type Event } from "../../base/event";
 
 /** Manifold's extension method: restart one MCP server of a session (built-in agent). */
@@ -50,6 +51,8 @@ export interface AgentFeatures {
   steering: boolean;
   /** `logout` (`agentCapabilities.auth.logout`). */
   logout: boolean;
+  /** `_manifold/delegate`: the agent hands tasks to the agents the user allowed (extension/delegation/). */
+  delegate: boolean;
 }
 
 /** Where an agent advertises a fork that can be cut before a prompt (agent-server/acp/fork.ts). */
@@ -96,6 +99,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null, initMe
     forkAtPrompt: forkMeta(caps?._meta),
     steering: steeringMeta(initMeta),
     logout: on(caps?.auth?.logout),
+    delegate: advertisesDelegation(caps?._meta),
   };
 }
 

@@ -24,6 +24,7 @@ import type {
 import { z } from "zod";
 import type { McpServerStatus } from "../common/mcpRows";
 import type { SessionRouter } from "./router";
+import { DELEGATE_METHOD, delegateParams, type DelegateParams } from "./delegateProtocol";
 
 /** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */
 export const MCP_STATUS_METHOD = "_manifold/mcp_status";
@@ -63,6 +64,8 @@ export interface SessionServices {
   waitForTerminalExit(params: WaitForTerminalExitRequest, signal: AbortSignal): Promise<WaitForTerminalExitResponse>;
   killTerminal(params: KillTerminalRequest): Promise<void>;
   releaseTerminal(params: ReleaseTerminalRequest): Promise<void>;
+  /** `_manifold/delegate`: a task for another agent, run as part of this session (absent: refused). */
+  delegate?(params: DelegateParams, signal: AbortSignal): Promise<{ stopReason: string; text: string; error?: string }>;
 }
 
 /**
@@ -125,6 +128,11 @@ export function clientHandlers(
       // Unknown session: fail closed.
       if (!s) return { outcome: { outcome: "cancelled" } };
       return s.requestPermission(params, signal);
+    })
+    .onRequest(DELEGATE_METHOD, delegateParams, ({ params, signal }) => {
+      const s = svc(params.sessionId);
+      if (!s.delegate) throw acp.RequestError.invalidParams(undefined, "this session cannot hand tasks to other agents");
+      return s.delegate(params, signal);
     })
     .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
     .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => fsSvc(params.sessionId).readTextFile(params))

@@ -14,6 +14,8 @@ import { PermissionBroker, type PendingPermission } from "../permissions/permiss
 import type { TranscriptEvent } from "../common/transcript";
 import { QuestionBroker, transcriptListener, type PendingQuestion } from "../questions/questionBroker";
 import { errorText } from "../common/text";
+import type { DelegateParams } from "../agent/delegateProtocol";
+import type { ChildParent, ChildResult } from "../delegation/childRun";
 
 export interface BoundSessionHooks {
   readonly editor: EditorFiles;
@@ -25,6 +27,8 @@ export interface BoundSessionHooks {
   update(update: SessionUpdate): void;
   onPermissionRequested(p: PendingPermission): void;
   onQuestionRequested(q: PendingQuestion): void;
+  /** Runs a delegated task in another agent as part of this session (absent: delegation is refused). */
+  delegate?(params: DelegateParams, parent: ChildParent, signal: AbortSignal): Promise<ChildResult>;
 }
 
 export class BoundSession implements AsyncShutdown {
@@ -32,6 +36,8 @@ export class BoundSession implements AsyncShutdown {
   readonly #questions: QuestionBroker;
   readonly #terminals: TerminalService;
   readonly #registration: IDisposable;
+  /** Running delegations: aborted when this session is left (close, delete, the agent's exit), awaited by `shutdown`. */
+  readonly #delegations = new Map<AbortController, Promise<unknown>>();
 
   constructor(
     client: AcpClient,
@@ -72,11 +78,26 @@ export class BoundSession implements AsyncShutdown {
       waitForTerminalExit: (params, signal) => terminals.waitForExit(params.terminalId, signal),
       killTerminal: async (params) => terminals.kill(params.terminalId),
       releaseTerminal: async (params) => terminals.release(params.terminalId),
+      ...(hooks.delegate ? { delegate: (params, signal) => this.#delegate(hooks, params, services, signal) } : {}),
     };
     this.#registration = client.router.register(sessionId, {
       services,
       applyUpdate: (update: SessionUpdate) => hooks.update(update),
     });
+  }
+
+  #delegate(hooks: BoundSessionHooks, params: DelegateParams, services: SessionServices, signal: AbortSignal): Promise<ChildResult> {
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) controller.abort();
+    const parent: ChildParent = { applyUpdate: (u) => hooks.update(u), services };
+    const run = hooks.delegate!(params, parent, controller.signal).finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      this.#delegations.delete(controller);
+    });
+    this.#delegations.set(controller, run);
+    return run;
   }
 
   get pendingPermissions(): PendingPermission[] {
@@ -122,12 +143,14 @@ export class BoundSession implements AsyncShutdown {
   }
 
   /** Like `dispose`; resolves when every terminal's process tree is gone and its temp area removed. */
-  shutdown(): Promise<void> {
+  async shutdown(): Promise<void> {
+    const children = [...this.#delegations.values()];
     this.#leave();
-    return this.#terminals.shutdown();
+    await Promise.all([this.#terminals.shutdown(), ...children.map((c) => c.catch(() => undefined))]);
   }
 
   #leave(): void {
+    for (const c of this.#delegations.keys()) c.abort(); // each child's whole tree ends (childRun.ts)
     this.#permissions.dismissAll();
     this.#questions.cancelAll();
     this.#registration.dispose();

@@ -103,6 +103,7 @@ export class FolderSession extends Disposable implements AsyncShutdown {
         },
         onPermissionRequested: (p) => deps.onPermissionRequested?.(this, p),
         onQuestionRequested: (q) => deps.onQuestionRequested?.(this, q),
+        ...(deps.delegation ? { delegate: (params, parent, signal) => deps.delegation!.run(params, this.folder, parent, signal) } : {}),
       },
       deps.log,
     );

@@ -9,6 +9,8 @@
 import type { McpServer, SessionConfigOption, SessionModeState, SessionUpdate } from "@agentclientprotocol/sdk";
 import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/acpClient";
 import { PROTECTED_PATHS_META, type SessionServers } from "../mcp/sessionServers";
+import type { Delegation } from "../delegation/childRun";
+import { delegateOffer } from "../agent/delegateProtocol";
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
 import type { McpRow } from "../common/mcpRows";
 import { errorText } from "../common/text";
@@ -22,6 +24,8 @@ export interface SessionOpenerDeps {
   /** The MCP servers for a new, loaded or resumed session of this folder (I-102), with the panel's rows. */
   mcpServers?(features: AgentFeatures): Promise<SessionServers>;
   log?(message: string): void;
+  /** Which other agents a session may hand tasks to, and the runs (absent: none is offered). */
+  delegation?: Delegation;
 }
 
 /** What opening reads of the folder session (FolderSession's own public members). */
@@ -224,8 +228,11 @@ export class SessionOpener {
     const rows = f.mcpStatus ? got.rows.map((r) => (r.state === "passed" ? { ...r, state: "starting" as const } : r)) : got.rows;
     this.#mcpRows = rows;
     this.#protectedPaths = got.protectedPaths;
-    const meta = got.protectedPaths.length > 0 ? { [PROTECTED_PATHS_META]: got.protectedPaths } : undefined;
-    return { mcpServers: got.servers, meta };
+    const meta = {
+      ...(got.protectedPaths.length > 0 ? { [PROTECTED_PATHS_META]: got.protectedPaths } : {}),
+      ...(f.delegate ? delegateOffer(this.deps.delegation?.offered() ?? []) : {}),
+    };
+    return { mcpServers: got.servers, meta: Object.keys(meta).length > 0 ? meta : undefined };
   }
 
   #showMcp(client: AcpClient, sessionId: string): void {

@@ -59,6 +59,7 @@ export const SETTING_RULES = {
     userOnly: "loosens",
     why: "paths outside the folders a third-party agent's fence lets it write",
   },
+  "delegation.agents": { scope: "machine", userOnly: "runs", why: "agents the model may start in a folder to hand tasks to" },
 } as const satisfies Record<string, SettingRule>;
 
 export type SettingId = keyof typeof SETTING_RULES;
@@ -150,6 +151,12 @@ const writablePaths = z.record(z.string(), z.array(z.string().min(1)));
 export function unconfinedAgentsFrom(src: SettingsSource): string[] {
   const parsed = agentNames.safeParse(userValue(src.inspect("agentSandbox.unconfined")) ?? []);
   return parsed.success ? parsed.data : [];
+}
+
+/** `manifold.delegation.agents`: the `manifold.agent` values the model may hand tasks to (User settings only). */
+export function delegationAgentsFrom(src: SettingsSource): string[] {
+  const parsed = agentNames.safeParse(userValue(src.inspect("delegation.agents")) ?? []);
+  return parsed.success ? [...new Set(parsed.data)] : [];
 }
 
 /** `manifold.agentSandbox.writablePaths` for `agent` (its `manifold.agent` value), with the `*` entry's for every agent. */

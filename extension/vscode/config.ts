@@ -16,6 +16,7 @@ import {
   USER_ONLY_SETTINGS,
   type SettingId,
   type SettingsSource,
+  delegationAgentsFrom,
 } from "../sessions/settingsScope";
 
 export const SETTINGS = {
@@ -72,6 +73,11 @@ export async function rememberUnconfined(agent: string): Promise<void> {
   const now = unconfinedAgentsFrom(source());
   if (now.includes(agent)) return;
   await vscode.workspace.getConfiguration("manifold").update(SETTINGS.agentUnconfined, [...now, agent], vscode.ConfigurationTarget.Global);
+}
+
+/** The agents the model may hand tasks to (`manifold.delegation.agents`, User settings only). */
+export function delegationAgents(): string[] {
+  return delegationAgentsFrom(source());
 }
 
 /** The user's extra writable paths for `agent`'s fence (User settings only). */

@@ -79,6 +79,8 @@ export interface Harness {
 export interface ConnectOptions {
   /** Sent in `initialize` (default `{}`). */
   clientCapabilities?: acp.ClientCapabilities;
+  /** More client handlers (extension methods a test serves). */
+  extend?: (app: acp.ClientApp) => acp.ClientApp;
 }
 
 export interface HarnessOptions {
@@ -148,7 +150,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
           order.push(`elicitation:${"sessionId" in params ? String(params.sessionId) : ""}`);
           return elicitationResponder(params);
         });
-      const conn = clientApp.connect(app);
+      const conn = (connectOpts.extend ? connectOpts.extend(clientApp) : clientApp).connect(app);
       const agent = conn.agent;
       await agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: connectOpts.clientCapabilities ?? {} });
       const side: ClientSide = {

@@ -65,16 +65,11 @@ export class AgentFencing {
     this.#onceFor = undefined;
     const storage = this.deps.context.globalStorageUri.fsPath;
     const confined = await confineAgent(spec, {
-      sandbox: () => this.deps.sandbox(),
-      fence: {
-        home: os.homedir(),
-        folders: folders.map((f) => f.uri.fsPath),
-        extraWritable: agentWritablePaths(setting),
-        tmpDir: path.join(storage, "agent-tmp", setting.replace(/[^\w.-]/g, "_") || "agent"),
-        storage: manifoldStorageDirs(this.deps.context),
-      },
-      folderNames: folders.map((f) => f.name),
-      alwaysUnconfined: runsUnconfined(setting),
+      ...this.#fenceOptions(
+        setting,
+        folders.map((f) => ({ path: f.uri.fsPath, name: f.name })),
+        "agent-tmp",
+      ),
       onceUnconfined: once,
       choose: (name, reason) => this.#choose(setting, name, reason),
     });
@@ -86,6 +81,35 @@ export class AgentFencing {
           )
         : undefined;
     return confined;
+  }
+
+  /**
+   * The spec of a delegated child agent (`setting` names it), fenced to the one folder it works in.
+   * It serves exactly one session, so its fence is exactly that folder. Where the fence cannot be set
+   * up it runs only by the user's standing choice for that agent; nothing asks mid-turn.
+   */
+  confineTo(spec: AgentSpec, setting: string, folder: { path: string; name: string }): Promise<AgentSpec> {
+    if (spec.builtin) return Promise.resolve(spec);
+    return confineAgent(spec, {
+      ...this.#fenceOptions(setting, [folder], "delegate-tmp"),
+      choose: () => Promise.resolve(undefined),
+    });
+  }
+
+  #fenceOptions(setting: string, folders: ReadonlyArray<{ path: string; name: string }>, tmpArea: string) {
+    const storage = this.deps.context.globalStorageUri.fsPath;
+    return {
+      sandbox: () => this.deps.sandbox(),
+      fence: {
+        home: os.homedir(),
+        folders: folders.map((f) => f.path),
+        extraWritable: agentWritablePaths(setting),
+        tmpDir: path.join(storage, tmpArea, setting.replace(/[^\w.-]/g, "_") || "agent"),
+        storage: manifoldStorageDirs(this.deps.context),
+      },
+      folderNames: folders.map((f) => f.name),
+      alwaysUnconfined: runsUnconfined(setting),
+    };
   }
 
   /**

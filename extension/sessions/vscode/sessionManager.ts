@@ -143,6 +143,7 @@ export class SessionManager implements AsyncShutdown {
           return sessionDefaults();
         },
         mcpServers: (features) => this.mcp.serversFor(folder, features),
+        delegation: this.agent.delegation,
         onPermissionRequested: (session, p) => {
           const panel = this.#panels.get(session.folder);
           if (!panel?.visible) surfaceHiddenRequest(session.folderName, p, () => this.openPanel(folder));

@@ -21,6 +21,7 @@ import { DisposableStore, type AsyncShutdown } from "../../../base/lifecycle";
 import { signIn } from "../signIn";
 import { AgentSecretStore, signInIO } from "./agentAuth";
 import { AgentFencing } from "./agentFencing";
+import { WindowDelegation } from "../../delegation/vscode/windowDelegation";
 import type { CommandSandbox } from "../../../sandbox/types";
 
 /** What the agent half knows of the folders: every live folder session, those with a panel open, and the window's sandbox. */
@@ -41,6 +42,8 @@ export class WindowAgent implements AsyncShutdown {
   #status: AgentStatus = "idle";
   #statusMessage: string | undefined;
   readonly #fencing: AgentFencing;
+  /** Tasks the model hands to other agents (`manifold.delegation.agents`), each fenced to its session's folder. */
+  readonly delegation: WindowDelegation;
   /** Set while `switchAgent` restarts the agent: the next attach keeps each transcript under a divider. */
   #switching = false;
 
@@ -60,6 +63,7 @@ export class WindowAgent implements AsyncShutdown {
       error: (m) => log.error(m),
       trace: (m) => log.trace(m),
     };
+    this.delegation = new WindowDelegation({ context, log: agentLog, fencing, secrets: this.secrets });
     this.host = new AgentHost({
       log: agentLog,
       trace: traceEnabled,

@@ -17,6 +17,7 @@ import {
   SETTING_RULES,
   traceFrom,
   unconfinedAgentsFrom,
+  delegationAgentsFrom,
   agentWritablePathsFrom,
   USER_ONLY_SETTINGS,
   type SettingId,
@@ -73,6 +74,12 @@ const CASES: Record<SettingId, { hostile: unknown; user: unknown; read: (s: Sett
     hostile: ["evil-agent", "registry:opencode"],
     user: ["my-agent"],
     read: (s) => unconfinedAgentsFrom(s),
+    byDefault: [],
+  },
+  "delegation.agents": {
+    hostile: ["registry:evil", "builtin"],
+    user: ["registry:opencode"],
+    read: (s) => delegationAgentsFrom(s),
     byDefault: [],
   },
   "agentSandbox.writablePaths": {

@@ -238,3 +238,31 @@ describe("policy decide: the decision carries its consequences", () => {
     });
   });
 });
+
+describe("policy decide: a delegation to another agent", () => {
+  const call: PolicyCall = { tool: "delegate", kind: "delegate" };
+  const sessionGrantable = (sandbox: SandboxMode, approval: ApprovalPolicy): boolean | undefined =>
+    decide({ call, sandbox, approval, grants: new Set(), grantKey: "k", backendAvailable: true }).sessionGrantable;
+
+  it("asks unless granted for the session or the policy is never; from read-only it asks every time and never is refused", () => {
+    assert.deepEqual(
+      APPROVAL_POLICIES.map((a) => outcome(call, "workspace-write", a)),
+      ["ask", "ask", "allow"],
+    );
+    assert.deepEqual(
+      APPROVAL_POLICIES.map((a) => outcome(call, "workspace-write", a, { grants: ["k"] })),
+      ["allow", "allow", "allow"],
+    );
+    assert.deepEqual(
+      APPROVAL_POLICIES.map((a) => outcome(call, "read-only", a, { grants: ["k"] })),
+      ["ask", "ask", "deny"],
+    );
+    assert.equal(sessionGrantable("workspace-write", "on-request"), true);
+    assert.equal(sessionGrantable("read-only", "on-request"), false);
+  });
+
+  it("never runs anything of its own unconfined", () => {
+    const d = decide({ call, sandbox: "danger-full-access", approval: "never", grants: new Set(), grantKey: "k", backendAvailable: true });
+    assert.equal(d.kind === "allow" && d.unsandboxed, false);
+  });
+});
