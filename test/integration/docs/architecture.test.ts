@@ -8,7 +8,7 @@
 //   (`sandbox/`, `agent-server/acp/bridge.ts`, `package.json`) or ends in a source or doc extension.
 //   Build output (`dist/`, `out/`), absolute paths, placeholders (`extension/<feature>/`) and protocol
 //   names such as `session/update` are not checked;
-// - ARCHITECTURE.md is at most 15 KB, so the map stays a map;
+// - ARCHITECTURE.md is at most 16 KB (a short line for each of ~300 source files, and little prose), so the map stays a map;
 // - every source file (`.ts`, `.tsx`, `.mjs`, `.css`) under base/, extension/, agent-server/ and
 //   sandbox/ has a line in ARCHITECTURE.md. The convention: a heading that starts with a folder in
 //   backticks (`` ### `agent-server/acp/` the ACP app ``) opens that folder's section, and each list
@@ -26,7 +26,7 @@ import { NOT_IN_REPO, repoFiles } from "./repoFiles";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const MAP = "ARCHITECTURE.md";
 const RULES = "docs/rules.md";
-const MAP_MAX_BYTES = 15 * 1024;
+const MAP_MAX_BYTES = 16 * 1024;
 const CITING = /\.(ts|tsx|mjs|md)$/;
 const FILE_LIKE = /\.(ts|tsx|mts|mjs|cjs|js|json|md|sh|css)$/;
 /** The source files the codemap must name. */
@@ -192,7 +192,7 @@ describe("ARCHITECTURE.md and docs/rules.md", () => {
     });
   }
 
-  it(`${MAP} is at most 15 KB`, () => {
+  it(`${MAP} is at most 16 KB`, () => {
     const bytes = Buffer.byteLength(map, "utf8");
     assert.ok(
       bytes <= MAP_MAX_BYTES,
