@@ -106,6 +106,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
       forkAtPrompt: false,
       steering: false,
       logout: false,
+      delegate: false,
     },
   );
   assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, {
