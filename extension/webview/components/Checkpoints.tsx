@@ -1,5 +1,7 @@
-// The changes list (files changed since the last prompt's checkpoint, keep/undo, open the diff), the
-// restore confirmation (every file listed first, the user's own edits marked) and the restore outcome.
+// The changes list (files changed since the last prompt's checkpoint, the user's own edits marked,
+// keep/undo, open the diff), the restore confirmation (every file listed first, the user's own edits
+// marked, keeping them the default) and the banner of a restore or undo, which can undo it.
+import { oneLine, quotePrompt } from "../../common/text";
 import type { ChangesView, RestoreDoneView, RestorePlanView } from "../../common/webviewProtocol";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
@@ -25,11 +27,12 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
       </div>
     );
   }
+  const mine = changes.files.filter((f) => f.userEdit).length;
   return (
     <details class="changes" data-testid={TEST_IDS.changes} data-count={changes.files.length} open>
       <summary>
         <Icon name="diff" /> {changes.files.length} file{changes.files.length === 1 ? "" : "s"} changed
-        {changes.baselineLabel ? <span class="muted"> since “{changes.baselineLabel.slice(0, 60)}”</span> : null}
+        {changes.baselineLabel ? <span class="muted"> since {quotePrompt(changes.baselineLabel)}</span> : null}
         <span class="spacer" />
         <button
           class="secondary"
@@ -42,6 +45,7 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
         <button
           class="secondary"
           data-testid={TEST_IDS.changesUndoAll}
+          title={mine > 0 ? `Undo the agent's changes; your own edits to ${mine} file${mine === 1 ? "" : "s"} stay` : "Undo every change"}
           disabled={running}
           onClick={(ev) => (ev.preventDefault(), post({ type: "changes/undo", paths: "all" }))}
         >
@@ -50,12 +54,24 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
       </summary>
       <ul>
         {changes.files.map((f) => (
-          <li key={f.path} data-testid={TEST_IDS.changesFile} data-path={f.path} data-status={f.status}>
+          <li
+            key={f.path}
+            data-testid={TEST_IDS.changesFile}
+            data-path={f.path}
+            data-status={f.status}
+            data-user-edit={f.userEdit ? "true" : "false"}
+          >
             <button class="link" title={`Open the diff of ${f.path}`} onClick={() => post({ type: "changes/open", path: f.path })}>
               {f.path}
             </button>
             <span class={`status-${STATUS[f.status]}`}> {STATUS[f.status]} </span>
             {counts(f.added, f.removed)}
+            {f.userEdit ? (
+              <span class="warn" data-testid={TEST_IDS.changesUserEdit} title={f.userEdit}>
+                {" "}
+                edited by you
+              </span>
+            ) : null}
             <span class="spacer" />
             <button
               class="icon"
@@ -94,7 +110,7 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
       </div>
       {plan.resendText !== undefined ? (
         <p>
-          Then send: <q>{plan.resendText.slice(0, 200)}</q>
+          Then send: <q>{oneLine(plan.resendText, 200)}</q>
           {plan.agentRemembers ? (
             <strong> This agent cannot fork the conversation, so it still remembers the later turns.</strong>
           ) : (
@@ -118,22 +134,23 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
         ))}
       </ul>
       <div class="row">
+        {mine.length > 0 ? (
+          <button
+            class="primary"
+            data-testid={TEST_IDS.restoreKeepMine}
+            title={`Restore the rest; your edits to ${mine.length} file${mine.length === 1 ? "" : "s"} stay as they are`}
+            onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: true })}
+          >
+            Restore, keep my edits
+          </button>
+        ) : null}
         <button
-          class="primary"
+          class={mine.length > 0 ? "secondary" : "primary"}
           data-testid={TEST_IDS.restoreApply}
           onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: false })}
         >
           {mine.length > 0 ? "Restore all, including my edits" : "Restore"}
         </button>
-        {mine.length > 0 ? (
-          <button
-            class="secondary"
-            data-testid={TEST_IDS.restoreKeepMine}
-            onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: true })}
-          >
-            Restore, keep my {mine.length} edited file{mine.length === 1 ? "" : "s"}
-          </button>
-        ) : null}
         <button
           class="secondary"
           data-testid={TEST_IDS.restoreCancel}
@@ -146,23 +163,40 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
   );
 }
 
+const plural = (n: number): string => `${n} file${n === 1 ? "" : "s"}`;
+
+function doneText(done: RestoreDoneView): string {
+  const failed = done.failures.length > 0 ? `; ${done.failures.length} not changed (see the notice)` : "";
+  const kept = done.kept.length > 0 ? ` Your own edits stay: ${done.kept.join(", ")}.` : "";
+  if (done.kind === "restore")
+    return `Restored ${plural(done.restored)}${done.label ? ` to before ${quotePrompt(done.label)}` : ""}${failed}.`;
+  if (done.kind === "revert") return `Brought back ${plural(done.restored)}${failed}.`;
+  const what = done.paths.length === 1 ? `the change to ${done.paths[0]}` : `the changes to ${plural(done.restored)}`;
+  return `Undid ${what}${failed}.${kept}`;
+}
+
 export function RestoreDone({ done, onClose }: { done: RestoreDoneView | undefined; onClose(): void }) {
   if (!done) return null;
+  const undo = done.kind === "restore" ? "Undo restore" : done.kind === "undo" ? "Undo this undo" : undefined;
   return (
     <div
       class={`banner ${done.failures.length > 0 ? "warning" : "info"}`}
       data-testid={TEST_IDS.restoreDone}
+      data-kind={done.kind}
       data-failures={done.failures.length}
+      data-kept={done.kept.join("\n")}
     >
-      <Icon name={done.failures.length > 0 ? "warning" : "check"} /> Restored {done.restored} file{done.restored === 1 ? "" : "s"}
-      {done.failures.length > 0 ? `; ${done.failures.length} not restored (see the notice)` : ""}.
-      <button
-        class="link"
-        data-testid={TEST_IDS.restoreUndo}
-        onClick={() => (post({ type: "restore/ask", checkpointId: done.undoCheckpointId }), onClose())}
-      >
-        Undo restore
-      </button>
+      <Icon name={done.failures.length > 0 ? "warning" : "check"} /> {doneText(done)}
+      {undo && done.paths.length > 0 ? (
+        <button
+          class="link"
+          data-testid={TEST_IDS.restoreUndo}
+          title={`Bring back what it changed: ${oneLine(done.paths.join(", "), 200)}`}
+          onClick={() => (post({ type: "restore/undo", checkpointId: done.undoCheckpointId }), onClose())}
+        >
+          {undo}
+        </button>
+      ) : null}
       <button class="icon" title="Dismiss" aria-label="Dismiss" onClick={onClose}>
         <Icon name="close" />
       </button>
