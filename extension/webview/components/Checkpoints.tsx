@@ -4,6 +4,7 @@
 import { oneLine, quotePrompt } from "../../common/text";
 import type { ChangesView, RestoreDoneView, RestorePlanView } from "../../common/webviewProtocol";
 import { TEST_IDS } from "../testIds";
+import { doneText, restoreChoices, undoLabel } from "../reviewTexts";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 
@@ -102,7 +103,6 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
 
 export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) {
   if (!plan) return null;
-  const mine = plan.items.filter((i) => i.userEdit && !i.leaveAlone);
   return (
     <div class="card restore-confirm" data-testid={TEST_IDS.restoreConfirm} role="dialog" aria-label="Restore checkpoint">
       <div class="card-title">
@@ -134,23 +134,17 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
         ))}
       </ul>
       <div class="row">
-        {mine.length > 0 ? (
+        {restoreChoices(plan).map((c) => (
           <button
-            class="primary"
-            data-testid={TEST_IDS.restoreKeepMine}
-            title={`Restore the rest; your edits to ${mine.length} file${mine.length === 1 ? "" : "s"} stay as they are`}
-            onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: true })}
+            key={c.testId}
+            class={c.primary ? "primary" : "secondary"}
+            data-testid={TEST_IDS[c.testId]}
+            title={c.title}
+            onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: c.keepUserEdits })}
           >
-            Restore, keep my edits
+            {c.label}
           </button>
-        ) : null}
-        <button
-          class={mine.length > 0 ? "secondary" : "primary"}
-          data-testid={TEST_IDS.restoreApply}
-          onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: false })}
-        >
-          {mine.length > 0 ? "Restore all, including my edits" : "Restore"}
-        </button>
+        ))}
         <button
           class="secondary"
           data-testid={TEST_IDS.restoreCancel}
@@ -163,21 +157,9 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
   );
 }
 
-const plural = (n: number): string => `${n} file${n === 1 ? "" : "s"}`;
-
-function doneText(done: RestoreDoneView): string {
-  const failed = done.failures.length > 0 ? `; ${done.failures.length} not changed (see the notice)` : "";
-  const kept = done.kept.length > 0 ? ` Your own edits stay: ${done.kept.join(", ")}.` : "";
-  if (done.kind === "restore")
-    return `Restored ${plural(done.restored)}${done.label ? ` to before ${quotePrompt(done.label)}` : ""}${failed}.`;
-  if (done.kind === "revert") return `Brought back ${plural(done.restored)}${failed}.`;
-  const what = done.paths.length === 1 ? `the change to ${done.paths[0]}` : `the changes to ${plural(done.restored)}`;
-  return `Undid ${what}${failed}.${kept}`;
-}
-
 export function RestoreDone({ done, onClose }: { done: RestoreDoneView | undefined; onClose(): void }) {
   if (!done) return null;
-  const undo = done.kind === "restore" ? "Undo restore" : done.kind === "undo" ? "Undo this undo" : undefined;
+  const undo = undoLabel(done);
   return (
     <div
       class={`banner ${done.failures.length > 0 ? "warning" : "info"}`}
@@ -187,7 +169,7 @@ export function RestoreDone({ done, onClose }: { done: RestoreDoneView | undefin
       data-kept={done.kept.join("\n")}
     >
       <Icon name={done.failures.length > 0 ? "warning" : "check"} /> {doneText(done)}
-      {undo && done.paths.length > 0 ? (
+      {undo ? (
         <button
           class="link"
           data-testid={TEST_IDS.restoreUndo}
