@@ -16,6 +16,8 @@ class SlowFirstChanges extends FolderCheckpoints {
   #held: Promise<void> | undefined;
   release: () => void = () => {};
   calls = 0;
+  /** Answers computed (the held one included). */
+  computed = 0;
 
   hold(): void {
     this.#held = new Promise((resolve) => (this.release = resolve));
@@ -24,6 +26,7 @@ class SlowFirstChanges extends FolderCheckpoints {
   override async changes(sessionId: string): ReturnType<FolderCheckpoints["changes"]> {
     this.calls++;
     const c = await super.changes(sessionId);
+    this.computed++;
     const held = this.#held;
     this.#held = undefined;
     if (held) await held;
@@ -190,8 +193,9 @@ test("I-105: after an undo the banner and the list arrive in one message, as the
 
   // A slow refresh computed before a file appeared finishes after a newer one was posted: dropped.
   ck.hold();
+  const computed = ck.computed;
   const slow = review.refresh();
-  while (ck.calls === 0) await new Promise((resolve) => setImmediate(resolve));
+  while (ck.computed === computed) await new Promise((resolve) => setImmediate(resolve));
   write(folder, "late.txt", "late\n");
   await review.refresh();
   assert.deepEqual(rows(), ["a.txt", "late.txt (mine)"]);
