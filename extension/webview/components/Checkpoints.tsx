@@ -19,6 +19,47 @@ function counts(added: number | null, removed: number | null) {
 
 const STATUS = { A: "added", D: "deleted", M: "modified" } as const;
 
+type ChangedFile = ChangesView["files"][number];
+
+function ChangeRow({ f, running }: { f: ChangedFile; running: boolean }) {
+  return (
+    <li data-testid={TEST_IDS.changesFile} data-path={f.path} data-status={f.status} data-user-edit={f.userEdit ? "true" : "false"}>
+      <button class="link" title={`Open the diff of ${f.path}`} onClick={() => post({ type: "changes/open", path: f.path })}>
+        {f.path}
+      </button>
+      <span class={`status-${STATUS[f.status]}`}> {STATUS[f.status]} </span>
+      {counts(f.added, f.removed)}
+      {f.userEdit ? (
+        <span class="warn" data-testid={TEST_IDS.changesUserEdit} title={f.userEdit}>
+          {" "}
+          edited by you
+        </span>
+      ) : null}
+      <span class="spacer" />
+      <button
+        class="icon"
+        data-testid={TEST_IDS.changesKeep}
+        title={`Keep the change to ${f.path}`}
+        aria-label={`Keep the change to ${f.path}`}
+        disabled={running}
+        onClick={() => post({ type: "changes/keep", paths: [f.path] })}
+      >
+        <Icon name="check" />
+      </button>
+      <button
+        class="icon"
+        data-testid={TEST_IDS.changesUndo}
+        title={`Undo the change to ${f.path}`}
+        aria-label={`Undo the change to ${f.path}`}
+        disabled={running}
+        onClick={() => post({ type: "changes/undo", paths: [f.path] })}
+      >
+        <Icon name="discard" />
+      </button>
+    </li>
+  );
+}
+
 export function ChangesList({ changes, running }: { changes: ChangesView | undefined; running: boolean }) {
   if (!changes || (changes.files.length === 0 && !changes.unavailable)) return null;
   if (changes.unavailable) {
@@ -55,46 +96,7 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
       </summary>
       <ul>
         {changes.files.map((f) => (
-          <li
-            key={f.path}
-            data-testid={TEST_IDS.changesFile}
-            data-path={f.path}
-            data-status={f.status}
-            data-user-edit={f.userEdit ? "true" : "false"}
-          >
-            <button class="link" title={`Open the diff of ${f.path}`} onClick={() => post({ type: "changes/open", path: f.path })}>
-              {f.path}
-            </button>
-            <span class={`status-${STATUS[f.status]}`}> {STATUS[f.status]} </span>
-            {counts(f.added, f.removed)}
-            {f.userEdit ? (
-              <span class="warn" data-testid={TEST_IDS.changesUserEdit} title={f.userEdit}>
-                {" "}
-                edited by you
-              </span>
-            ) : null}
-            <span class="spacer" />
-            <button
-              class="icon"
-              data-testid={TEST_IDS.changesKeep}
-              title={`Keep the change to ${f.path}`}
-              aria-label={`Keep the change to ${f.path}`}
-              disabled={running}
-              onClick={() => post({ type: "changes/keep", paths: [f.path] })}
-            >
-              <Icon name="check" />
-            </button>
-            <button
-              class="icon"
-              data-testid={TEST_IDS.changesUndo}
-              title={`Undo the change to ${f.path}`}
-              aria-label={`Undo the change to ${f.path}`}
-              disabled={running}
-              onClick={() => post({ type: "changes/undo", paths: [f.path] })}
-            >
-              <Icon name="discard" />
-            </button>
-          </li>
+          <ChangeRow key={f.path} f={f} running={running} />
         ))}
       </ul>
     </details>
