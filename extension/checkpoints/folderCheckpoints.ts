@@ -3,6 +3,7 @@
 // shown first. Stored in the folder's shadow repository (shadowRepo.ts) and per-session records.
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
+import { oneLine, quotePrompt } from "../common/text";
 import { RecordFile, sessionKey, type CheckpointRecord, type SessionCheckpoints } from "./records";
 import { applyRestore, planRestore, type RestoreItem, type RestoreResult } from "./restore";
 import { ShadowRepo, type Snapshot } from "./shadowRepo";
@@ -15,6 +16,8 @@ export interface FileChange {
   status: "A" | "D" | "M";
   added: number | null;
   removed: number | null;
+  /** Set when the user changed it by hand since the baseline (or it is unsaved in the editor): why. */
+  userEdit?: string;
 }
 
 export interface RestorePlan {
@@ -29,6 +32,8 @@ export interface RestoreOutcome {
   /** The checkpoint taken just before (restore to it = undo). */
   undo: CheckpointRecord;
   results: RestoreResult[];
+  /** Files the user changed by hand that an "Undo all" left as they are, with why. */
+  kept: { path: string; reason: string }[];
 }
 
 export interface FolderCheckpointsOptions {
@@ -129,19 +134,21 @@ export class FolderCheckpoints {
     }
   }
 
-  /** Files changed since the session's review baseline (the last prompt's checkpoint unless another was chosen). */
+  /**
+   * Files changed since the session's review baseline (the last prompt's checkpoint unless another was
+   * chosen), the ones the user changed by hand marked (the same decision a restore and "Undo all" use).
+   */
   async changes(sessionId: string): Promise<{ baseline?: CheckpointRecord; files: FileChange[] }> {
     const data = await this.#read(sessionId);
     const base = data.baseline;
     if (!base) return { files: [] };
     const now = await this.repo.snapshot();
-    const files = (await this.repo.diff(base.tree, now.tree)).map(({ path: p, status, added, removed }) => ({
-      path: p,
-      status,
-      added,
-      removed,
-    }));
     const baseline = data.checkpoints.find((c) => c.id === base.checkpointId);
+    const edits = baseline ? await this.#userEdits(data, baseline, now.tree) : new Map<string, string>();
+    const files = (await this.repo.diff(base.tree, now.tree)).map(({ path: p, status, added, removed }) => {
+      const userEdit = edits.get(p);
+      return { path: p, status, added, removed, ...(userEdit ? { userEdit } : {}) };
+    });
     return { ...(baseline ? { baseline } : {}), files };
   }
 
@@ -160,6 +167,11 @@ export class FolderCheckpoints {
     return base ? this.repo.fileAt(base.tree, rel) : undefined;
   }
 
+  /** The baseline's tree (it names one fixed content of every file: a diff's left side never goes stale). */
+  async baselineTree(sessionId: string): Promise<string | undefined> {
+    return (await this.#read(sessionId)).baseline?.tree;
+  }
+
   /** Keep: the file's current state becomes the baseline (it leaves the changes list). */
   async keep(sessionId: string, paths: readonly string[] | "all"): Promise<void> {
     const data = await this.#read(sessionId);
@@ -170,29 +182,38 @@ export class FolderCheckpoints {
     this.#changed();
   }
 
-  /** Undo: the files go back to the baseline (a checkpoint is taken first, so this is undoable too). */
+  /**
+   * Undo: the files go back to the baseline (a checkpoint is taken first, so this is undoable too).
+   * "all" leaves the files the user changed by hand as they are and names them in `kept`; a file
+   * named on its own is undone whoever changed it.
+   */
   async undoFiles(sessionId: string, paths: readonly string[] | "all"): Promise<RestoreOutcome | undefined> {
     const data = await this.#read(sessionId);
     if (!data.baseline) return undefined;
     const baseline = this.#find(data, data.baseline.checkpointId);
     const now = await this.repo.snapshot();
-    let items = await planRestore(this.repo, now.tree, data.baseline.tree, new Map());
-    if (paths !== "all") items = items.filter((i) => paths.includes(i.path));
-    return this.#apply(
-      sessionId,
-      now,
-      items,
-      `undo ${paths === "all" ? "all changes" : paths.join(", ")} since "${baseline.label}"`.slice(0, 500),
-    );
+    let items = await planRestore(this.repo, now.tree, data.baseline.tree, await this.#userEdits(data, baseline, now.tree));
+    const kept: RestoreOutcome["kept"] = [];
+    if (paths === "all") {
+      for (const i of items) if (i.userEdit) kept.push({ path: i.path, reason: i.userEdit });
+      items = items.filter((i) => !i.userEdit);
+    } else items = items.filter((i) => paths.includes(i.path));
+    const what = paths === "all" ? "all changes" : oneLine(paths.join(", "), 120);
+    const out = await this.#apply(sessionId, now, items, `undo ${what} since ${quotePrompt(baseline.label)}`);
+    return { ...out, kept };
   }
 
-  /** What restoring `checkpointId` would change, with the files the user changed by hand since then marked. */
-  async planRestore(sessionId: string, checkpointId: string): Promise<RestorePlan> {
+  /**
+   * What restoring `checkpointId` would change, with the files the user changed by hand since then
+   * marked; `only` limits it to those files (undoing one restore or undo brings back what it changed).
+   */
+  async planRestore(sessionId: string, checkpointId: string, only?: readonly string[]): Promise<RestorePlan> {
     const data = await this.#read(sessionId);
     const checkpoint = this.#find(data, checkpointId);
     const now = await this.repo.snapshot();
     const target = await this.repo.treeOf(checkpoint.before);
-    const items = await planRestore(this.repo, now.tree, target, await this.#userEdits(data, checkpoint, now.tree));
+    let items = await planRestore(this.repo, now.tree, target, await this.#userEdits(data, checkpoint, now.tree));
+    if (only) items = items.filter((i) => only.includes(i.path));
     return { sessionId, checkpoint, current: now.tree, items };
   }
 
@@ -204,10 +225,11 @@ export class FolderCheckpoints {
     const now = await this.repo.snapshot();
     if (now.tree !== plan.current) throw new FolderChangedError();
     const items = plan.items.filter((i) => !skip.has(i.path));
-    return this.#apply(plan.sessionId, now, items, `restore to "${plan.checkpoint.label}"`.slice(0, 500));
+    return this.#apply(plan.sessionId, now, items, `restore to ${quotePrompt(plan.checkpoint.label)}`);
   }
 
-  async #apply(sessionId: string, now: Snapshot, items: RestoreItem[], label: string): Promise<RestoreOutcome> {
+  async #apply(sessionId: string, now: Snapshot, items: RestoreItem[], text: string): Promise<RestoreOutcome> {
+    const label = text.slice(0, 500);
     const undo = await this.#commit(sessionId, now, { kind: "restore", label });
     const results = await applyRestore(this.repo, items);
     const after = await this.repo.snapshot();
@@ -217,7 +239,7 @@ export class FolderCheckpoints {
     await this.#trim(data);
     await this.#records.write(data);
     this.#changed();
-    return { undo, results };
+    return { undo, results, kept: [] };
   }
 
   /** Paths changed outside the agent's turns since `from`: between a turn's end and the next checkpoint, and since the last. */

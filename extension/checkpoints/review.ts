@@ -1,7 +1,11 @@
 // The host side of a panel's checkpoint UI: the changes list (keep/undo, open diff), restore with a
-// confirmation that lists every file first, undo of a restore, and edit-and-resend.
+// confirmation that lists every file first, the banner that undoes the last restore or undo (only
+// the files it changed, and only while nothing later was checkpointed), and edit-and-resend. The
+// list is posted as it is on disk now: a refresh older than one already posted is dropped, and the
+// banner travels with the list it belongs to.
 import { randomBytes } from "node:crypto";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
+import { oneLine, quotePrompt } from "../common/text";
 import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView, WebviewToHost } from "../common/webviewProtocol";
 import type { FolderSession } from "../sessions/folderSession";
 import type { FolderCheckpoints, RestoreOutcome, RestorePlan } from "./folderCheckpoints";
@@ -15,6 +19,7 @@ export type ReviewMessage = Extract<
       | "changes/keep"
       | "changes/undo"
       | "restore/ask"
+      | "restore/undo"
       | "prompt/edit"
       | "restore/confirm"
       | "restore/cancel";
@@ -27,7 +32,7 @@ export interface ChangeDiffs {
 }
 
 export interface ReviewDeps {
-  session: FolderSession;
+  session: Pick<FolderSession, "sessionId" | "state" | "forgetsOnResend" | "emit" | "editAndResend">;
   /** Undefined when checkpoints are unavailable (with the reason). */
   checkpoints(): { ck: FolderCheckpoints } | { unavailable: string };
   docs: ChangeDiffs;
@@ -39,6 +44,12 @@ export interface ReviewDeps {
 interface Pending {
   plan: RestorePlan;
   resend?: { promptIndex: number; text: string };
+  /** What the banner says once it is applied. */
+  kind: RestoreDoneView["kind"];
+}
+
+function changesView(c: Awaited<ReturnType<FolderCheckpoints["changes"]>>): ChangesView {
+  return { files: c.files, ...(c.baseline ? { baselineLabel: oneLine(c.baseline.label, 60) } : {}) };
 }
 
 export function isReviewMessage(msg: WebviewToHost): msg is ReviewMessage {
@@ -47,6 +58,11 @@ export function isReviewMessage(msg: WebviewToHost): msg is ReviewMessage {
 
 export class CheckpointReview {
   readonly #pending = new Map<string, Pending>();
+  /** The banner shown now (it undoes the last record of the session, and nothing else). */
+  #banner: RestoreDoneView | undefined;
+  /** Refreshes started, and the latest one posted: an older one finishing later is dropped. */
+  #started = 0;
+  #posted = 0;
 
   constructor(private readonly deps: ReviewDeps) {}
 
@@ -62,17 +78,45 @@ export class CheckpointReview {
     return id;
   }
 
+  #soon: "idle" | "running" | "again" = "idle";
+
+  /** A refresh for a file change seen on disk: one at a time, and one more after it when more came meanwhile. */
+  refreshSoon(onError: (err: unknown) => void): void {
+    if (this.#soon !== "idle") {
+      this.#soon = "again";
+      return;
+    }
+    this.#soon = "running";
+    void this.refresh()
+      .catch(onError)
+      .finally(() => {
+        const again = this.#soon === "again";
+        this.#soon = "idle";
+        if (again) this.refreshSoon(onError);
+      });
+  }
+
+  /** Posts the changes list; the banner goes with it once a later checkpoint (a turn, a restore) exists. */
   async refresh(): Promise<void> {
+    const seq = ++this.#started;
     const r = this.deps.checkpoints();
     const sessionId = this.deps.session.sessionId;
     let changes: ChangesView;
+    let stale = false;
     if ("unavailable" in r) changes = { files: [], unavailable: r.unavailable };
     else if (!sessionId) changes = { files: [] };
     else {
-      const c = await r.ck.changes(sessionId);
-      changes = { files: c.files, ...(c.baseline ? { baselineLabel: c.baseline.label } : {}) };
+      const banner = this.#banner;
+      const [c, list] = await Promise.all([r.ck.changes(sessionId), banner ? r.ck.list(sessionId) : Promise.resolve([])]);
+      stale = banner !== undefined && list[list.length - 1]?.id !== banner.undoCheckpointId;
+      changes = changesView(c);
     }
-    this.deps.post({ type: "changes", changes });
+    if (seq < this.#posted) return; // a later refresh already posted what is on disk now
+    this.#posted = seq;
+    if (stale && this.#banner) {
+      this.#banner = undefined;
+      this.deps.post({ type: "restore/done", done: undefined, changes });
+    } else this.deps.post({ type: "changes", changes });
   }
 
   async handle(msg: ReviewMessage): Promise<void> {
@@ -91,11 +135,12 @@ export class CheckpointReview {
         return this.refresh();
       case "changes/undo": {
         const out = await this.#ck().undoFiles(this.#sessionId(), msg.paths);
-        if (out) this.#done(out);
-        return this.refresh();
+        return out ? this.#done(out, "undo") : this.refresh();
       }
       case "restore/ask":
         return this.ask(msg.promptIndex, msg.checkpointId);
+      case "restore/undo":
+        return this.undoLast(msg.checkpointId);
       case "prompt/edit":
         return this.ask(msg.promptIndex, undefined, msg.text);
       case "restore/confirm":
@@ -107,8 +152,21 @@ export class CheckpointReview {
     }
   }
 
+  /** The banner's undo: back to the checkpoint taken before it, for the files it changed only. */
+  async undoLast(checkpointId: string): Promise<void> {
+    const banner = this.#banner;
+    if (!banner || banner.kind === "revert" || banner.undoCheckpointId !== checkpointId)
+      throw new Error("That can no longer be undone from here (something later changed the files); use Restore Checkpoint to pick one.");
+    return this.ask(undefined, checkpointId, undefined, { only: banner.paths, kind: "revert" });
+  }
+
   /** Shows what restoring would change (before message `promptIndex`, or checkpoint `checkpointId`). */
-  async ask(promptIndex: number | undefined, checkpointId: string | undefined, resendText?: string): Promise<void> {
+  async ask(
+    promptIndex: number | undefined,
+    checkpointId: string | undefined,
+    resendText?: string,
+    undoing?: { only: string[]; kind: "revert" },
+  ): Promise<void> {
     const ck = this.#ck();
     const sessionId = this.#sessionId();
     if (this.deps.session.state.running) throw new Error("A turn is running; cancel it before restoring a checkpoint.");
@@ -118,15 +176,15 @@ export class CheckpointReview {
         ? list.find((c) => c.id === checkpointId)
         : [...list].reverse().find((c) => c.kind === "prompt" && c.promptIndex === promptIndex);
     if (!rec) throw new Error("There is no checkpoint for that message (it was sent before checkpoints were taken, or they were deleted).");
-    const plan = await ck.planRestore(sessionId, rec.id);
+    const plan = await ck.planRestore(sessionId, rec.id, undoing?.only);
     const resend = resendText !== undefined && promptIndex !== undefined ? { promptIndex, text: resendText } : undefined;
     const planId = randomBytes(8).toString("hex");
     this.#pending.clear();
-    this.#pending.set(planId, { plan, ...(resend ? { resend } : {}) });
+    this.#pending.set(planId, { plan, kind: undoing?.kind ?? "restore", ...(resend ? { resend } : {}) });
     if (resend && plan.items.length === 0) return this.confirm(planId, true); // nothing to restore: just resend
     const view: RestorePlanView = {
       planId,
-      label: rec.kind === "prompt" ? `before “${rec.label}”` : `before the ${rec.label}`,
+      label: rec.kind === "prompt" ? `before ${quotePrompt(rec.label)}` : `before the ${oneLine(rec.label, 80)}`,
       items: plan.items.map((i) => ({
         path: i.path,
         action: i.action,
@@ -148,10 +206,9 @@ export class CheckpointReview {
     const ck = this.#ck();
     const skip = new Set(keepUserEdits ? pending.plan.items.filter((i) => i.userEdit).map((i) => i.path) : []);
     if (pending.plan.items.length > 0) {
-      const out = await ck.restore(pending.plan, skip);
-      this.#done(out);
-    }
-    await this.refresh();
+      const label = pending.kind === "restore" ? pending.plan.checkpoint.label : undefined;
+      await this.#done(await ck.restore(pending.plan, skip), pending.kind, label);
+    } else await this.refresh();
     if (pending.resend) {
       const { promptIndex, text } = pending.resend;
       await this.deps.session.editAndResend(promptIndex, this.deps.promptBlocks(text), { text, attachments: [] });
@@ -159,17 +216,35 @@ export class CheckpointReview {
     }
   }
 
-  #done(out: RestoreOutcome): void {
+  /** The banner of a restore or undo just applied, posted with the changes list as it is now. */
+  async #done(out: RestoreOutcome, kind: RestoreDoneView["kind"], label?: string): Promise<void> {
     const failures = out.results.filter((r) => !r.ok).map((r) => ({ path: r.path, reason: r.reason ?? "failed" }));
-    const done: RestoreDoneView = { undoCheckpointId: out.undo.id, restored: out.results.length - failures.length, failures };
-    this.deps.post({ type: "restore/done", done });
-    const s = this.deps.session;
+    const done: RestoreDoneView = {
+      kind,
+      undoCheckpointId: out.undo.id,
+      ...(label !== undefined ? { label: oneLine(label, 60) } : {}),
+      restored: out.results.length - failures.length,
+      paths: out.results.filter((r) => r.ok).map((r) => r.path),
+      failures,
+      kept: out.kept.map((k) => k.path),
+    };
+    this.#banner = done;
+    const seq = ++this.#started;
+    const changes = await this.#changesNow();
+    if (seq >= this.#posted && this.#banner === done) {
+      this.#posted = seq;
+      this.deps.post({ type: "restore/done", done, changes });
+    }
     if (failures.length > 0) {
-      s.emit({
+      this.deps.session.emit({
         type: "notice",
         severity: "warning",
-        text: `Restored ${done.restored} of ${out.results.length} files; not restored: ${failures.map((f) => `${f.path} (${f.reason})`).join("; ")}. Undo the restore to get the state before it back.`,
+        text: `Changed ${done.restored} of ${out.results.length} files; not changed: ${failures.map((f) => `${f.path} (${f.reason})`).join("; ")}. Undo it from the banner to get the state before it back.`,
       });
     }
+  }
+
+  async #changesNow(): Promise<ChangesView> {
+    return changesView(await this.#ck().changes(this.#sessionId()));
   }
 }

@@ -12,3 +12,8 @@ export function oneLine(text: string, max = 120): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/** A prompt's text quoted in a title, a confirmation or a "since …" line: one short line in curly quotes. */
+export function quotePrompt(text: string, max = 60): string {
+  return `“${oneLine(text, max)}”`;
+}

@@ -31,7 +31,14 @@ export type AttachmentKindMore = "symbol" | "problems" | "terminal";
 export interface ChangesView {
   /** The checkpoint the list starts from (its prompt text), when there is one. */
   baselineLabel?: string;
-  files: { path: string; status: "A" | "D" | "M"; added: number | null; removed: number | null }[];
+  files: {
+    path: string;
+    status: "A" | "D" | "M";
+    added: number | null;
+    removed: number | null;
+    /** Set when the user changed the file by hand since the baseline (or it has unsaved changes): why. */
+    userEdit?: string;
+  }[];
   /** Why there are no checkpoints (git missing, …). */
   unavailable?: string;
 }
@@ -54,11 +61,21 @@ export interface RestorePlanView {
   agentRemembers?: boolean;
 }
 
-/** The outcome of a restore, with the checkpoint that undoes it. */
+/**
+ * The outcome of a restore, an undo from the changes list, or the reverting of one of those, with the
+ * checkpoint that undoes it. `revert` (the undo of a restore or of an undo) offers no further undo.
+ */
 export interface RestoreDoneView {
+  kind: "restore" | "undo" | "revert";
   undoCheckpointId: string;
+  /** The checkpoint restored to, one line (restore only). */
+  label?: string;
   restored: number;
+  /** The files it changed (what undoing it brings back, and only those). */
+  paths: string[];
   failures: { path: string; reason: string }[];
+  /** Files the user changed by hand that an "Undo all" left as they are. */
+  kept: string[];
 }
 
 export type HostToWebview =
@@ -72,7 +89,8 @@ export type HostToWebview =
     }
   | { type: "changes"; changes: ChangesView }
   | { type: "restore/plan"; plan: RestorePlanView | undefined }
-  | { type: "restore/done"; done: RestoreDoneView | undefined }
+  /** The banner with the changes list as they are after it (one message: never one without the other). */
+  | { type: "restore/done"; done: RestoreDoneView | undefined; changes?: ChangesView }
   | { type: "events"; events: TranscriptEvent[] }
   | { type: "composer/attach"; attachments: Attachment[] }
   | { type: "composer/focus" }
@@ -167,6 +185,8 @@ const changesUndoMsg = z.object({ type: z.literal("changes/undo"), paths: pathsO
 const restoreAskMsg = z
   .object({ type: z.literal("restore/ask"), promptIndex: z.number().int().min(0).max(1_000_000).optional(), checkpointId: id.optional() })
   .strict();
+/** Undo what the banner names (a restore or an undo): only the files it changed, confirmed first. */
+const restoreUndoMsg = z.object({ type: z.literal("restore/undo"), checkpointId: id }).strict();
 const editResendMsg = z
   .object({ type: z.literal("prompt/edit"), promptIndex: z.number().int().min(0).max(1_000_000), text: z.string().min(1).max(1_000_000) })
   .strict();
@@ -185,6 +205,7 @@ export const webviewToHostSchema = z.discriminatedUnion("type", [
   changesKeepMsg,
   changesUndoMsg,
   restoreAskMsg,
+  restoreUndoMsg,
   editResendMsg,
   restoreConfirmMsg,
   restoreCancelMsg,

@@ -5,7 +5,7 @@ import { SECRET_KEYS } from "./config";
 import { pickPendingApproval } from "../permissions/vscode/permissionSurface";
 import { registerAgentPicker } from "../registry/vscode/agentCommands";
 import type { SessionAction } from "../common/webviewProtocol";
-import { errorText } from "../common/text";
+import { errorText, oneLine, quotePrompt } from "../common/text";
 import type { FolderSession } from "../sessions/folderSession";
 import type { SessionManager } from "../sessions/vscode/sessionManager";
 import { isChangeNode, openChangeDiff, type SessionsNode, type SessionsView } from "../sessions/vscode/sessionsView";
@@ -320,7 +320,7 @@ async function showChanges(manager: SessionManager, s: FolderSession): Promise<v
   const { files, baseline } = await ck.changes(sessionId);
   if (files.length === 0) {
     void vscode.window.showInformationMessage(
-      `Manifold: no changes in ${s.folderName} since ${baseline ? `“${baseline.label}”` : "the last checkpoint"}.`,
+      `Manifold: no changes in ${s.folderName} since ${baseline ? quotePrompt(baseline.label) : "the last checkpoint"}.`,
     );
     return;
   }
@@ -331,7 +331,7 @@ async function showChanges(manager: SessionManager, s: FolderSession): Promise<v
       description: `${word[f.status]} ${f.added === null ? "binary" : `+${f.added} −${f.removed ?? 0}`}`,
       f,
     })),
-    { placeHolder: `Changed in ${s.folderName} since ${baseline ? `“${baseline.label}”` : "the last checkpoint"}: open a diff` },
+    { placeHolder: `Changed in ${s.folderName} since ${baseline ? quotePrompt(baseline.label) : "the last checkpoint"}: open a diff` },
   );
   if (picked) await manager.baselineDocs.openDiff(ck, sessionId, picked.f.path, picked.f.status);
 }
@@ -346,7 +346,7 @@ async function pickCheckpoint(manager: SessionManager, s: FolderSession): Promis
   }
   const picked = await vscode.window.showQuickPick(
     list.map((c) => ({
-      label: c.kind === "prompt" ? `Before “${c.label}”` : `Before the ${c.label}`,
+      label: c.kind === "prompt" ? `Before ${quotePrompt(c.label)}` : `Before the ${oneLine(c.label, 80)}`,
       description: new Date(c.at).toLocaleString(),
       c,
     })),

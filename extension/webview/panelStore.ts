@@ -122,7 +122,7 @@ export class PanelStore {
       case "restore/plan":
         return { ...view, restorePlan: msg.plan };
       case "restore/done":
-        return { ...view, restoreDone: msg.done };
+        return { ...view, restoreDone: msg.done, ...(msg.changes ? { changes: msg.changes } : {}) };
       default:
         return assertNever(msg);
     }

@@ -48,6 +48,7 @@ export const TEST_IDS = {
   changesUndo: "changes-undo",
   changesKeepAll: "changes-keep-all",
   changesUndoAll: "changes-undo-all",
+  changesUserEdit: "changes-user-edit",
   restoreCheckpoint: "restore-checkpoint",
   editMessage: "edit-message",
   editInput: "edit-input",

@@ -18,6 +18,7 @@ import type { DiffContentProvider } from "./diffContent";
 import type { BaselineDocs } from "../../checkpoints/vscode/baselineDocs";
 import type { FolderCheckpoints } from "../../checkpoints/folderCheckpoints";
 import { CheckpointReview, isReviewMessage, type ReviewMessage } from "../../checkpoints/review";
+import { watchFolderFiles } from "../../checkpoints/vscode/folderWatch";
 import { Emitter, type Event } from "../../../base/event";
 import { DisposableStore, MutableDisposable } from "../../../base/lifecycle";
 import { pickMention, selectionMention, type MentionContext } from "./mentionPicker";
@@ -98,6 +99,11 @@ export class ChatPanel implements vscode.Disposable {
       post: (m) => this.#post(m),
       promptBlocks: (text) => buildPrompt(text, [], session.state.promptCapabilities),
     });
+    this.#store.add(
+      watchFolderFiles(session.folder, () =>
+        this.review.refreshSoon((err) => this.deps.log(`changes of ${this.session.folderName}: ${errorText(err)}`)),
+      ),
+    );
     this.#store.add(panel.webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)));
     this.#store.add(panel.onDidDispose(() => this.dispose()));
     this.#store.add(panel.onDidChangeViewState(() => this.#onDidChangeVisibility.fire(this.visible)));

@@ -1,41 +1,43 @@
 // The left side of a "changes" diff: a file as it was at the session's review baseline, served
-// read-only from the shadow repository. The right side is the real file, so VS Code's diff editor
-// offers its own per-hunk revert.
+// read-only from the shadow repository. Its address names the baseline's tree, so one address always
+// has one content: the diff opens with it (never a stale or empty left side waiting for a change
+// event). The right side is the real file, so VS Code's diff editor offers its own per-hunk revert.
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { FolderCheckpoints } from "../folderCheckpoints";
 
 export const BASELINE_SCHEME = "manifold-checkpoint";
 
+const TREE = /^[0-9a-f]{40,64}$/;
+
 export class BaselineDocs implements vscode.TextDocumentContentProvider, vscode.Disposable {
   readonly #registration: vscode.Disposable;
-  readonly #onDidChange = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.#onDidChange.event;
 
   constructor(private readonly lookup: (folder: string) => FolderCheckpoints | undefined) {
     this.#registration = vscode.workspace.registerTextDocumentContentProvider(BASELINE_SCHEME, this);
   }
 
-  uri(folder: string, sessionId: string, rel: string): vscode.Uri {
+  uri(folder: string, tree: string, rel: string): vscode.Uri {
     return vscode.Uri.from({
       scheme: BASELINE_SCHEME,
       path: `/${rel}`,
-      query: new URLSearchParams({ folder, session: sessionId }).toString(),
+      query: new URLSearchParams({ folder, tree }).toString(),
     });
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
     const ck = this.lookup(q.get("folder") ?? "");
-    const session = q.get("session");
-    if (!ck || !session) return "";
-    return (await ck.baselineContent(session, uri.path.slice(1)))?.toString("utf8") ?? "";
+    const tree = q.get("tree") ?? "";
+    if (!ck || !TREE.test(tree)) return "";
+    return (await ck.repo.fileAt(tree, uri.path.slice(1)))?.toString("utf8") ?? "";
   }
 
   /** Opens the diff of `rel`: the baseline on the left, the real file on the right. */
   async openDiff(ck: FolderCheckpoints, sessionId: string, rel: string, status: "A" | "D" | "M"): Promise<void> {
-    const left = this.uri(ck.folder, sessionId, rel);
-    this.#onDidChange.fire(left);
+    const tree = await ck.baselineTree(sessionId);
+    if (!tree) throw new Error("This session has no checkpoint to compare with yet.");
+    const left = this.uri(ck.folder, tree, rel);
     const right = vscode.Uri.file(path.join(ck.folder, ...rel.split("/")));
     if (status === "D") {
       await vscode.window.showTextDocument(left, { preview: true });
@@ -47,6 +49,5 @@ export class BaselineDocs implements vscode.TextDocumentContentProvider, vscode.
 
   dispose(): void {
     this.#registration.dispose();
-    this.#onDidChange.dispose();
   }
 }

@@ -1,7 +1,10 @@
-// The changes list (files changed since the last prompt's checkpoint, keep/undo, open the diff), the
-// restore confirmation (every file listed first, the user's own edits marked) and the restore outcome.
+// The changes list (files changed since the last prompt's checkpoint, the user's own edits marked,
+// keep/undo, open the diff), the restore confirmation (every file listed first, the user's own edits
+// marked, keeping them the default) and the banner of a restore or undo, which can undo it.
+import { oneLine, quotePrompt } from "../../common/text";
 import type { ChangesView, RestoreDoneView, RestorePlanView } from "../../common/webviewProtocol";
 import { TEST_IDS } from "../testIds";
+import { doneText, restoreChoices, undoLabel } from "../reviewTexts";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
 
@@ -16,6 +19,47 @@ function counts(added: number | null, removed: number | null) {
 
 const STATUS = { A: "added", D: "deleted", M: "modified" } as const;
 
+type ChangedFile = ChangesView["files"][number];
+
+function ChangeRow({ f, running }: { f: ChangedFile; running: boolean }) {
+  return (
+    <li data-testid={TEST_IDS.changesFile} data-path={f.path} data-status={f.status} data-user-edit={f.userEdit ? "true" : "false"}>
+      <button class="link" title={`Open the diff of ${f.path}`} onClick={() => post({ type: "changes/open", path: f.path })}>
+        {f.path}
+      </button>
+      <span class={`status-${STATUS[f.status]}`}> {STATUS[f.status]} </span>
+      {counts(f.added, f.removed)}
+      {f.userEdit ? (
+        <span class="warn" data-testid={TEST_IDS.changesUserEdit} title={f.userEdit}>
+          {" "}
+          edited by you
+        </span>
+      ) : null}
+      <span class="spacer" />
+      <button
+        class="icon"
+        data-testid={TEST_IDS.changesKeep}
+        title={`Keep the change to ${f.path}`}
+        aria-label={`Keep the change to ${f.path}`}
+        disabled={running}
+        onClick={() => post({ type: "changes/keep", paths: [f.path] })}
+      >
+        <Icon name="check" />
+      </button>
+      <button
+        class="icon"
+        data-testid={TEST_IDS.changesUndo}
+        title={`Undo the change to ${f.path}`}
+        aria-label={`Undo the change to ${f.path}`}
+        disabled={running}
+        onClick={() => post({ type: "changes/undo", paths: [f.path] })}
+      >
+        <Icon name="discard" />
+      </button>
+    </li>
+  );
+}
+
 export function ChangesList({ changes, running }: { changes: ChangesView | undefined; running: boolean }) {
   if (!changes || (changes.files.length === 0 && !changes.unavailable)) return null;
   if (changes.unavailable) {
@@ -25,11 +69,12 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
       </div>
     );
   }
+  const mine = changes.files.filter((f) => f.userEdit).length;
   return (
     <details class="changes" data-testid={TEST_IDS.changes} data-count={changes.files.length} open>
       <summary>
         <Icon name="diff" /> {changes.files.length} file{changes.files.length === 1 ? "" : "s"} changed
-        {changes.baselineLabel ? <span class="muted"> since “{changes.baselineLabel.slice(0, 60)}”</span> : null}
+        {changes.baselineLabel ? <span class="muted"> since {quotePrompt(changes.baselineLabel)}</span> : null}
         <span class="spacer" />
         <button
           class="secondary"
@@ -42,6 +87,7 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
         <button
           class="secondary"
           data-testid={TEST_IDS.changesUndoAll}
+          title={mine > 0 ? `Undo the agent's changes; your own edits to ${mine} file${mine === 1 ? "" : "s"} stay` : "Undo every change"}
           disabled={running}
           onClick={(ev) => (ev.preventDefault(), post({ type: "changes/undo", paths: "all" }))}
         >
@@ -50,34 +96,7 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
       </summary>
       <ul>
         {changes.files.map((f) => (
-          <li key={f.path} data-testid={TEST_IDS.changesFile} data-path={f.path} data-status={f.status}>
-            <button class="link" title={`Open the diff of ${f.path}`} onClick={() => post({ type: "changes/open", path: f.path })}>
-              {f.path}
-            </button>
-            <span class={`status-${STATUS[f.status]}`}> {STATUS[f.status]} </span>
-            {counts(f.added, f.removed)}
-            <span class="spacer" />
-            <button
-              class="icon"
-              data-testid={TEST_IDS.changesKeep}
-              title={`Keep the change to ${f.path}`}
-              aria-label={`Keep the change to ${f.path}`}
-              disabled={running}
-              onClick={() => post({ type: "changes/keep", paths: [f.path] })}
-            >
-              <Icon name="check" />
-            </button>
-            <button
-              class="icon"
-              data-testid={TEST_IDS.changesUndo}
-              title={`Undo the change to ${f.path}`}
-              aria-label={`Undo the change to ${f.path}`}
-              disabled={running}
-              onClick={() => post({ type: "changes/undo", paths: [f.path] })}
-            >
-              <Icon name="discard" />
-            </button>
-          </li>
+          <ChangeRow key={f.path} f={f} running={running} />
         ))}
       </ul>
     </details>
@@ -86,7 +105,6 @@ export function ChangesList({ changes, running }: { changes: ChangesView | undef
 
 export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) {
   if (!plan) return null;
-  const mine = plan.items.filter((i) => i.userEdit && !i.leaveAlone);
   return (
     <div class="card restore-confirm" data-testid={TEST_IDS.restoreConfirm} role="dialog" aria-label="Restore checkpoint">
       <div class="card-title">
@@ -94,7 +112,7 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
       </div>
       {plan.resendText !== undefined ? (
         <p>
-          Then send: <q>{plan.resendText.slice(0, 200)}</q>
+          Then send: <q>{oneLine(plan.resendText, 200)}</q>
           {plan.agentRemembers ? (
             <strong> This agent cannot fork the conversation, so it still remembers the later turns.</strong>
           ) : (
@@ -118,22 +136,17 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
         ))}
       </ul>
       <div class="row">
-        <button
-          class="primary"
-          data-testid={TEST_IDS.restoreApply}
-          onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: false })}
-        >
-          {mine.length > 0 ? "Restore all, including my edits" : "Restore"}
-        </button>
-        {mine.length > 0 ? (
+        {restoreChoices(plan).map((c) => (
           <button
-            class="secondary"
-            data-testid={TEST_IDS.restoreKeepMine}
-            onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: true })}
+            key={c.testId}
+            class={c.primary ? "primary" : "secondary"}
+            data-testid={TEST_IDS[c.testId]}
+            title={c.title}
+            onClick={() => post({ type: "restore/confirm", planId: plan.planId, keepUserEdits: c.keepUserEdits })}
           >
-            Restore, keep my {mine.length} edited file{mine.length === 1 ? "" : "s"}
+            {c.label}
           </button>
-        ) : null}
+        ))}
         <button
           class="secondary"
           data-testid={TEST_IDS.restoreCancel}
@@ -148,21 +161,26 @@ export function RestoreConfirm({ plan }: { plan: RestorePlanView | undefined }) 
 
 export function RestoreDone({ done, onClose }: { done: RestoreDoneView | undefined; onClose(): void }) {
   if (!done) return null;
+  const undo = undoLabel(done);
   return (
     <div
       class={`banner ${done.failures.length > 0 ? "warning" : "info"}`}
       data-testid={TEST_IDS.restoreDone}
+      data-kind={done.kind}
       data-failures={done.failures.length}
+      data-kept={done.kept.join("\n")}
     >
-      <Icon name={done.failures.length > 0 ? "warning" : "check"} /> Restored {done.restored} file{done.restored === 1 ? "" : "s"}
-      {done.failures.length > 0 ? `; ${done.failures.length} not restored (see the notice)` : ""}.
-      <button
-        class="link"
-        data-testid={TEST_IDS.restoreUndo}
-        onClick={() => (post({ type: "restore/ask", checkpointId: done.undoCheckpointId }), onClose())}
-      >
-        Undo restore
-      </button>
+      <Icon name={done.failures.length > 0 ? "warning" : "check"} /> {doneText(done)}
+      {undo ? (
+        <button
+          class="link"
+          data-testid={TEST_IDS.restoreUndo}
+          title={`Bring back what it changed: ${oneLine(done.paths.join(", "), 200)}`}
+          onClick={() => (post({ type: "restore/undo", checkpointId: done.undoCheckpointId }), onClose())}
+        >
+          {undo}
+        </button>
+      ) : null}
       <button class="icon" title="Dismiss" aria-label="Dismiss" onClick={onClose}>
         <Icon name="close" />
       </button>

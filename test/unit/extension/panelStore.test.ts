@@ -63,7 +63,7 @@ test("detach removes one attachment; closing the restore result clears it", () =
         { id: "b", label: "b.ts", kind: "file" },
       ],
     },
-    { type: "restore/done", done: { undoCheckpointId: "ck-1", restored: 1, failures: [] } },
+    { type: "restore/done", done: { kind: "restore", undoCheckpointId: "ck-1", restored: 1, paths: ["a.ts"], failures: [], kept: [] } },
   ]);
   store.detach("a");
   store.closeRestoreDone();

@@ -1,9 +1,12 @@
 // Checkpoints in a real VS Code, in folder alpha: an agent turn that edits two files and
 // creates a third with bash shows the three in the changes list with +/− counts; per-file Undo reverts
 // one on disk; a click opens VS Code's diff editor (checkpoint ↔ real file) whose own "Revert Block"
-// reverts one hunk; the sessions view lists the same files. Restoring an older checkpoint lists every file first, the user's edits marked, and
-// "Undo restore" brings back the exact state before. Edit and resend forks the conversation: the model
-// gets the edited prompt and never the abandoned turn.
+// reverts one hunk; the sessions view lists the same files. The per-file Undo's banner offers "Undo
+// this undo" for that file. A file the user changes on disk joins the list at once, marked as theirs.
+// Restoring an older checkpoint lists every file first, the user's edits marked and keeping them the
+// primary choice, and "Undo restore" brings back the exact state before. Edit and resend forks the
+// conversation: the model gets the edited prompt and never the abandoned turn; its turn takes the
+// banner away.
 import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,7 +48,7 @@ export function checkpointTests(scenario: () => Scenario): void {
       alpha = await s.reveal("alpha");
     });
 
-    it("an agent turn's three changed files are listed with +/−; Undo reverts one; the diff editor's Revert Block reverts one hunk", () =>
+    it("I-105: an agent turn's three changed files are listed with +/−; Undo reverts one and offers Undo this undo for it alone; the diff editor's Revert Block reverts one hunk", () =>
       s.step("ckpt-changes", async () => {
         s.model.route(
           "[ck-edit]",
@@ -82,6 +85,27 @@ export function checkpointTests(scenario: () => Scenario): void {
         await screenshot(s.page, "checkpoint-changes");
 
         // Per-file Undo: two.txt goes back to the checkpoint on disk, and leaves the list; the rest stay.
+        // Its banner offers "Undo this undo", which brings back that file only; then it is undone again.
+        const banner = alpha.locator(byTestId(TEST_IDS.restoreDone));
+        const confirm = alpha.locator(byTestId(TEST_IDS.restoreConfirm));
+        await row("ck/two.txt").locator(byTestId(TEST_IDS.changesUndo)).click();
+        await row("ck/two.txt").waitFor({ state: "detached", timeout: 60_000 });
+        assert.equal(read("two.txt"), TWO);
+        await banner.waitFor({ state: "visible", timeout: 60_000 });
+        assert.equal(await banner.getAttribute("data-kind"), "undo");
+        const undoUndo = banner.locator(byTestId(TEST_IDS.restoreUndo));
+        assert.equal((await undoUndo.innerText()).trim(), "Undo this undo");
+        await undoUndo.click();
+        await confirm.waitFor({ state: "visible", timeout: 60_000 });
+        assert.deepEqual(
+          await confirm.locator(byTestId(TEST_IDS.restoreItem)).evaluateAll((els) => els.map((e) => e.getAttribute("data-path"))),
+          ["ck/two.txt"],
+          "undoing the undo changes that file only",
+        );
+        await confirm.locator(byTestId(TEST_IDS.restoreApply)).click();
+        await row("ck/two.txt").waitFor({ state: "visible", timeout: 60_000 });
+        assert.equal(read("two.txt"), TWO_AGENT);
+        assert.equal(await banner.getAttribute("data-kind"), "revert");
         await row("ck/two.txt").locator(byTestId(TEST_IDS.changesUndo)).click();
         await row("ck/two.txt").waitFor({ state: "detached", timeout: 60_000 });
         assert.equal(read("two.txt"), TWO);
@@ -128,7 +152,7 @@ export function checkpointTests(scenario: () => Scenario): void {
         await s.page.locator('.tabs-container .tab[data-resource-name="one.txt"]').waitFor({ state: "detached", timeout: 30_000 });
       }));
 
-    it("restoring an older checkpoint lists the files first, the user's edit marked; Undo restore brings back the exact state", () =>
+    it("I-105: the user's own edit joins the list marked; restoring lists the files first, keeping the user's edits is the primary choice; Undo restore brings back the exact state", () =>
       s.step("ckpt-restore", async () => {
         s.model.route(
           "[ck-four]",
@@ -138,9 +162,14 @@ export function checkpointTests(scenario: () => Scenario): void {
         alpha = await s.reveal("alpha");
         await s.send("alpha", "[ck-four] write a fourth file");
         await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: ABANDONED_REPLY }).waitFor({ state: "visible", timeout: 60_000 });
-        // The user edits two.txt after the agent's turn ended (on disk, like an editor's save).
+        // The user edits two.txt after the agent's turn ended (on disk, like an editor's save): the
+        // changes list shows it at once, marked as the user's.
         writeFileSync(file("two.txt"), "the user's own text\n");
         const before = state();
+        const mineRow = alpha.locator(`${byTestId(TEST_IDS.changesFile)}[data-path="ck/two.txt"]`);
+        await mineRow.waitFor({ state: "visible", timeout: 60_000 });
+        assert.equal(await mineRow.getAttribute("data-user-edit"), "true", "the user's edit is not marked in the changes list");
+        await mineRow.locator(byTestId(TEST_IDS.changesUserEdit)).waitFor({ state: "visible", timeout: 10_000 });
 
         const first = userMessage("[ck-edit]");
         await first.hover();
@@ -156,10 +185,19 @@ export function checkpointTests(scenario: () => Scenario): void {
         assert.equal(plan["ck/two.txt"], "true", "the user's edit of two.txt is not marked");
         assert.equal(plan["ck/three.txt"], "false");
         assert.equal(plan["ck/four.txt"], "false");
-        await screenshot(s.page, "checkpoint-restore-confirm");
+        // The safe choice is the primary button; restoring the user's edits too is the secondary one.
+        const keepMine = confirm.locator(byTestId(TEST_IDS.restoreKeepMine));
+        const all = confirm.locator(byTestId(TEST_IDS.restoreApply));
+        assert.equal((await keepMine.innerText()).trim(), "Restore, keep my edits");
+        assert.match((await keepMine.getAttribute("class")) ?? "", /\bprimary\b/);
+        assert.equal((await all.innerText()).trim(), "Restore all, including my edits");
+        assert.match((await all.getAttribute("class")) ?? "", /\bsecondary\b/);
+        await screenshot(s.page, "restore-confirm");
 
-        await confirm.locator(byTestId(TEST_IDS.restoreApply)).click();
-        await alpha.locator(byTestId(TEST_IDS.restoreDone)).waitFor({ state: "visible", timeout: 60_000 });
+        await all.click();
+        const banner = alpha.locator(byTestId(TEST_IDS.restoreDone));
+        await banner.waitFor({ state: "visible", timeout: 60_000 });
+        await eventually(async () => ((await banner.getAttribute("data-kind")) === "restore" ? true : undefined), "the restore's banner");
         assert.deepEqual(
           state(),
           { "one.txt": ONE, "two.txt": TWO, "three.txt": undefined, "four.txt": undefined },
@@ -176,9 +214,15 @@ export function checkpointTests(scenario: () => Scenario): void {
           60_000,
         );
         assert.deepEqual(state(), before);
+        // The list follows the disk: the files changed since [ck-four]'s checkpoint, the user's marked.
+        await eventually(
+          async () =>
+            (await mineRow.getAttribute("data-user-edit")) === "true" && (await changedPaths()).includes("ck/four.txt") ? true : undefined,
+          "the changes list after the undo of the restore",
+        );
       }));
 
-    it("edit and resend: the model gets the edited prompt and not the abandoned turn", () =>
+    it("I-105: edit and resend: the model gets the edited prompt and not the abandoned turn; the later turn takes the restore's banner away", () =>
       s.step("ckpt-resend", async () => {
         s.model.route("[ck-resend]", { text: "resent and answered" });
         alpha = await s.reveal("alpha");
@@ -194,6 +238,9 @@ export function checkpointTests(scenario: () => Scenario): void {
         await alpha
           .locator(byTestId(TEST_IDS.agentMessage), { hasText: "resent and answered" })
           .waitFor({ state: "visible", timeout: 60_000 });
+
+        // The resent turn is later than the restore: its banner (Undo restore) is gone.
+        await alpha.locator(byTestId(TEST_IDS.restoreDone)).waitFor({ state: "detached", timeout: 60_000 });
 
         const reqs = s.model.requests.filter((r) => r.lastUserText.includes("[ck-resend]"));
         assert.equal(reqs.length, 1);
