@@ -12,6 +12,7 @@ import { checkPrompt } from "./prompt";
 import { parseSteeringParams, steerSession, STEERING_META, STEERING_METHOD } from "./steering";
 import { announceCommandsAfterNew } from "./availableCommands";
 import { errorMessage, logError } from "../../base/errors";
+import { EXACT_SESSION_IDS_META } from "../../base/sessionIds";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
 
@@ -21,7 +22,8 @@ export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
   mcpCapabilities: { ...MCP_CAPABILITIES },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
   // session/fork is unstable in ACP; advertised here (`_meta`: it can be cut before a prompt, fork.ts).
-  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true } },
+  // `session/new` takes a client-minted exact id, resume-or-create (exactSession.ts).
+  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true }, [EXACT_SESSION_IDS_META]: true },
 };
 
 export interface AcpAppDeps {

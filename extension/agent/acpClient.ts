@@ -21,6 +21,7 @@ import type { McpServerStatus } from "../common/mcpRows";
 import { clientHandlers, type McpStatusReport, type SessionServices } from "./clientHandlers";
 import { SessionRouter } from "./router";
 import { Emitter, type Event } from "../../base/event";
+import { EXACT_SESSION_IDS_META } from "../../base/sessionIds";
 
 /** Manifold's extension method: restart one MCP server of a session (built-in agent). */
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";
@@ -50,6 +51,8 @@ export interface AgentFeatures {
   steering: boolean;
   /** `logout` (`agentCapabilities.auth.logout`). */
   logout: boolean;
+  /** `session/new` under a client-minted exact id, resume-or-create (`agentCapabilities._meta["manifold.dev/exactSessionIds"]`). */
+  exactSessionIds: boolean;
 }
 
 /** Where an agent advertises a fork that can be cut before a prompt (agent-server/acp/fork.ts). */
@@ -96,6 +99,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null, initMe
     forkAtPrompt: forkMeta(caps?._meta),
     steering: steeringMeta(initMeta),
     logout: on(caps?.auth?.logout),
+    exactSessionIds: caps?._meta?.[EXACT_SESSION_IDS_META] === true,
   };
 }
 

@@ -106,6 +106,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
       forkAtPrompt: false,
       steering: false,
       logout: false,
+      exactSessionIds: false,
     },
   );
   assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, {
