@@ -13,6 +13,7 @@ import { parseSteeringParams, steerSession, STEERING_META, STEERING_METHOD } fro
 import { announceCommandsAfterNew } from "./availableCommands";
 import { DELEGATE_CAPABILITY_META } from "./remoteDelegate";
 import { errorMessage, logError } from "../../base/errors";
+import { EXACT_SESSION_IDS_META } from "../../base/sessionIds";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
 
@@ -22,7 +23,8 @@ export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
   mcpCapabilities: { ...MCP_CAPABILITIES },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
   // session/fork is unstable in ACP; advertised here (`_meta`: it can be cut before a prompt, fork.ts).
-  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true }, ...DELEGATE_CAPABILITY_META },
+  // `session/new` takes a client-minted exact id, resume-or-create (exactSession.ts).
+  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true }, [EXACT_SESSION_IDS_META]: true, ...DELEGATE_CAPABILITY_META },
 };
 
 export interface AcpAppDeps {

@@ -1,4 +1,5 @@
-// Session lifecycle requests: new, load, resume, list, delete, set_config_option / set_mode.
+// Session lifecycle requests: new (also under a client-minted exact id: exactSession.ts), load, resume,
+// list, delete, set_config_option / set_mode.
 import {
   RequestError,
   type ListSessionsResponse,
@@ -13,7 +14,8 @@ import { canonicalCwd, CwdError } from "../runtime/cwd";
 import { AbortedError } from "../runtime/abortable";
 import { AlreadyLiveError } from "../runtime/liveAgents";
 import { validateConfigValue } from "../runtime/settings";
-import { CorruptSessionError, SessionNotFoundError, UnsupportedVersionError } from "../session/errors";
+import { CorruptSessionError, SessionExistsError, SessionNotFoundError, UnsupportedVersionError } from "../session/errors";
+import type { SessionHeader } from "../session/events";
 import type { Bridge } from "./bridge";
 import { configOptions, effectiveSettings, modeState } from "./config";
 import type { SessionRecord } from "./record";
@@ -22,6 +24,7 @@ import { replayUpdates } from "./updates";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 import { protectedPathsOf } from "./protectedPaths";
 import { delegateAgentsOf } from "./remoteDelegate";
+import { exactRequestOf, openExact } from "./exactSession";
 import { errorMessage, logError } from "../../base/errors";
 
 const PAGE_SIZE = 50;
@@ -67,7 +70,7 @@ async function cwdOrThrow(cwd: unknown): Promise<string> {
 export function mapLifecycleError(err: unknown, sessionId: string): unknown {
   if (err instanceof RequestError) return err;
   if (err instanceof SessionNotFoundError) return RequestError.sessionNotFound(sessionId);
-  if (err instanceof AlreadyLiveError) return RequestError.invalidParams(undefined, err.message);
+  if (err instanceof AlreadyLiveError || err instanceof SessionExistsError) return RequestError.invalidParams(undefined, err.message);
   if (err instanceof McpConfigError) return RequestError.invalidParams(undefined, err.message);
   if (err instanceof CorruptSessionError || err instanceof UnsupportedVersionError)
     return RequestError.internalError(undefined, err.message);
@@ -104,26 +107,59 @@ export async function newSession(
   params: { cwd: string; additionalDirectories?: string[] | null; mcpServers: unknown[]; _meta?: Record<string, unknown> | null },
 ): Promise<NewSessionResponse> {
   bridge.requireOpen();
+  const exact = exactRequestOf(params._meta); // I-9: before any I/O or registration
   rejectUnsupported(params);
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
   const protectedPaths = protectedPathsOf(params);
   const delegates = delegateAgentsOf(params);
-  const cwd = await cwdOrThrow(params.cwd);
+  const fitOut = async (rec: SessionRecord): Promise<void> => {
+    if (protectedPaths) rec.agent.setProtectedPaths(protectedPaths);
+    rec.delegateAgents = delegates;
+    await useMcpServers(bridge, rec, specs);
+  };
+  if (exact)
+    return openExact(bridge, exact, {
+      cwd: () => cwdOrThrow(params.cwd),
+      checkPersistedCwd: (id, header, cwd) => checkPersistedCwd(id, header, cwd, params.cwd),
+      mapError: mapLifecycleError,
+      create: (cwd, id) => createLive(bridge, cwd, id),
+      restore: (id) => resumePersisted(bridge, id),
+      fitOut,
+      state: (rec) => sessionState(bridge, rec),
+    });
+  const agent = await createLive(bridge, await cwdOrThrow(params.cwd));
+  const rec = bridge.adopt(agent);
+  await fitOut(rec);
+  return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
+}
+
+/** A new live agent for `cwd`: under `sessionId` when given (a client-minted exact id), else a minted UUID v4 (I-6). */
+async function createLive(bridge: Bridge, cwd: string, sessionId?: string): Promise<Awaited<ReturnType<Bridge["live"]["create"]>>> {
   let agent;
   try {
-    agent = await bridge.withCreationSignal((signal) => bridge.live.create({ cwd, signal }));
+    agent = await bridge.withCreationSignal((signal) =>
+      bridge.live.create({ cwd, signal, ...(sessionId !== undefined ? { sessionId } : {}) }),
+    );
   } catch (err) {
-    throw mapLifecycleError(err, "");
+    throw mapLifecycleError(err, sessionId ?? "");
   }
   if (bridge.closed) {
     await bridge.live.dispose(agent).catch(logError(console.error, `[acp] disposing ${agent.sessionId} after close`)); // I-82: never published after close
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
-  if (protectedPaths) agent.setProtectedPaths(protectedPaths);
-  const rec = bridge.adopt(agent);
-  rec.delegateAgents = delegates;
-  await useMcpServers(bridge, rec, specs);
-  return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
+  return agent;
+}
+
+/** I-19: a persisted session opens only in the folder it belongs to, checked before any agent is built. */
+async function checkPersistedCwd(id: string, header: SessionHeader, cwd: string, asked: string): Promise<void> {
+  let persisted: string;
+  try {
+    persisted = await canonicalCwd(header.cwd);
+  } catch (err) {
+    throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has no usable cwd: ${errorMessage(err)}`);
+  }
+  if (persisted !== cwd)
+    throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${asked}`);
 }
 
 /** load (replay) and resume (no replay) share the reservation and the checks (I-16..20). */
@@ -161,14 +197,7 @@ export async function attachSession(
     } catch (err) {
       throw mapLifecycleError(err, id);
     }
-    let persisted: string;
-    try {
-      persisted = await canonicalCwd(header.cwd);
-    } catch (err) {
-      throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} has no usable cwd: ${errorMessage(err)}`);
-    }
-    if (persisted !== cwd)
-      throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${params.cwd}`);
+    await checkPersistedCwd(id, header, cwd, params.cwd);
     const agent = await resumePersisted(bridge, id);
     if (protectedPaths) agent.setProtectedPaths(protectedPaths);
     const rec = bridge.adopt(agent);

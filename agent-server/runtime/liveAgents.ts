@@ -38,7 +38,7 @@ export class AlreadyLiveError extends Error {
 
 export interface CreateOptions {
   cwd: string;
-  /** Exact id (pre-minted). Omitted: a CSPRNG UUID v4 is minted (I-6). */
+  /** Exact id (pre-minted, or client-minted for resume-or-create). Omitted: a CSPRNG UUID v4 is minted (I-6). */
   sessionId?: string;
   parent?: string;
   signal?: AbortSignal;
@@ -211,6 +211,11 @@ export class LiveAgents {
       else await log.close().catch(logError(console.error, `[runtime] closing the log of ${id}`));
       throw err;
     }
+  }
+
+  /** Resolves once a disposal of `id` still running has ended, at once when none runs (I-13). */
+  async drained(id: string): Promise<void> {
+    await this.draining.get(id);
   }
 
   /** Deletes a session that is not live: its log, its temp area, and what other layers keep for it. */

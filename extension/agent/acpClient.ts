@@ -22,6 +22,7 @@ import { clientHandlers, type McpStatusReport, type SessionServices } from "./cl
 import { SessionRouter } from "./router";
 import { advertisesDelegation } from "./delegateProtocol";
 import { Emitter, type Event } from "../../base/event";
+import { EXACT_SESSION_IDS_META } from "../../base/sessionIds";
 
 /** Manifold's extension method: restart one MCP server of a session (built-in agent). */
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";
@@ -53,6 +54,8 @@ export interface AgentFeatures {
   logout: boolean;
   /** `_manifold/delegate`: the agent hands tasks to the agents the user allowed (extension/delegation/). */
   delegate: boolean;
+  /** `session/new` under a client-minted exact id, resume-or-create (`agentCapabilities._meta["manifold.dev/exactSessionIds"]`). */
+  exactSessionIds: boolean;
 }
 
 /** Where an agent advertises a fork that can be cut before a prompt (agent-server/acp/fork.ts). */
@@ -100,6 +103,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null, initMe
     steering: steeringMeta(initMeta),
     logout: on(caps?.auth?.logout),
     delegate: advertisesDelegation(caps?._meta),
+    exactSessionIds: caps?._meta?.[EXACT_SESSION_IDS_META] === true,
   };
 }
 

@@ -1,5 +1,6 @@
 // How an ACP session id becomes a folder's: a new session (with the configured defaults), the
-// persisted one again (resume, else load with its replay), or a fork before a prompt, each carrying
+// persisted one again (resume, else load with its replay; an agent taking exact ids gets a minted
+// id, bound before it is asked for, and a bound id it does not know is created under it), or a fork before a prompt, each carrying
 // the folder's MCP servers, whose rows reach the panel once the session is bound; and restarting one
 // of those servers. FolderSession decides when to open (attach, new, switch, delete, edit-and-resend)
 // and owns what a bound session serves; this module is the ACP side of opening, kept apart so each
@@ -14,6 +15,8 @@ import { delegateOffer } from "../agent/delegateProtocol";
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
 import type { McpRow } from "../common/mcpRows";
 import { errorText } from "../common/text";
+import { SESSION_ID_META } from "../../base/sessionIds";
+import { isSessionNotFound, mintSessionId } from "./sessionIds";
 
 /** What opening needs of the folder's dependencies (part of `FolderSessionDeps`). */
 export interface SessionOpenerDeps {
@@ -99,8 +102,37 @@ export class SessionOpener {
     private readonly deps: SessionOpenerDeps,
   ) {}
 
-  /** `session/new` for the folder, persisted as its binding, then the configured defaults applied. */
-  async create(client: AcpClient, keepHistory = false): Promise<void> {
+  /**
+   * `session/new` for the folder, persisted as its binding, then the configured defaults applied. An
+   * agent that takes exact ids gets one minted here, and the binding is written before the request:
+   * a window that dies in between finds its session again under that id (I-120).
+   */
+  async create(client: AcpClient, keepHistory = false, label?: string): Promise<void> {
+    if (client.features.exactSessionIds) {
+      const sessionId = mintSessionId(label);
+      await this.deps.bindings.set(this.host.folder, sessionId);
+      await this.#openExact(client, sessionId, keepHistory);
+    } else {
+      const f = client.features;
+      const { mcpServers, meta } = await this.#mcp(client);
+      this.replay.clear();
+      await client.newSession(
+        this.host.folder,
+        (res) => {
+          this.slot.bind(client, res.sessionId);
+          this.host.emit(boundEvent(res.sessionId, { clearHistory: !keepHistory, answer: res, features: f }));
+          this.#showMcp(client, res.sessionId);
+        },
+        mcpServers,
+        meta,
+      );
+      await this.deps.bindings.set(this.host.folder, this.host.sessionId);
+    }
+    await this.#applyDefaults(client);
+  }
+
+  /** `session/new` under `sessionId`, resume-or-create: a history the agent holds for it is replayed into the panel. */
+  async #openExact(client: AcpClient, sessionId: string, keepHistory: boolean): Promise<void> {
     const f = client.features;
     const { mcpServers, meta } = await this.#mcp(client);
     this.replay.clear();
@@ -112,10 +144,8 @@ export class SessionOpener {
         this.#showMcp(client, res.sessionId);
       },
       mcpServers,
-      meta,
+      { ...meta, [SESSION_ID_META]: sessionId },
     );
-    await this.deps.bindings.set(this.host.folder, this.host.sessionId);
-    await this.#applyDefaults(client);
   }
 
   async #applyDefaults(client: AcpClient): Promise<void> {
@@ -175,6 +205,12 @@ export class SessionOpener {
     } catch (err) {
       // Only undo our own registration: a newer attach (agent restarted meanwhile) may own it now.
       if (this.host.client === client) this.slot.unbind();
+      // A bound id the agent never created (the window died before its request): created under it now (I-120).
+      if (f.exactSessionIds && isSessionNotFound(err) && this.host.client === client) {
+        await this.#openExact(client, sessionId, keepHistory);
+        await this.#applyDefaults(client);
+        return;
+      }
       throw err;
     }
   }

@@ -31,8 +31,12 @@ describe("agent-server basics (spawned)", () => {
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: false }, // stdio is the baseline; streamable HTTP too
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
-      // _manifold/mcp_status and _manifold/mcp_restart; session/fork (unstable) with Manifold's cut before a prompt (fork.ts).
-      _meta: { manifold: { mcpStatus: true, mcpRestart: true, mcpConfine: true }, "session/fork": { "manifold.dev/keepPrompts": true } },
+      // _manifold/mcp_status and _manifold/mcp_restart; session/fork (unstable) with Manifold's cut before a prompt (fork.ts); exact session ids.
+      _meta: {
+        manifold: { mcpStatus: true, mcpRestart: true, mcpConfine: true },
+        "session/fork": { "manifold.dev/keepPrompts": true },
+        "manifold.dev/exactSessionIds": true,
+      },
     });
     assert.equal(res.agentInfo?.name, "manifold-agent");
   });

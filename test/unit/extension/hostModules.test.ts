@@ -107,6 +107,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
       steering: false,
       logout: false,
       delegate: false,
+      exactSessionIds: false,
     },
   );
   assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, {
