@@ -22,6 +22,8 @@ import { replayUpdates } from "./updates";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 import { protectedPathsOf } from "./protectedPaths";
 import { errorMessage, logError } from "../../base/errors";
+import { applyProfileSettings, handleProfileSwitch, profileListMeta, profileOptions, requestedProfile } from "./profileOption";
+import { sessionProfileOf } from "../runtime/profiles";
 
 const PAGE_SIZE = 50;
 
@@ -95,7 +97,13 @@ export async function resumePersisted(bridge: Bridge, id: string): Promise<Await
 
 export function sessionState(bridge: Bridge, rec: SessionRecord): { configOptions: SessionConfigOption[]; modes: SessionModeState } {
   const s = effectiveSettings(rec.agent.settings, rec.pendingConfig);
-  return { configOptions: configOptions(s, bridge.deps.models, bridge.deps.sandboxBackend?.()), modes: modeState(s) };
+  return {
+    configOptions: [
+      ...configOptions(s, bridge.deps.models, bridge.deps.sandboxBackend?.()),
+      ...profileOptions(bridge.deps.profiles ?? [], rec.agent.session.header.profile),
+    ],
+    modes: modeState(s),
+  };
 }
 
 export async function newSession(
@@ -107,9 +115,12 @@ export async function newSession(
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
   const protectedPaths = protectedPathsOf(params);
   const cwd = await cwdOrThrow(params.cwd);
+  const profile = requestedProfile(bridge.deps.profiles ?? [], bridge.deps.models, params._meta);
   let agent;
   try {
-    agent = await bridge.withCreationSignal((signal) => bridge.live.create({ cwd, signal }));
+    agent = await bridge.withCreationSignal((signal) =>
+      bridge.live.create({ cwd, signal, ...(profile ? { profile: sessionProfileOf(profile) } : {}) }),
+    );
   } catch (err) {
     throw mapLifecycleError(err, "");
   }
@@ -118,6 +129,7 @@ export async function newSession(
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
   if (protectedPaths) agent.setProtectedPaths(protectedPaths);
+  applyProfileSettings(agent, profile);
   const rec = bridge.adopt(agent);
   await useMcpServers(bridge, rec, specs);
   return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
@@ -248,6 +260,7 @@ export async function listSessions(bridge: Bridge, params: { cwd?: string | null
     cwd: s.cwd,
     updatedAt: s.updatedAt,
     ...(s.title !== undefined ? { title: s.title } : {}),
+    ...profileListMeta(s.profile),
   }));
   const res: ListSessionsResponse = { sessions };
   if (start + PAGE_SIZE < all.length) res.nextCursor = Buffer.from(String(start + PAGE_SIZE), "utf8").toString("base64url");
@@ -268,6 +281,7 @@ export async function deleteSession(bridge: Bridge, sessionId: string): Promise<
 export function setConfig(bridge: Bridge, sessionId: string, configId: string, value: unknown): ReturnType<typeof sessionState> {
   bridge.requireOpen();
   const rec = bridge.requireRecord(sessionId);
+  if (handleProfileSwitch(configId, value, rec.agent.session.header.profile)) return sessionState(bridge, rec);
   const problem = validateConfigValue(
     configId,
     value,
