@@ -12,6 +12,7 @@ import { PROTECTED_PATHS_META, type SessionServers } from "../mcp/sessionServers
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
 import type { McpRow } from "../common/mcpRows";
 import { errorText } from "../common/text";
+import { withProfileMeta } from "./profileChoice";
 
 /** What opening needs of the folder's dependencies (part of `FolderSessionDeps`). */
 export interface SessionOpenerDeps {
@@ -96,9 +97,11 @@ export class SessionOpener {
   ) {}
 
   /** `session/new` for the folder, persisted as its binding, then the configured defaults applied. */
-  async create(client: AcpClient, keepHistory = false): Promise<void> {
+  async create(client: AcpClient, keepHistory = false, profileId?: string): Promise<void> {
     const f = client.features;
-    const { mcpServers, meta } = await this.#mcp(client);
+    const mcp = await this.#mcp(client);
+    const { mcpServers } = mcp;
+    const meta = withProfileMeta(mcp.meta, profileId);
     this.replay.clear();
     await client.newSession(
       this.host.folder,

@@ -94,7 +94,11 @@ describe("agent profiles (spawned)", () => {
   it("the reviewer profile is never offered a write tool, and a write the model asks for anyway is refused", async () => {
     const s = await newWithProfile(agent, ws.path, "reviewer");
     // full access: nothing but the allow-list stands between the call and the disk
-    await agent.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: s.sessionId, configId: "mode", value: "full-access" });
+    await agent.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId: s.sessionId,
+      configId: "mode",
+      value: "full-access",
+    });
     server.reset();
     server.enqueue({ toolCalls: [{ name: "write_file", args: { path: "pwned.txt", content: "x" } }] }, { text: "done" });
     assert.deepEqual(await agent.prompt(s.sessionId, "write it"), { stopReason: "end_turn" });
@@ -103,9 +107,7 @@ describe("agent profiles (spawned)", () => {
     assert.ok(!first!.toolNames.includes("write_file") && !first!.toolNames.includes("bash"), first!.toolNames.join(","));
     assert.ok(JSON.stringify(first!.body).includes("Review only; never change files."), "the profile's instructions are in the prompt");
     assert.equal(existsSync(join(ws.path, "pwned.txt")), false);
-    const failed = agent
-      .updatesOf(s.sessionId)
-      .some((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    const failed = agent.updatesOf(s.sessionId).some((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
     assert.ok(failed, "the write call is answered as failed");
   });
 });
