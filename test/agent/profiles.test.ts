@@ -119,13 +119,17 @@ describe("agent profiles config errors (spawned)", () => {
       const file = configFile(conf.path, DUPLICATE);
       const agent = spawnAgent(via === "--config" ? { args: ["--config", file] } : { env: { MANIFOLD_CONFIG: file } });
       try {
-        const answered = agent.initialize().then(
-          () => true,
-          () => false,
-        );
+        // Whichever comes first: the exit, or an answer to initialize (a config that was not refused).
+        const first = await Promise.race([
+          agent.exited.then(() => "exited"),
+          agent.initialize().then(
+            () => "answered",
+            () => "exited",
+          ),
+        ]);
+        assert.equal(first, "exited", "initialize is never answered");
         const { code } = await agent.exited;
         assert.equal(code, 2);
-        assert.equal(await answered, false, "initialize is never answered");
         assert.equal(agent.frames.length, 0, "nothing on stdout");
         const err = agent.stderr();
         assert.match(err, /\[0\] "reviewer"/);
@@ -133,6 +137,7 @@ describe("agent profiles config errors (spawned)", () => {
         assert.match(err, new RegExp(file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
         assert.equal(readFileSync(file, "utf8").length > 0, true);
       } finally {
+        if (agent.child.exitCode === null && agent.child.signalCode === null) await agent.kill();
         agent.cleanup();
         conf.cleanup();
       }
