@@ -8,6 +8,7 @@ import { Readable } from "node:stream";
 import { batchedOutput } from "./acp/batchedOutput";
 import { guardedNdJsonStream } from "./acp/frameGuard";
 import { HIDE_DIRS_ENV, parseHideDirs, resolveHideDirs } from "../sandbox/hideDirs";
+import { AgentConfigError, loadAgentConfig } from "./configFile";
 import { createServer } from "./server";
 import { resolveDataDir } from "./session/fileName";
 import { errorMessage } from "../base/errors";
@@ -38,8 +39,20 @@ function hideDirsOf(env: NodeJS.ProcessEnv): string[] {
   return dirs;
 }
 
+/** The profiles of `--config` / MANIFOLD_CONFIG; a bad file exits 2 before `initialize` is read (I-10). */
+function configOf(argv: string[], env: NodeJS.ProcessEnv): ReturnType<typeof loadAgentConfig> {
+  try {
+    return loadAgentConfig(argv, env);
+  } catch (err) {
+    if (err instanceof AgentConfigError) fail(err.message);
+    throw err;
+  }
+}
+
+const config = configOf(process.argv.slice(2), process.env);
 const server = createServer({
   env: process.env,
+  profiles: config.agentProfiles,
   dataDir: dataDirOf(process.argv.slice(2), process.env),
   hide: hideDirsOf(process.env),
 });

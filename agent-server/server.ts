@@ -7,6 +7,7 @@
 //          connection starts reading. LiveAgents holds the services as that promise: a creation
 //          waits for it, and the ACP handlers wait for `ready` before they create anything.
 import type * as acp from "@agentclientprotocol/sdk";
+import type { AgentProfile } from "../base/agentProfiles";
 import { detectSandbox } from "../sandbox";
 import { outermost } from "../sandbox/hideDirs";
 import { createAcpApp } from "./acp/app";
@@ -27,6 +28,8 @@ export interface ServerOptions {
   dataDir: string;
   /** More real dirs no session's tools or commands may see (MANIFOLD_HIDE_DIRS, I-116). */
   hide?: readonly string[];
+  /** The configured agent profiles, already checked (configFile.ts). */
+  profiles?: readonly AgentProfile[];
 }
 
 export interface Server {
@@ -84,7 +87,14 @@ export function createServer(opts: ServerOptions): Server {
   });
   // A bad model configuration keeps the process serving: every session request answers with the reason.
   ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${errorMessage(err)}`));
-  const { app, bridge } = createAcpApp({ live, models, ready, sandboxBackend: () => current?.sandboxBackend, mcp });
+  const { app, bridge } = createAcpApp({
+    live,
+    models,
+    ready,
+    sandboxBackend: () => current?.sandboxBackend,
+    mcp,
+    profiles: opts.profiles ?? [],
+  });
   return { app, ready, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
 }
 

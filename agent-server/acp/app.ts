@@ -3,6 +3,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { MCP_CAPABILITIES, MCP_META, MCP_RESTART_METHOD, MCP_STATUS_METHOD, mcpRestartParams, type McpSessions } from "../mcp";
 import type { ModelConfig } from "../model/types";
+import type { AgentProfile } from "../../base/agentProfiles";
 import type { LiveAgents } from "../runtime/liveAgents";
 import { Bridge } from "./bridge";
 import { withDebugMethods } from "./debug";
@@ -35,6 +36,8 @@ export interface AcpAppDeps {
   sandboxBackend?: () => string | undefined;
   /** Every session's MCP servers (absent: non-empty `mcpServers` are refused). */
   mcp?: McpSessions;
+  /** The configured agent profiles. */
+  profiles?: readonly AgentProfile[];
   /** Lifecycle requests wait for this (models and sandbox resolved); initialize does not. */
   ready?: Promise<void>;
 }
@@ -45,6 +48,7 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     models: deps.models,
     sandboxBackend: deps.sandboxBackend,
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
+    ...(deps.profiles ? { profiles: deps.profiles } : {}),
   });
   const ready = deps.ready ?? Promise.resolve();
   // Registered in this order: connection and initialize, the session lifecycle, then turns.

@@ -11,6 +11,7 @@ import {
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import type { McpSessions } from "../mcp";
+import type { AgentProfile } from "../../base/agentProfiles";
 import type { ModelConfig } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
 import type { Agent, AgentEvent } from "../runtime/agent";
@@ -33,6 +34,8 @@ export interface BridgeDeps {
   sandboxBackend?: () => string | undefined;
   /** Every session's MCP servers (absent: non-empty `mcpServers` are refused). */
   mcp?: McpSessions;
+  /** The configured agent profiles (absent: none). */
+  profiles?: readonly AgentProfile[];
 }
 
 export class TeardownError extends Error {

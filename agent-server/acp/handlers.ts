@@ -26,6 +26,8 @@ import { protectedPathsOf } from "./protectedPaths";
 import { delegateAgentsOf } from "./remoteDelegate";
 import { exactRequestOf, openExact } from "./exactSession";
 import { errorMessage, logError } from "../../base/errors";
+import { applyProfileSettings, handleProfileSwitch, profileListMeta, profileOptions, requestedProfile } from "./profileOption";
+import { sessionProfileOf } from "../runtime/profiles";
 
 const PAGE_SIZE = 50;
 
@@ -99,7 +101,13 @@ export async function resumePersisted(bridge: Bridge, id: string): Promise<Await
 
 export function sessionState(bridge: Bridge, rec: SessionRecord): { configOptions: SessionConfigOption[]; modes: SessionModeState } {
   const s = effectiveSettings(rec.agent.settings, rec.pendingConfig);
-  return { configOptions: configOptions(s, bridge.deps.models, bridge.deps.sandboxBackend?.()), modes: modeState(s) };
+  return {
+    configOptions: [
+      ...configOptions(s, bridge.deps.models, bridge.deps.sandboxBackend?.()),
+      ...profileOptions(bridge.deps.profiles ?? [], rec.agent.session.header.profile),
+    ],
+    modes: modeState(s),
+  };
 }
 
 export async function newSession(
@@ -112,6 +120,7 @@ export async function newSession(
   const specs = mcpSpecsOrThrow(bridge, params.mcpServers);
   const protectedPaths = protectedPathsOf(params);
   const delegates = delegateAgentsOf(params);
+  const profile = requestedProfile(bridge.deps.profiles ?? [], bridge.deps.models, params._meta);
   const fitOut = async (rec: SessionRecord): Promise<void> => {
     if (protectedPaths) rec.agent.setProtectedPaths(protectedPaths);
     rec.delegateAgents = delegates;
@@ -122,23 +131,36 @@ export async function newSession(
       cwd: () => cwdOrThrow(params.cwd),
       checkPersistedCwd: (id, header, cwd) => checkPersistedCwd(id, header, cwd, params.cwd),
       mapError: mapLifecycleError,
-      create: (cwd, id) => createLive(bridge, cwd, id),
+      create: (cwd, id) => createLive(bridge, cwd, id, profile),
       restore: (id) => resumePersisted(bridge, id),
       fitOut,
       state: (rec) => sessionState(bridge, rec),
     });
-  const agent = await createLive(bridge, await cwdOrThrow(params.cwd));
+  const agent = await createLive(bridge, await cwdOrThrow(params.cwd), undefined, profile);
   const rec = bridge.adopt(agent);
   await fitOut(rec);
   return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };
 }
 
-/** A new live agent for `cwd`: under `sessionId` when given (a client-minted exact id), else a minted UUID v4 (I-6). */
-async function createLive(bridge: Bridge, cwd: string, sessionId?: string): Promise<Awaited<ReturnType<Bridge["live"]["create"]>>> {
+/**
+ * A new live agent for `cwd`: under `sessionId` when given (a client-minted exact id), else a minted
+ * UUID v4 (I-6), or `<label>-session-<uuid>` when started from a profile (I-7), whose settings it starts with.
+ */
+async function createLive(
+  bridge: Bridge,
+  cwd: string,
+  sessionId?: string,
+  profile?: ReturnType<typeof requestedProfile>,
+): Promise<Awaited<ReturnType<Bridge["live"]["create"]>>> {
   let agent;
   try {
     agent = await bridge.withCreationSignal((signal) =>
-      bridge.live.create({ cwd, signal, ...(sessionId !== undefined ? { sessionId } : {}) }),
+      bridge.live.create({
+        cwd,
+        signal,
+        ...(sessionId !== undefined ? { sessionId } : {}),
+        ...(profile ? { profile: sessionProfileOf(profile) } : {}),
+      }),
     );
   } catch (err) {
     throw mapLifecycleError(err, sessionId ?? "");
@@ -147,6 +169,7 @@ async function createLive(bridge: Bridge, cwd: string, sessionId?: string): Prom
     await bridge.live.dispose(agent).catch(logError(console.error, `[acp] disposing ${agent.sessionId} after close`)); // I-82: never published after close
     throw RequestError.internalError(undefined, "the agent is shutting down");
   }
+  applyProfileSettings(agent, profile);
   return agent;
 }
 
@@ -283,6 +306,7 @@ export async function listSessions(bridge: Bridge, params: { cwd?: string | null
     cwd: s.cwd,
     updatedAt: s.updatedAt,
     ...(s.title !== undefined ? { title: s.title } : {}),
+    ...profileListMeta(s.profile),
   }));
   const res: ListSessionsResponse = { sessions };
   if (start + PAGE_SIZE < all.length) res.nextCursor = Buffer.from(String(start + PAGE_SIZE), "utf8").toString("base64url");
@@ -303,6 +327,7 @@ export async function deleteSession(bridge: Bridge, sessionId: string): Promise<
 export function setConfig(bridge: Bridge, sessionId: string, configId: string, value: unknown): ReturnType<typeof sessionState> {
   bridge.requireOpen();
   const rec = bridge.requireRecord(sessionId);
+  if (handleProfileSwitch(configId, value, rec.agent.session.header.profile)) return sessionState(bridge, rec);
   const problem = validateConfigValue(
     configId,
     value,

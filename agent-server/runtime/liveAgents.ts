@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import type { PermissionAnswer } from "../policy/types";
 import { SessionNotFoundError } from "../session/errors";
-import { LOG_FORMAT_VERSION, type SessionHeader } from "../session/events";
+import { LOG_FORMAT_VERSION, type SessionHeader, type SessionProfile } from "../session/events";
 import type { SessionLog } from "../session/log";
 import type { SessionStore } from "../session/store";
 import { AbortedError, raceAbort } from "./abortable";
@@ -15,6 +15,7 @@ import { canonicalCwd } from "./cwd";
 import { runSubagent, SubagentLinks } from "./subagents";
 import { ignoreError, logError } from "../../base/errors";
 import { toDisposable, type IDisposable } from "../../base/lifecycle";
+import { profileSessionId } from "../../base/agentProfiles";
 
 /** Whoever shows an agent to a user (an ACP bridge). Answers only for agents it owns; else undefined. */
 export interface AgentOwner {
@@ -41,6 +42,8 @@ export interface CreateOptions {
   /** Exact id (pre-minted, or client-minted for resume-or-create). Omitted: a CSPRNG UUID v4 is minted (I-6). */
   sessionId?: string;
   parent?: string;
+  /** The agent profile it starts from: recorded in the header, and the prefix of a minted id (I-7). */
+  profile?: SessionProfile;
   signal?: AbortSignal;
   /** Runs after `agent/created` is published and before the agent is returned; a failure rolls back (I-15). */
   setup?: (agent: Agent) => Promise<void> | void;
@@ -129,11 +132,12 @@ export class LiveAgents {
   }
 
   async create(opts: CreateOptions): Promise<Agent> {
-    const id = opts.sessionId ?? randomUUID();
+    const id = opts.sessionId ?? (opts.profile ? profileSessionId(opts.profile.id, randomUUID()) : randomUUID());
     return this.transact(id, opts.signal, opts.setup, async () => {
       const cwd = await canonicalCwd(opts.cwd);
       const header: SessionHeader = { type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: new Date().toISOString() };
       if (opts.parent !== undefined) header.parent = opts.parent;
+      if (opts.profile !== undefined) header.profile = opts.profile;
       return this.store.create(header);
     });
   }

@@ -13,6 +13,7 @@ import type { AgentEvent, AgentServices } from "./agentTypes";
 import type { DeltaCoalescer } from "./deltaCoalescer";
 import { buildMessages, imagesAfter, unseenImagesNotice } from "./history";
 import { projectInstructions } from "./instructions";
+import { refusedToolOutput, toolAllowed } from "./profiles";
 import { visionKnown } from "../model/visionProbe";
 import { errorMessage } from "../../base/errors";
 
@@ -113,6 +114,7 @@ async function buildRequest(
   // This session's own tools (its MCP servers) are known before the request is built (bounded).
   if (opts.withTools && tools.sessionReady) await raceAbort(tools.sessionReady(host.sessionId, signal), signal);
   const instructions = await raceAbort(projectInstructions(host.root), signal);
+  const profile = host.session.header.profile; // its tool allow-list and instructions
   const delegates = opts.withTools ? delegateNote(host.delegateAgents()) : undefined;
   const notes = opts.withTools ? [...(tools.sessionNotes?.(host.sessionId) ?? []), ...(delegates ? [delegates] : [])] : [];
   if (!opts.conversation) host.takeSteers(true);
@@ -125,9 +127,16 @@ async function buildRequest(
     if (unseen > 0) host.append({ type: "notice", text: unseenImagesNotice(unseen, model.config.visionSource ?? "name list") });
   }
   return {
-    system: [host.services.systemPrompt(host.cwd), ...(instructions ? [instructions] : []), ...notes].join("\n"),
+    system: [
+      host.services.systemPrompt(host.cwd),
+      ...(instructions ? [instructions] : []),
+      ...(profile?.instructions ? [profile.instructions] : []),
+      ...notes,
+    ].join("\n"),
     messages: opts.conversation ? opts.conversation(vision) : buildMessages(host.session.entries, { vision }),
-    tools: opts.withTools ? tools.specs({ askUser: host.canAskUser(), sessionId: host.sessionId }) : [],
+    tools: opts.withTools
+      ? tools.specs({ askUser: host.canAskUser(), sessionId: host.sessionId }).filter((t) => toolAllowed(profile, t.name))
+      : [],
     signal,
   };
 }
@@ -186,8 +195,13 @@ async function runTool(host: StepHost, name: string, input: unknown, signal: Abo
   host.publish({ kind: "tool-progress", toolCallId, status: "in_progress" });
   const ctx = host.toolContext(toolCallId, signal);
   let result: ToolResult;
+  const profile = host.session.header.profile;
   try {
-    result = await raceAbort(tools.run(name, input, ctx), signal);
+    // A tool the profile does not allow is refused even if the model names it (it was never offered).
+    result =
+      profile && !toolAllowed(profile, name)
+        ? { output: refusedToolOutput(profile, name), isError: true }
+        : await raceAbort(tools.run(name, input, ctx), signal);
   } catch (err) {
     if (signal.aborted) return; // closed as cancelled by the turn
     result = { output: `The tool failed: ${errorMessage(err)}`, isError: true };

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Agent } from "./agent";
 import type { SubagentOutcome } from "./capabilities";
 import type { RuntimeBus } from "./events";
+import type { SessionProfile } from "../session/events";
 import { logError } from "../../base/errors";
 
 /** child agent → the parent agent and the parent's announced calling tool (exact objects). */
@@ -34,7 +35,7 @@ export class SubagentLinks {
 export interface SubagentHost {
   readonly bus: RuntimeBus;
   readonly subagents: SubagentLinks;
-  create(opts: { cwd: string; parent: string; signal?: AbortSignal }): Promise<Agent>;
+  create(opts: { cwd: string; parent: string; signal?: AbortSignal; profile?: SessionProfile }): Promise<Agent>;
   dispose(agent: Agent): Promise<void>;
 }
 
@@ -52,7 +53,9 @@ export async function runSubagent(host: SubagentHost, call: SubagentCall): Promi
   if (parent.isDisposed) return { kind: "refused", why: "The parent session is gone." };
   if (parent.session.header.parent !== undefined)
     return { kind: "refused", why: "A subagent cannot delegate further; do the task yourself." };
-  const child = await host.create({ cwd: parent.cwd, parent: parent.sessionId, signal: call.signal });
+  // The parent's profile goes with it: the same tool allow-list and instructions.
+  const profile = parent.session.header.profile;
+  const child = await host.create({ cwd: parent.cwd, parent: parent.sessionId, signal: call.signal, ...(profile ? { profile } : {}) });
   host.subagents.set({ child, parent, toolCallId: call.toolCallId });
   try {
     const s = parent.settings;

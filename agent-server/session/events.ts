@@ -5,6 +5,14 @@ import { ContentBlockSchema, ToolCallContentSchema } from "./acpContent";
 
 export const LOG_FORMAT_VERSION = 1;
 
+/** The agent profile a session started from (runtime/profiles.ts): its label, tool allow-list, instructions. */
+export const SessionProfile = z.object({
+  id: z.string().min(1),
+  tools: z.array(z.string()).optional(),
+  instructions: z.string().optional(),
+});
+export type SessionProfile = z.infer<typeof SessionProfile>;
+
 export const SessionHeader = z.object({
   type: z.literal("header"),
   version: z.number().int(),
@@ -12,6 +20,7 @@ export const SessionHeader = z.object({
   cwd: z.string().min(1),
   createdAt: z.string(),
   parent: z.string().optional(),
+  profile: SessionProfile.optional(),
 });
 export type SessionHeader = z.infer<typeof SessionHeader>;
 

@@ -19,6 +19,8 @@ export interface SessionSummary {
   title?: string;
   updatedAt: string;
   parent?: string;
+  /** The label of the agent profile it started from. */
+  profile?: string;
 }
 
 export interface SessionStore {
@@ -186,6 +188,7 @@ export class FileSessionStore implements SessionStore {
     const summary: SessionSummary = { sessionId: id, cwd: header.cwd, updatedAt: st.mtime.toISOString() };
     if (title !== undefined) summary.title = title;
     if (header.parent !== undefined) summary.parent = header.parent;
+    if (header.profile !== undefined) summary.profile = header.profile.id;
     return summary;
   }
 

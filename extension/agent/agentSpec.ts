@@ -6,6 +6,7 @@ import { registryAgentId } from "../registry/settings";
 import { agentBaseEnv } from "../../sandbox/env";
 import type { AgentFence } from "../../sandbox/types";
 import type { AgentConfinement } from "../common/protection";
+import { configArgs } from "./profilesConfig";
 
 export interface ThirdPartyAgent {
   name: string;
@@ -127,6 +128,8 @@ export function resolveAgentSpec(opts: {
   hideDirs?: readonly string[];
   /** The installed registry agent that `settings.agent` names (absent: not installed, or not a registry agent). */
   registryAgent?: RegistryLaunch;
+  /** The built-in agent's config file (its agent profiles, profilesConfig.ts). */
+  configFile?: string;
 }): AgentSpec {
   const { settings, secrets } = opts;
   const secretEnvNames = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
@@ -147,7 +150,7 @@ export function resolveAgentSpec(opts: {
       name: "Manifold agent",
       builtin: true,
       command: opts.execPath,
-      args: [path.join(opts.extensionPath, "dist", "agent-server.js"), "--data-dir", opts.dataDir],
+      args: [path.join(opts.extensionPath, "dist", "agent-server.js"), "--data-dir", opts.dataDir, ...configArgs(opts.configFile)],
       env,
       cwd: opts.cwd,
       secretEnvNames,

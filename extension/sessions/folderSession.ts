@@ -307,13 +307,13 @@ export class FolderSession extends Disposable implements AsyncShutdown {
     return this.#client.listSessions(this.folder);
   }
 
-  /** Starts a fresh session for this folder (the old one is closed, not deleted). */
-  async newSession(): Promise<void> {
+  /** Starts a fresh session for this folder (the old one is closed, not deleted), from an agent profile if named. */
+  async newSession(profileId?: string): Promise<void> {
     const client = this.#client;
     if (!client) throw new Error("the agent is not running");
     await this.#leave(client);
     this.emit({ type: "reset", folderName: this.folderName, agentName: client.agentName });
-    await this.#opener.create(client);
+    await this.#opener.create(client, false, profileId);
   }
 
   /** Switches this folder's panel to another of its sessions. */

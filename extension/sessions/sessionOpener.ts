@@ -17,6 +17,7 @@ import type { McpRow } from "../common/mcpRows";
 import { errorText } from "../common/text";
 import { SESSION_ID_META } from "../../base/sessionIds";
 import { isSessionNotFound, mintSessionId } from "./sessionIds";
+import { withProfileMeta } from "./profileChoice";
 
 /** What opening needs of the folder's dependencies (part of `FolderSessionDeps`). */
 export interface SessionOpenerDeps {
@@ -104,17 +105,18 @@ export class SessionOpener {
 
   /**
    * `session/new` for the folder, persisted as its binding, then the configured defaults applied. An
-   * agent that takes exact ids gets one minted here, and the binding is written before the request:
-   * a window that dies in between finds its session again under that id (I-120).
+   * agent that takes exact ids gets one minted here (`<profile>-session-<uuid>` for a profile's), and
+   * the binding is written before the request: a window that dies in between finds its session again
+   * under that id (I-120).
    */
-  async create(client: AcpClient, keepHistory = false, label?: string): Promise<void> {
+  async create(client: AcpClient, keepHistory = false, profileId?: string): Promise<void> {
     if (client.features.exactSessionIds) {
-      const sessionId = mintSessionId(label);
+      const sessionId = mintSessionId(profileId);
       await this.deps.bindings.set(this.host.folder, sessionId);
-      await this.#openExact(client, sessionId, keepHistory);
+      await this.#openExact(client, sessionId, keepHistory, profileId);
     } else {
       const f = client.features;
-      const { mcpServers, meta } = await this.#mcp(client);
+      const mcp = await this.#mcp(client);
       this.replay.clear();
       await client.newSession(
         this.host.folder,
@@ -123,8 +125,8 @@ export class SessionOpener {
           this.host.emit(boundEvent(res.sessionId, { clearHistory: !keepHistory, answer: res, features: f }));
           this.#showMcp(client, res.sessionId);
         },
-        mcpServers,
-        meta,
+        mcp.mcpServers,
+        withProfileMeta(mcp.meta, profileId),
       );
       await this.deps.bindings.set(this.host.folder, this.host.sessionId);
     }
@@ -132,7 +134,7 @@ export class SessionOpener {
   }
 
   /** `session/new` under `sessionId`, resume-or-create: a history the agent holds for it is replayed into the panel. */
-  async #openExact(client: AcpClient, sessionId: string, keepHistory: boolean): Promise<void> {
+  async #openExact(client: AcpClient, sessionId: string, keepHistory: boolean, profileId?: string): Promise<void> {
     const f = client.features;
     const { mcpServers, meta } = await this.#mcp(client);
     this.replay.clear();
@@ -144,7 +146,7 @@ export class SessionOpener {
         this.#showMcp(client, res.sessionId);
       },
       mcpServers,
-      { ...meta, [SESSION_ID_META]: sessionId },
+      { ...withProfileMeta(meta, profileId), [SESSION_ID_META]: sessionId },
     );
   }
 

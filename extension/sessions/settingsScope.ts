@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { AgentSettings, AgentsSettingOrigin, ThirdPartyAgent } from "../agent/agentSpec";
 import { hasWorkspaceValue, userValue, type InspectedSetting } from "../common/userSettings";
 import { pickedAgent, registryUrl } from "../registry/settings";
+import { parseAgentProfiles, type AgentProfile } from "../../base/agentProfiles";
 
 /** Why a setting is the user's alone. */
 export type SettingClass =
@@ -37,6 +38,11 @@ export const SETTING_RULES = {
     scope: "machine",
     userOnly: "data",
     why: "on a routing endpoint (OpenRouter, a gateway) the model name picks the provider that receives the prompts",
+  },
+  agentProfiles: {
+    scope: "machine",
+    userOnly: "loosens",
+    why: "a profile sets mode, sandbox, approval and model, and instructions every session of it follows",
   },
   defaultMode: { scope: "machine", userOnly: "loosens", why: "`full-access` turns the sandbox and the questions off" },
   defaultSandbox: { scope: "machine", userOnly: "loosens", why: "`danger-full-access` runs commands unconfined" },
@@ -164,6 +170,12 @@ export function agentWritablePathsFrom(src: SettingsSource, agent: string): stri
   const parsed = writablePaths.safeParse(userValue(src.inspect("agentSandbox.writablePaths")) ?? {});
   if (!parsed.success) return [];
   return [...(parsed.data["*"] ?? []), ...(parsed.data[agent] ?? [])];
+}
+
+/** `manifold.agentProfiles`, the User value only; a bad value is no profile and a message saying why (I-10). */
+export function agentProfilesFrom(src: SettingsSource): { profiles: AgentProfile[]; error?: string } {
+  const parsed = parseAgentProfiles(userValue(src.inspect("agentProfiles")) ?? [], "manifold.agentProfiles");
+  return parsed.ok ? { profiles: parsed.value } : { profiles: [], error: parsed.message };
 }
 
 /** `manifold.mcpServers` (VS Code's mcp.json shape; validated by extension/mcp). */

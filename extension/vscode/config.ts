@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import type { AgentSecrets, AgentSettings, ThirdPartyAgent } from "../agent/agentSpec";
 import { settingsSetIn } from "../common/userSettings";
 import {
+  agentProfilesFrom,
   agentSettingsFrom,
   agentWritablePathsFrom,
   unconfinedAgentsFrom,
@@ -25,6 +26,7 @@ export const SETTINGS = {
   modelProvider: "model.provider",
   modelBaseUrl: "model.baseUrl",
   modelName: "model.name",
+  agentProfiles: "agentProfiles",
   defaultMode: "defaultMode",
   defaultSandbox: "defaultSandbox",
   defaultApproval: "defaultApproval",
@@ -52,6 +54,11 @@ function source(scope?: vscode.Uri): SettingsSource {
 
 export function thirdPartyAgents(): ThirdPartyAgent[] {
   return thirdPartyAgentsFrom(source());
+}
+
+/** `manifold.agentProfiles` from User or Remote settings only (I-113); a bad value is none, and why. */
+export function readAgentProfiles(): ReturnType<typeof agentProfilesFrom> {
+  return agentProfilesFrom(source());
 }
 
 export function readAgentSettings(): AgentSettings {
@@ -141,5 +148,5 @@ export async function ignoredWorkspaceSettings(folder: vscode.Uri): Promise<stri
 }
 
 export function affectsAgent(e: vscode.ConfigurationChangeEvent): boolean {
-  return ["agent", "agents", "model", "logLevel"].some((k) => e.affectsConfiguration(`manifold.${k}`));
+  return ["agent", "agents", "agentProfiles", "model", "logLevel"].some((k) => e.affectsConfiguration(`manifold.${k}`));
 }

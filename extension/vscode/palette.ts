@@ -1,7 +1,8 @@
 // The "Manifold" commands (ids in api.ts, titles in package.json).
 import * as vscode from "vscode";
 import { COMMANDS } from "../api";
-import { SECRET_KEYS } from "./config";
+import { readAgentProfiles, SECRET_KEYS, selectedAgent } from "./config";
+import { profileChoices } from "../sessions/profileChoice";
 import { pickPendingApproval } from "../permissions/vscode/permissionSurface";
 import { registerAgentPicker } from "../registry/vscode/agentCommands";
 import type { SessionAction } from "../common/webviewProtocol";
@@ -98,6 +99,14 @@ async function attached(manager: SessionManager, arg: unknown, placeHolder: stri
   return s;
 }
 
+/** The agent profile of a new session: undefined for none (or none configured), null when the pick was dismissed. */
+async function pickProfile(manager: SessionManager): Promise<string | undefined | null> {
+  const choices = profileChoices(readAgentProfiles().profiles, manager.agent.host.spec?.builtin ?? selectedAgent() === "builtin");
+  if (choices.length === 0) return undefined;
+  const picked = await vscode.window.showQuickPick(choices, { title: "New Session", placeHolder: "Start the session from which profile?" });
+  return picked ? picked.profileId : null;
+}
+
 /** Open Chat, New/Switch/Close/Delete Session. */
 function registerSessionCommands(
   manager: SessionManager,
@@ -111,9 +120,11 @@ function registerSessionCommands(
   });
   reg(store, COMMANDS.newSession, (arg) =>
     withErrors("New Session", async () => {
+      const profile = await pickProfile(manager);
+      if (profile === null) return;
       const s = await attached(manager, arg, "New session in which folder?");
       if (!s) return;
-      await s.newSession();
+      await s.newSession(profile);
       view.refresh();
     }),
   );

@@ -5,6 +5,7 @@ export const TEST_IDS = {
   app: "manifold-app",
   header: "header",
   title: "session-title",
+  profile: "session-profile",
   status: "agent-status",
   demoBanner: "demo-banner",
   restartedBanner: "agent-banner",

@@ -46,6 +46,8 @@ export interface SpawnOptions {
   dataDir?: string;
   /** Node options before the bundle (e.g. `--expose-gc`). */
   nodeArgs?: string[];
+  /** Arguments after the bundle's `--data-dir DIR` (e.g. `--config FILE`). */
+  args?: string[];
   /** Writes raw lines to stdin are possible through `child.stdin`. */
 }
 
@@ -62,7 +64,7 @@ export function modelEnv(baseUrl: string): Record<string, string> {
 export function spawnAgent(opts: SpawnOptions = {}): AgentProcess {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "manifold-agent-test-"));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env };
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), AGENT_BUNDLE, "--data-dir", dataDir], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), AGENT_BUNDLE, "--data-dir", dataDir, ...(opts.args ?? [])], {
     stdio: ["pipe", "pipe", "pipe"],
     env,
   });

@@ -15,6 +15,7 @@ import type { WriteFn } from "../../agent-server/session/fileSink";
 import { FileSessionStore } from "../../agent-server/session/store";
 import type { TaskAccess, ToolRunner } from "../../agent-server/tools/types";
 import { createFakeTools, createScriptedModels, type Gate, type ScriptedModel } from "./scriptedModel";
+import type { AgentProfile } from "../../base/agentProfiles";
 
 /** The file store with optional gates and call counters (to prove what did or did not touch disk). */
 export class GatedStore extends FileSessionStore {
@@ -92,6 +93,8 @@ export interface HarnessOptions {
   tasks?: TaskAccess;
   /** How the store writes log lines (simulate a full disk). */
   writeFn?: WriteFn;
+  /** Configured agent profiles (session/new `_meta["manifold.dev/profile"]`). */
+  profiles?: AgentProfile[];
 }
 
 export function createHarness(opts: HarnessOptions = {}): Harness {
@@ -121,7 +124,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     modelIds,
     tools,
     async connect(connectOpts: ConnectOptions = {}) {
-      const { app, bridge } = createAcpApp({ live, models: configs });
+      const { app, bridge } = createAcpApp({ live, models: configs, ...(opts.profiles ? { profiles: opts.profiles } : {}) });
       const updates = new Map<string, acp.SessionUpdate[]>();
       const order: string[] = [];
       const permissionRequests: acp.RequestPermissionRequest[] = [];

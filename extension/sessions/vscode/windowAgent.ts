@@ -11,7 +11,8 @@ import { AgentHost } from "../../agent/agentHost";
 import type { AgentLog } from "../../agent/agentProcess";
 import { resolveAgentSpec } from "../../agent/agentSpec";
 import { manifoldStorageDirs } from "../../agent/storageDirs";
-import { readAgentSettings, readSecrets, traceEnabled } from "../../vscode/config";
+import { readAgentProfiles, readAgentSettings, readSecrets, traceEnabled } from "../../vscode/config";
+import { writeAgentConfig } from "../../agent/profilesConfig";
 import { installedRegistryLaunch } from "../../registry/vscode/registryAgents";
 import type { AgentStatus } from "../../common/transcript";
 import { errorText } from "../../common/text";
@@ -73,7 +74,9 @@ export class WindowAgent implements AsyncShutdown {
         // The data dir (and the agent's cwd) must exist before the spawn.
         await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(context.globalStorageUri, "sessions"));
         const settings = readAgentSettings();
+        const configFile = await this.#profilesConfig(context.globalStorageUri.fsPath);
         const spec = resolveAgentSpec({
+          ...(configFile !== undefined ? { configFile } : {}),
           settings,
           registryAgent: await installedRegistryLaunch(context, settings.agent),
           secrets: { ...(await readSecrets(context.secrets)), agentEnv: await this.secrets.read(settings.agent) },
@@ -115,6 +118,19 @@ export class WindowAgent implements AsyncShutdown {
   afterTurn(s: FolderSession): void {
     const spec = this.host.spec;
     if (spec?.confinement?.kind === "confined") this.#fencing.afterTurn(s, spec.name);
+  }
+
+  /**
+   * `manifold.agentProfiles` for the built-in agent's spawn: written to its config file. A bad value is
+   * reported and the agent starts without profiles; everything else keeps working.
+   */
+  async #profilesConfig(dir: string): Promise<string | undefined> {
+    const { profiles, error } = readAgentProfiles();
+    if (error !== undefined) {
+      this.log.error(error);
+      void vscode.window.showErrorMessage(`Manifold: the agent profiles are not used: ${error}`);
+    }
+    return writeAgentConfig(dir, profiles);
   }
 
   /** Tells a folder session created after the last status change what the agent's status is. */

@@ -4,6 +4,7 @@ import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { isDemoModel, type TranscriptState } from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
+import { PROFILE_CONFIG_ID, RESERVED_PROFILE_ID } from "../../../base/agentProfiles";
 import { post } from "../vscodeApi";
 
 function ConfigPicker({ o }: { o: SessionConfigOption }) {
@@ -77,6 +78,17 @@ function ModePicker({ s }: { s: TranscriptState }) {
   );
 }
 
+/**
+ * The agent profile the session runs (the built-in agent's `profile` option), shown by name next to
+ * the agent; not a picker: a session keeps its profile (New Session… picks one).
+ */
+function profileOf(options: readonly SessionConfigOption[]): { id: string; name: string } | undefined {
+  const o = options.find((x) => x.id === PROFILE_CONFIG_ID && x.type === "select");
+  if (!o || o.type !== "select" || o.currentValue === RESERVED_PROFILE_ID) return undefined;
+  const v = o.options.flatMap((x) => ("group" in x ? x.options : [x])).find((x) => x.value === o.currentValue);
+  return { id: o.currentValue, name: v?.name ?? o.currentValue };
+}
+
 const STATUS_LABEL: Record<TranscriptState["agentStatus"], string> = {
   untrusted: "Restricted Mode",
   idle: "not started",
@@ -88,6 +100,8 @@ const STATUS_LABEL: Record<TranscriptState["agentStatus"], string> = {
 };
 
 export function Header({ s }: { s: TranscriptState }) {
+  const profile = profileOf(s.configOptions);
+  const pickers = s.configOptions.filter((o) => o.id !== PROFILE_CONFIG_ID);
   return (
     <header class="header" data-testid={TEST_IDS.header}>
       <div class="header-row">
@@ -98,6 +112,11 @@ export function Header({ s }: { s: TranscriptState }) {
           {s.folderName}
           {s.agentName ? ` · ${s.agentName}` : ""}
         </span>
+        {profile ? (
+          <span class="muted" data-testid={TEST_IDS.profile} data-profile={profile.id} title={`Agent profile ${profile.id}`}>
+            {profile.name}
+          </span>
+        ) : null}
         <span class={`status status-${s.agentStatus}`} data-testid={TEST_IDS.status} data-status={s.agentStatus}>
           {s.running ? "working…" : STATUS_LABEL[s.agentStatus]}
         </span>
@@ -123,9 +142,9 @@ export function Header({ s }: { s: TranscriptState }) {
           </button>
         ) : null}
       </div>
-      {s.configOptions.length > 0 || s.modes ? (
+      {pickers.length > 0 || s.modes ? (
         <div class="header-row pickers">
-          {s.configOptions.map((o) => (
+          {pickers.map((o) => (
             <ConfigPicker key={o.id} o={o} />
           ))}
           <ModePicker s={s} />

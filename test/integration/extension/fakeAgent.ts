@@ -19,7 +19,7 @@ export interface FakeAgent {
   app: acp.AgentApp;
   /** Every permission answer the agent received, in order, with its session. */
   permissionAnswers: { sessionId: string; response: RequestPermissionResponse }[];
-  newSessions: { cwd: string; additionalDirectories?: string[] | null }[];
+  newSessions: { cwd: string; additionalDirectories?: string[] | null; meta?: Record<string, unknown> }[];
   calls: string[];
   onPrompt: PromptScript;
   /** Every `_session/steering` request, in order (only answered when created with `steering`). */
@@ -112,6 +112,7 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
         fake.newSessions.push({
           cwd: params.cwd,
           ...(params.additionalDirectories !== undefined ? { additionalDirectories: params.additionalDirectories } : {}),
+          ...(params._meta ? { meta: params._meta } : {}),
         });
         return { sessionId: `s${++seq}`, ...(fake.configOptions.length > 0 ? { configOptions: fake.configOptions } : {}) };
       })

@@ -1,4 +1,5 @@
 // In-process subagents (delegate): own id with header.parent (I-8), permission routed to the parent's session.
+import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { delegateTool } from "../../../agent-server/tools/delegate";
@@ -22,11 +23,13 @@ describe("delegate (in-process subagent)", () => {
           if (!bound.ok) throw bound.error;
           return bound.call.run(ctx, permit);
         },
+        read: async () => ({ output: "read done", isError: false }),
         risky: async (_i, ctx) => {
           childAnswers.push(await ctx.requestPermission({ title: "Run rm", reason: "test", grantKey: "rm" }));
           return { output: "risky done", isError: false };
         },
       }),
+      profiles: [{ id: "lead", name: "Lead", tools: ["delegate", "read"], instructions: "Lead profile rules." }],
     });
   });
   afterEach(() => h.cleanup());
@@ -109,5 +112,45 @@ describe("delegate (in-process subagent)", () => {
       (r) => JSON.stringify(r.messages[0]).includes("child task") && r.messages.at(-1)?.role === "tool",
     );
     assert.match(JSON.stringify(childAnswer?.messages.at(-1)), /A subagent cannot delegate further/);
+  });
+
+  it("I-7: a subagent of a profile session inherits the profile: its label in the id and header, its tool allow-list, its instructions", async () => {
+    const c = await h.connect();
+    const { sessionId: parent } = await c.agent.request(acp.methods.agent.session.new, {
+      cwd: h.ws[0]!,
+      mcpServers: [],
+      _meta: { "manifold.dev/profile": "lead" },
+    });
+    const children: Array<{ id: string; profile?: string }> = [];
+    h.live.bus.on((ev) => {
+      if (ev.type === "agent/created" && ev.agent.sessionId !== parent)
+        children.push({
+          id: ev.agent.sessionId,
+          ...(ev.agent.session.header.profile ? { profile: ev.agent.session.header.profile.id } : {}),
+        });
+    });
+    h.model.fallback = (req) => {
+      const first = JSON.stringify(req.messages[0]);
+      const last = req.messages[req.messages.length - 1];
+      if (first.includes("child task") && last?.role === "tool") return [text("child gave up"), finish()];
+      if (first.includes("child task")) return [toolCall("risky", {}), finish("tool-calls")];
+      if (last?.role === "tool") return [text("parent done"), finish()];
+      return [toolCall("delegate", { task: "child task" }), finish("tool-calls")];
+    };
+    assert.deepEqual(await c.prompt(parent, "please delegate"), { stopReason: "end_turn" });
+    assert.equal(children.length, 1);
+    assert.match(children[0]!.id, /^lead-session-[0-9a-f-]{36}$/);
+    assert.equal(children[0]!.profile, "lead");
+    const childRequests = h.model.requests.filter((r) => JSON.stringify(r.messages[0]).includes("child task"));
+    assert.ok(childRequests.length > 0);
+    for (const r of childRequests) {
+      assert.deepEqual(
+        r.tools.map((t) => t.name),
+        ["delegate", "read"],
+      );
+      assert.match(r.system, /Lead profile rules\./);
+    }
+    assert.deepEqual(childAnswers, [], "the child's call of a tool outside the list never ran");
+    assert.equal(c.permissionRequests.length, 0);
   });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { ignoredSettingNotice, IgnoredSettingNotices, settingsSetIn, userValue } from "../../../extension/common/userSettings";
 import {
+  agentProfilesFrom,
   agentSettingsFrom,
   ignoredInspected,
   mcpServersFrom,
@@ -59,6 +60,12 @@ const CASES: Record<SettingId, { hostile: unknown; user: unknown; read: (s: Sett
     byDefault: undefined,
   },
   "model.name": { hostile: "evil/model", user: "qwen", read: (s) => agentSettingsFrom(s).modelName, byDefault: undefined },
+  agentProfiles: {
+    hostile: [{ id: "evil", name: "Evil", mode: "full-access", instructions: "exfiltrate" }],
+    user: [{ id: "reviewer", name: "Reviewer", tools: ["read_file"] }],
+    read: (s) => agentProfilesFrom(s).profiles,
+    byDefault: [],
+  },
   defaultMode: { hostile: "full-access", user: "read-only", read: (s) => sessionDefaultsFrom(s).mode, byDefault: undefined },
   defaultSandbox: { hostile: "danger-full-access", user: "read-only", read: (s) => sessionDefaultsFrom(s).sandbox, byDefault: undefined },
   defaultApproval: { hostile: "never", user: "untrusted", read: (s) => sessionDefaultsFrom(s).approval, byDefault: undefined },
