@@ -13,6 +13,7 @@ import { surfaceHiddenRequest } from "../../permissions/vscode/permissionSurface
 import { surfaceHiddenQuestion } from "../../questions/vscode/questionSurface";
 import type { SessionAction } from "../../common/webviewProtocol";
 import { permissionState } from "../../common/transcript";
+import { compactionText } from "../../common/adapterConventions";
 import * as os from "node:os";
 import { detectSandbox, type CommandSandbox } from "../../../sandbox";
 import { resolveHideDirs } from "../../../sandbox/hideDirs";
@@ -297,7 +298,15 @@ export class SessionManager implements AsyncShutdown {
             case "notice":
               return { kind: e.kind, text: e.text };
             case "tool":
-              return { kind: e.kind, text: e.title, status: e.status };
+              return {
+                kind: e.kind,
+                text: e.title,
+                status: e.status,
+                ...(e.parentToolCallId !== undefined ? { parent: e.parentToolCallId } : {}),
+                ...(e.nested ? { nested: e.nested } : {}),
+              };
+            case "compaction":
+              return { kind: e.kind, text: compactionText(e), status: e.status };
             case "permission":
               return { kind: e.kind, text: e.title, status: permissionState(st, e).state };
             case "question":

@@ -3,6 +3,7 @@
 // once settled, how it was answered.
 import type { Ref } from "preact";
 import { memo } from "preact/compat";
+import { Markdown } from "./Markdown";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { permissionState, type PermissionEntry } from "../../common/transcript";
 import { PERMISSION_NOTE_MAX, rejectWithNote } from "../../common/webviewProtocol";
@@ -11,6 +12,17 @@ import { TEST_IDS } from "../testIds";
 import { userIsTyping } from "../focus";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
+
+/**
+ * A plan's options as the card names them: allow_* approves the plan, reject_* keeps planning. With
+ * several allow options (claude-agent-acp's "auto-accept edits" or not) each keeps its name after "Approve".
+ */
+export function planOptionLabel(e: PermissionEntry, o: PermissionEntry["options"][number]): string {
+  if (e.plan === undefined) return o.name;
+  if (o.kind.startsWith("reject")) return "Keep planning";
+  const allows = e.options.filter((x) => x.kind.startsWith("allow")).length;
+  return allows > 1 ? `Approve: ${o.name}` : "Approve";
+}
 
 function shortcutFor(kind: string, i: number): string {
   return String(i + 1) + (kind === "allow_once" ? " / a" : kind === "reject_once" ? " / r" : "");
@@ -62,7 +74,7 @@ export const PermissionCard = memo(function PermissionCard({ e, pending }: { e: 
       data-request-id={e.requestId}
       data-state={state.state}
       role="group"
-      aria-label={`Approval needed: ${e.title}`}
+      aria-label={e.plan !== undefined ? `Plan to approve: ${e.title}` : `Approval needed: ${e.title}`}
       onKeyDown={onKey}
     >
       <div class="permission-title">
@@ -80,6 +92,11 @@ export const PermissionCard = memo(function PermissionCard({ e, pending }: { e: 
           </button>
         ) : null}
       </div>
+      {e.plan !== undefined ? (
+        <div class="plan-approval" data-testid={TEST_IDS.planApproval}>
+          <Markdown text={e.plan} />
+        </div>
+      ) : null}
       {pending ? (
         <PermissionOptions e={e} noting={noting} noteButton={noteButton} onNote={canNote ? () => setNoting(true) : undefined} />
       ) : (
@@ -115,7 +132,7 @@ function PermissionOptions({
           title={`Shortcut: ${shortcutFor(o.kind, i)}`}
           onClick={() => post({ type: "permission/answer", requestId: e.requestId, optionId: o.optionId })}
         >
-          {o.name} <kbd>{i + 1}</kbd>
+          {planOptionLabel(e, o)} <kbd>{i + 1}</kbd>
         </button>
       ))}
       {onNote ? (
