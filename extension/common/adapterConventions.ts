@@ -3,7 +3,7 @@
 // a compaction is a synthetic "Compact conversation" call (`_meta.contextCompaction`) or a
 // `compaction_update`. Anything that does not match is an ordinary update. Pure: both sides import it.
 import { z } from "zod";
-import type { CompactionEntry } from "./transcriptModel";
+import type { CompactionEntry, PermissionEntry } from "./transcriptModel";
 
 const parentMeta = z.object({ claudeCode: z.object({ parentToolUseId: z.string().min(1).max(200) }) });
 
@@ -99,4 +99,16 @@ export function compactionText(e: CompactionEntry): string {
   const took = e.durationMs !== undefined ? `${counts ? " in " : "took "}${(e.durationMs / 1000).toFixed(1)} s` : "";
   const detail = counts || took ? `: ${counts}${took}` : "";
   return `${head}${trigger}${detail}${e.error ? ` — ${e.error}` : ""}`;
+}
+
+/**
+ * A permission option as the card names it. For a plan (a `switch_mode` call's): allow_* approves it,
+ * reject_* keeps planning; with several allow options (claude-agent-acp's "auto-accept edits" or not)
+ * each keeps its name after "Approve". The answer is always the agent's own option id.
+ */
+export function planOptionLabel(e: Pick<PermissionEntry, "plan" | "options">, o: PermissionEntry["options"][number]): string {
+  if (e.plan === undefined) return o.name;
+  if (o.kind.startsWith("reject")) return "Keep planning";
+  const allows = e.options.filter((x) => x.kind.startsWith("allow")).length;
+  return allows > 1 ? `Approve: ${o.name}` : "Approve";
 }

@@ -6,23 +6,13 @@ import { memo } from "preact/compat";
 import { Markdown } from "./Markdown";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { permissionState, type PermissionEntry } from "../../common/transcript";
+import { planOptionLabel } from "../../common/adapterConventions";
 import { PERMISSION_NOTE_MAX, rejectWithNote } from "../../common/webviewProtocol";
 import { noteKey } from "../composerKeys";
 import { TEST_IDS } from "../testIds";
 import { userIsTyping } from "../focus";
 import { Icon } from "../icons";
 import { post } from "../vscodeApi";
-
-/**
- * A plan's options as the card names them: allow_* approves the plan, reject_* keeps planning. With
- * several allow options (claude-agent-acp's "auto-accept edits" or not) each keeps its name after "Approve".
- */
-export function planOptionLabel(e: PermissionEntry, o: PermissionEntry["options"][number]): string {
-  if (e.plan === undefined) return o.name;
-  if (o.kind.startsWith("reject")) return "Keep planning";
-  const allows = e.options.filter((x) => x.kind.startsWith("allow")).length;
-  return allows > 1 ? `Approve: ${o.name}` : "Approve";
-}
 
 function shortcutFor(kind: string, i: number): string {
   return String(i + 1) + (kind === "allow_once" ? " / a" : kind === "reject_once" ? " / r" : "");

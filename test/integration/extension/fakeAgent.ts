@@ -38,6 +38,8 @@ export interface FakeAgent {
   configOptions: acp.SessionConfigOption[];
   /** Every `session/set_config_option` request, in order. */
   configSets: acp.SetSessionConfigOptionRequest[];
+  /** The modes `session/new` answers with, when set. */
+  modes?: acp.SessionModeState;
 }
 
 /** Sign-in of the fake: the `authMethods` it advertises; an `agent` method's `authenticate` signs it in. */
@@ -113,7 +115,11 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
           cwd: params.cwd,
           ...(params.additionalDirectories !== undefined ? { additionalDirectories: params.additionalDirectories } : {}),
         });
-        return { sessionId: `s${++seq}`, ...(fake.configOptions.length > 0 ? { configOptions: fake.configOptions } : {}) };
+        return {
+          sessionId: `s${++seq}`,
+          ...(fake.configOptions.length > 0 ? { configOptions: fake.configOptions } : {}),
+          ...(fake.modes ? { modes: fake.modes } : {}),
+        };
       })
       .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
         fake.configSets.push(params);
