@@ -184,13 +184,13 @@ export class AcpClient {
   async initialize(): Promise<InitializeResponse> {
     const params: acp.InitializeRequest = {
       protocolVersion: acp.PROTOCOL_VERSION,
-      // Form elicitation only (questions in the session's panel); URL mode is not offered. Terminal
+      // Form and URL elicitation (questions and pages to open, in the session's panel). Terminal
       // sign-in methods run in a VS Code terminal (extension/sessions/signIn.ts). Boolean config
       // options show as a checkbox in the panel's header.
       clientCapabilities: {
         fs: { readTextFile: this.#offer.fs, writeTextFile: this.#offer.fs },
         terminal: this.#offer.terminal,
-        elicitation: { form: {} },
+        elicitation: { form: {}, url: {} },
         auth: { terminal: true },
         session: { configOptions: { boolean: {} } },
       },

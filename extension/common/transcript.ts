@@ -117,6 +117,7 @@ function questionCard(s: TranscriptState, ev: EventOf<"question/requested">): Tr
     ...(ev.toolCallId !== undefined ? { toolCallId: ev.toolCallId } : {}),
     message: ev.message,
     form: ev.form,
+    ...(ev.url ? { url: ev.url } : {}),
     outcome: { state: "pending" },
   };
   return { ...s, nextId, entries: s.entries.concat([entry]) };

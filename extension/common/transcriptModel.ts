@@ -13,7 +13,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import type { QuestionForm } from "./questionForm";
+import type { QuestionForm, QuestionUrl } from "./questionForm";
 import type { TurnStop } from "./turnEnd";
 import type { QueuedMessage } from "./promptQueue";
 import type { ImageData } from "./images";
@@ -132,6 +132,8 @@ export interface QuestionEntry {
   /** The agent's message: untrusted, rendered as text. */
   message: string;
   form: QuestionForm;
+  /** A URL question: the page the agent asks the user to open. */
+  url?: QuestionUrl;
   outcome: QuestionState;
 }
 export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | CompactionEntry | PermissionEntry | QuestionEntry | NoticeEntry;
@@ -231,7 +233,7 @@ export type TranscriptEvent =
   | { type: "config/options"; configOptions: SessionConfigOption[] }
   | { type: "mcp/servers"; servers: McpRow[] }
   | { type: "mcp/status"; servers: McpServerStatus[] }
-  | { type: "question/requested"; questionId: string; toolCallId?: string; message: string; form: QuestionForm }
+  | { type: "question/requested"; questionId: string; toolCallId?: string; message: string; form: QuestionForm; url?: QuestionUrl }
   | { type: "question/resolved"; questionId: string; outcome: QuestionState }
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
   /** The folder session's queue changed: its whole list. */

@@ -43,7 +43,8 @@ function withNesting(before: TranscriptState, s: TranscriptState, old: Keyed | u
   // Looked up in the indexed entries it was made from: positions never move, and the new array has no index yet.
   const p = findTool(before.entries, parent);
   const card = next.entries[p];
-  if (card?.kind !== "tool") return { ...next, nestedWaiting: { ...next.nestedWaiting, [parent]: (next.nestedWaiting?.[parent] ?? 0) + 1 } };
+  if (card?.kind !== "tool")
+    return { ...next, nestedWaiting: { ...next.nestedWaiting, [parent]: (next.nestedWaiting?.[parent] ?? 0) + 1 } };
   next.entries[p] = { ...card, nested: (card.nested ?? 0) + 1 };
   return next;
 }

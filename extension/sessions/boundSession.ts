@@ -25,6 +25,8 @@ export interface BoundSessionHooks {
   update(update: SessionUpdate): void;
   onPermissionRequested(p: PendingPermission): void;
   onQuestionRequested(q: PendingQuestion): void;
+  /** Opens a URL question's page the user agreed to (the editor half: the system browser). */
+  openExternal?(href: string): void;
 }
 
 export class BoundSession implements AsyncShutdown {
@@ -50,7 +52,10 @@ export class BoundSession implements AsyncShutdown {
       resolved: (requestId, outcome, pending) =>
         hooks.emit({ type: "permission/resolved", requestId, outcome }, { type: "permissions/pending", requestIds: pending }),
     });
-    this.#questions = new QuestionBroker(sessionId, transcriptListener(hooks.emit, hooks.onQuestionRequested));
+    this.#questions = new QuestionBroker(
+      sessionId,
+      transcriptListener(hooks.emit, hooks.onQuestionRequested, (href) => hooks.openExternal?.(href)),
+    );
     // A refusal is said where the user looks: an agent may swallow the error (and, running as the
     // user, write the file itself), so the panel is the only place the user learns of it.
     const files = new SessionFileService(confinement, hooks.editor, (access, path, reason) =>

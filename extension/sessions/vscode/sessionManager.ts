@@ -151,6 +151,8 @@ export class SessionManager implements AsyncShutdown {
         onQuestionRequested: (session, q) => {
           if (!this.#panels.get(session.folder)?.visible) surfaceHiddenQuestion(session.folderName, q, () => this.openPanel(folder));
         },
+        // Only after the user chose "Open" on the question's card; the broker passes http(s) only.
+        openExternal: (href) => void vscode.env.openExternal(vscode.Uri.parse(href, true)),
         ...(this.checkpoints.get(key) ? { checkpoints: this.checkpoints.get(key) } : {}),
         onCheckpointsChanged: (session) => {
           this.agent.afterTurn(session);

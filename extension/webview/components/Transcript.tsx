@@ -54,12 +54,7 @@ const Entry = memo(function Entry({
       return <ToolCard e={e} terminals={terminals} {...(childrenOf ? { childrenOf } : {})} />;
     case "compaction":
       return (
-        <div
-          class={`notice compaction status-${e.status}`}
-          data-testid={TEST_IDS.compaction}
-          data-status={e.status}
-          role="status"
-        >
+        <div class={`notice compaction status-${e.status}`} data-testid={TEST_IDS.compaction} data-status={e.status} role="status">
           <Icon name="fold" /> {compactionText(e)}
         </div>
       );

@@ -48,7 +48,8 @@ async function oneSession(setup: (fake: FakeAgent) => void = () => {}): Promise<
   return { fake, s, when: (pred) => waiters.when(s, pred) };
 }
 
-const send = (c: AgentContext, sessionId: string, update: SessionUpdate) => c.notify(acp.methods.client.session.update, { sessionId, update });
+const send = (c: AgentContext, sessionId: string, update: SessionUpdate) =>
+  c.notify(acp.methods.client.session.update, { sessionId, update });
 const tools = (st: TranscriptState) => st.entries.filter((e): e is ToolEntry => e.kind === "tool");
 const go = (s: FolderSession) => s.prompt([{ type: "text", text: "go" }], { text: "go", attachments: [] });
 
@@ -103,7 +104,13 @@ test("I-142: the synthetic 'Compact conversation' call and compaction_update eac
   const { s } = await oneSession((fake) => {
     fake.onPrompt = async ({ params, client: c }) => {
       const sid = params.sessionId;
-      await send(c, sid, { sessionUpdate: "tool_call", toolCallId: "compact-1", title: "Compact conversation", kind: "think", status: "in_progress" });
+      await send(c, sid, {
+        sessionUpdate: "tool_call",
+        toolCallId: "compact-1",
+        title: "Compact conversation",
+        kind: "think",
+        status: "in_progress",
+      });
       await send(c, sid, {
         sessionUpdate: "tool_call_update",
         toolCallId: "compact-1",

@@ -122,7 +122,10 @@ test("I-141: a subagent of 200 calls folds without scanning the transcript, and 
 
 test("I-142: the synthetic compaction call is one compaction entry with trigger, tokens and duration", () => {
   const s = fold([
-    { type: "acp", update: { sessionUpdate: "tool_call", toolCallId: "cmp", title: "Compact conversation", kind: "think", status: "in_progress" } },
+    {
+      type: "acp",
+      update: { sessionUpdate: "tool_call", toolCallId: "cmp", title: "Compact conversation", kind: "think", status: "in_progress" },
+    },
     {
       type: "acp",
       update: {
@@ -136,16 +139,19 @@ test("I-142: the synthetic compaction call is one compaction entry with trigger,
   assert.equal(tools(s).length, 0, "no tool card");
   const c = s.entries.filter((e): e is CompactionEntry => e.kind === "compaction");
   assert.equal(c.length, 1);
-  assert.deepEqual({ ...c[0], id: "" }, {
-    kind: "compaction",
-    id: "",
-    toolCallId: "cmp",
-    trigger: "auto",
-    preTokens: 152_000,
-    postTokens: 12_400,
-    durationMs: 3200,
-    status: "completed",
-  });
+  assert.deepEqual(
+    { ...c[0], id: "" },
+    {
+      kind: "compaction",
+      id: "",
+      toolCallId: "cmp",
+      trigger: "auto",
+      preTokens: 152_000,
+      postTokens: 12_400,
+      durationMs: 3200,
+      status: "completed",
+    },
+  );
   assert.equal(compactionText(c[0] as CompactionEntry), "Conversation compacted (auto): 152k → 12k tokens in 3.2 s");
 });
 
