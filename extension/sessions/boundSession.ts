@@ -30,6 +30,8 @@ export interface BoundSessionHooks {
 }
 
 export class BoundSession implements AsyncShutdown {
+  /** Aborted when the folder leaves this session: the requests made for it are given up ($/cancel_request). */
+  readonly #gone = new AbortController();
   readonly #permissions: PermissionBroker;
   readonly #questions: QuestionBroker;
   readonly #terminals: TerminalService;
@@ -132,7 +134,13 @@ export class BoundSession implements AsyncShutdown {
     return this.#terminals.shutdown();
   }
 
+  /** Aborted once this session is left: pass it to requests made for it, so they are cancelled then. */
+  get abandoned(): AbortSignal {
+    return this.#gone.signal;
+  }
+
   #leave(): void {
+    this.#gone.abort();
     this.#permissions.dismissAll();
     this.#questions.cancelAll();
     this.#registration.dispose();
@@ -156,6 +164,10 @@ export class BoundSessionSlot {
   /** What is served for the bound session id (none while detached). */
   get current(): BoundSession | undefined {
     return this.#current;
+  }
+
+  get abandoned(): AbortSignal | undefined {
+    return this.#current?.abandoned;
   }
 
   bind(client: AcpClient, sessionId: string): void {

@@ -115,6 +115,7 @@ export class FolderSession extends Disposable implements AsyncShutdown {
       cancelPending: () => this.#binding.current?.cancelPending(),
       leave: (client) => this.#leave(client),
       openFork: (client, forked, keepPrompts) => this.#opener.openFork(client, forked, keepPrompts),
+      abandoned: () => this.#binding.abandoned,
     });
   }
 
