@@ -117,6 +117,14 @@ test("I-142: the synthetic 'Compact conversation' call and compaction_update eac
         status: "completed",
         _meta: { contextCompaction: { trigger: "manual", preTokens: 48_000, postTokens: 6_000, durationMs: 2500 } },
       });
+      // Without its _meta: the title and kind alone mark it.
+      await send(c, sid, {
+        sessionUpdate: "tool_call",
+        toolCallId: "compact-2",
+        title: "Compact conversation",
+        kind: "think",
+        status: "completed",
+      });
       await send(c, sid, { sessionUpdate: "compaction_update", compactionId: "k7", status: "in_progress" });
       await send(c, sid, { sessionUpdate: "compaction_update", compactionId: "k7", status: "failed", error: "context too small" });
       return "end_turn";
@@ -129,6 +137,7 @@ test("I-142: the synthetic 'Compact conversation' call and compaction_update eac
     c.map((e) => [e.toolCallId, e.status, e.trigger, e.preTokens, e.postTokens, e.durationMs, e.error]),
     [
       ["compact-1", "completed", "manual", 48_000, 6_000, 2500, undefined],
+      ["compact-2", "completed", undefined, undefined, undefined, undefined, undefined],
       ["compaction:k7", "failed", undefined, undefined, undefined, undefined, "context too small"],
     ],
   );

@@ -36,7 +36,8 @@ async function folder(fake: FakeAgent, bound?: string): Promise<{ s: FolderSessi
 const aborted = (signal: AbortSignal) => new Promise<void>((r) => signal.addEventListener("abort", () => r(), { once: true }));
 
 test("I-145: a session/load still running when the folder leaves the session is cancelled with $/cancel_request", async () => {
-  const fake = createFakeAgent({ loadSession: true });
+  // A sign-in method only to have a request to make after the dispose: messages arrive in order.
+  const fake = createFakeAgent({ loadSession: true }, { auth: { methods: [{ id: "ping", name: "Ping", type: "agent" }], signedIn: true } });
   let loading!: () => void;
   const started = new Promise<void>((r) => (loading = r));
   fake.onLoad = async (_params, _client, signal) => {
@@ -48,9 +49,11 @@ test("I-145: a session/load still running when the folder leaves the session is 
   await started;
   assert.deepEqual(fake.requestCancels, []);
   s.dispose();
+  await client.authenticate("ping");
+  const seen = [...fake.requestCancels];
+  client.close(); // ends a load nobody cancelled, so that a broken client fails here instead of hanging
   await attach;
-  assert.deepEqual(fake.requestCancels, ["session/load"]);
-  client.close();
+  assert.deepEqual(seen, ["session/load"]);
 });
 
 test("I-145: the prompt of a session the folder closes is cancelled with $/cancel_request; a finished one is not", async () => {
@@ -69,8 +72,9 @@ test("I-145: the prompt of a session the folder closes is cancelled with $/cance
   };
   const turn = s.prompt([{ type: "text", text: "long" }], { text: "long", attachments: [] });
   await started;
-  await s.close();
+  await s.close(); // its session/close is answered after the cancel was read: messages arrive in order
+  const seen = [...fake.requestCancels];
+  client.close(); // ends a prompt nobody cancelled, so that a broken client fails here instead of hanging
   await turn;
-  assert.deepEqual(fake.requestCancels, ["session/prompt"]);
-  client.close();
+  assert.deepEqual(seen, ["session/prompt"]);
 });
