@@ -1,7 +1,7 @@
 // The agent's `session/update`s folded into the transcript: message and thought chunks (merged per
-// message), user chunks and steers, tool cards and compactions (transcriptTools.ts), the plan, commands, modes, config options, title, usage
-// and the agent's notices. The largest part of the reducer, kept apart from the host's own events
-// (transcript.ts), which call `applyAcp` for the `acp` event.
+// message), user chunks and steers, tool cards and compactions (transcriptTools.ts), the plan,
+// commands, modes, config options, title, usage and the agent's notices. The largest part of the
+// reducer, kept apart from the host's own events (transcript.ts), which call `applyAcp` for the `acp` event.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentTextEntry, TranscriptState, TranscriptUpdate, UserEntry } from "./transcriptModel";
 import { markedTurnEnd } from "./turnEnd";
