@@ -192,7 +192,8 @@ export class AcpClient {
         terminal: this.#offer.terminal,
         elicitation: { form: {}, url: {} },
         auth: { terminal: true },
-        session: { configOptions: { boolean: {} } },
+        // Compaction: `compaction_update` shows as one entry (its summary chunks are not shown).
+        session: { configOptions: { boolean: {} }, compaction: {} },
       },
       clientInfo: CLIENT_INFO,
     };

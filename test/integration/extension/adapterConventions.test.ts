@@ -101,7 +101,9 @@ test("I-141: claude-agent-acp's subagent calls (parentToolUseId) nest under thei
 });
 
 test("I-142: the synthetic 'Compact conversation' call and compaction_update each show as one compaction entry", async () => {
+  let agent: FakeAgent | undefined;
   const { s } = await oneSession((fake) => {
+    agent = fake;
     fake.onPrompt = async ({ params, client: c }) => {
       const sid = params.sessionId;
       await send(c, sid, {
@@ -130,6 +132,8 @@ test("I-142: the synthetic 'Compact conversation' call and compaction_update eac
       return "end_turn";
     };
   });
+  // compaction_update is only for a client that advertised it.
+  assert.deepEqual(agent?.clientCapabilities?.session?.compaction, {});
   await go(s);
   assert.equal(tools(s.state).length, 0, "no stray tool card");
   const c = s.state.entries.filter((e): e is CompactionEntry => e.kind === "compaction");
