@@ -24,9 +24,18 @@ export interface PanelSnapshot {
   running: boolean;
   /**
    * The transcript's live entries in order (all of a short one; of a long one the latest few hundred, the
-   * older ones being kept compressed by the host); `text` is the message text, tool title, permission title or notice.
+   * older ones being kept compressed by the host); `text` is the message text, tool title, permission title,
+   * notice, or for a compaction its trigger and token counts.
    */
-  entries: { kind: "user" | "agent" | "thought" | "tool" | "permission" | "question" | "notice"; text: string; status?: string }[];
+  entries: {
+    kind: "user" | "agent" | "thought" | "tool" | "compaction" | "permission" | "question" | "notice";
+    text: string;
+    status?: string;
+    /** A nested call's parent (a subagent's call under its Task card). */
+    parent?: string;
+    /** Calls nested under this one. */
+    nested?: number;
+  }[];
   pendingApprovals: number;
 }
 

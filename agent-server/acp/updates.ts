@@ -31,6 +31,27 @@ function notice(text: string, messageId: string, kind: string): SessionUpdate {
   return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId, _meta: { [NOTICE_META]: { kind } } };
 }
 
+/** The title of a compaction as claude-agent-acp sends it (a synthetic `think` call), and what it says to other clients. */
+export const COMPACTION_TITLE = "Compact conversation";
+export const COMPACTION_TEXT = "Conversation compacted: the model now sees the summary above instead of the earlier turns.";
+
+/**
+ * `/compact` done, as the synthetic "Compact conversation" call with `_meta.contextCompaction`: Manifold's
+ * panel shows it as one compaction entry, any other client as a finished tool call saying what happened
+ * (no client capability needed, unlike `compaction_update`).
+ */
+function compactionCall(seq: number): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: `compact-${seq}`,
+    title: COMPACTION_TITLE,
+    kind: "think",
+    status: "completed",
+    content: [{ type: "content", content: { type: "text", text: COMPACTION_TEXT } }],
+    _meta: { contextCompaction: { trigger: "manual" } },
+  };
+}
+
 export function entryToUpdates(e: LogEntry): SessionUpdate[] {
   switch (e.type) {
     case "user/message":
@@ -49,15 +70,7 @@ export function entryToUpdates(e: LogEntry): SessionUpdate[] {
     case "plan":
       return [{ sessionUpdate: "plan", entries: e.entries }];
     case "context/reset":
-      return e.command === "compact"
-        ? [
-            notice(
-              "\n\nℹ️ Conversation compacted: the model now sees the summary above instead of the earlier turns.",
-              `notice-${e.seq}`,
-              "compacted",
-            ),
-          ]
-        : [];
+      return e.command === "compact" ? [compactionCall(e.seq)] : [];
     case "assistant/text":
       return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.text }, messageId: e.messageId }];
     case "assistant/thought":

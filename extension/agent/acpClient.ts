@@ -192,15 +192,16 @@ export class AcpClient {
   async initialize(): Promise<InitializeResponse> {
     const params: acp.InitializeRequest = {
       protocolVersion: acp.PROTOCOL_VERSION,
-      // Form elicitation only (questions in the session's panel); URL mode is not offered. Terminal
+      // Form and URL elicitation (questions and pages to open, in the session's panel). Terminal
       // sign-in methods run in a VS Code terminal (extension/sessions/signIn.ts). Boolean config
       // options show as a checkbox in the panel's header.
       clientCapabilities: {
         fs: { readTextFile: this.#offer.fs, writeTextFile: this.#offer.fs },
         terminal: this.#offer.terminal,
-        elicitation: { form: {} },
+        elicitation: { form: {}, url: {} },
         auth: { terminal: true },
-        session: { configOptions: { boolean: {} } },
+        // Compaction: `compaction_update` shows as one entry (its summary chunks are not shown).
+        session: { configOptions: { boolean: {} }, compaction: {} },
       },
       clientInfo: CLIENT_INFO,
     };
@@ -233,19 +234,20 @@ export class AcpClient {
     }
   }
 
+  /** `abandoned`: aborted when the caller gives the load up; the agent is then sent `$/cancel_request` for it. */
   async loadSession(
     sessionId: string,
     cwd: string,
     mcpServers: McpServer[] = [],
     meta?: Record<string, unknown>,
+    abandoned?: AbortSignal,
   ): Promise<LoadSessionResponse> {
     if (!this.#features.load) throw new UnsupportedError("this agent cannot load sessions");
-    const res = await this.#conn.agent.request(acp.methods.agent.session.load, {
-      sessionId,
-      cwd,
-      mcpServers,
-      ...(meta ? { _meta: meta } : {}),
-    });
+    const res = await this.#conn.agent.request(
+      acp.methods.agent.session.load,
+      { sessionId, cwd, mcpServers, ...(meta ? { _meta: meta } : {}) },
+      giveUp(abandoned),
+    );
     await this.#updatesApplied(sessionId);
     return res ?? {};
   }
@@ -255,9 +257,14 @@ export class AcpClient {
     cwd: string,
     mcpServers: McpServer[] = [],
     meta?: Record<string, unknown>,
+    abandoned?: AbortSignal,
   ): Promise<ResumeSessionResponse> {
     if (!this.#features.resume) throw new UnsupportedError("this agent cannot resume sessions");
-    return this.#conn.agent.request(acp.methods.agent.session.resume, { sessionId, cwd, mcpServers, ...(meta ? { _meta: meta } : {}) });
+    return this.#conn.agent.request(
+      acp.methods.agent.session.resume,
+      { sessionId, cwd, mcpServers, ...(meta ? { _meta: meta } : {}) },
+      giveUp(abandoned),
+    );
   }
 
   /** The last MCP status report for a session. */
@@ -312,8 +319,8 @@ export class AcpClient {
   }
 
   /** Resolves with the turn's stop reason once every update the agent sent before answering has been applied. */
-  async prompt(sessionId: string, prompt: ContentBlock[]): Promise<StopReason> {
-    const res = await this.#conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+  async prompt(sessionId: string, prompt: ContentBlock[], abandoned?: AbortSignal): Promise<StopReason> {
+    const res = await this.#conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }, giveUp(abandoned));
     await this.#updatesApplied(sessionId);
     return res.stopReason;
   }
@@ -359,4 +366,13 @@ export class AcpClient {
   async setMode(sessionId: string, modeId: string): Promise<void> {
     await this.#conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
   }
+}
+
+/**
+ * The request options that give a request up when `abandoned` aborts: the SDK sends `$/cancel_request`
+ * for it and still settles the promise with the agent's last answer (a result or `-32800`), so the
+ * caller's own handling of the outcome is unchanged.
+ */
+function giveUp(abandoned: AbortSignal | undefined): { cancellationSignal: AbortSignal } | undefined {
+  return abandoned ? { cancellationSignal: abandoned } : undefined;
 }

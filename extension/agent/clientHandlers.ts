@@ -1,6 +1,6 @@
 // What the agent may send the client, each routed by the `sessionId` it names (router.ts): its
 // `session/update`s, Manifold's MCP status notification, and the requests the client serves —
-// permission, form elicitation, `fs/*`, `terminal/*`. Apart from acpClient.ts (the connection, what
+// permission, form and URL elicitation, `fs/*`, `terminal/*`. Apart from acpClient.ts (the connection, what
 // the client asks of the agent, and the ordering of answers after their updates) because routing
 // holds no connection state: a request reaches the services of the session it names, or fails closed.
 import * as acp from "@agentclientprotocol/sdk";
@@ -49,14 +49,22 @@ export interface McpStatusReport {
   readonly servers: McpServerStatus[];
 }
 
-/** A session-scoped, form-mode `elicitation/create` (the only kind routed to a session). */
+/** A session-scoped, form-mode `elicitation/create`. */
 export type SessionFormElicitation = Extract<CreateElicitationRequest, { sessionId: string }> & { mode: "form" };
+/** A session-scoped, URL-mode `elicitation/create`: the agent asks the user to open a page. */
+export type SessionUrlElicitation = Extract<CreateElicitationRequest, { sessionId: string }> & {
+  mode: "url";
+  elicitationId: string;
+  url: string;
+};
+/** The two kinds of question routed to a session. */
+export type SessionElicitation = SessionFormElicitation | SessionUrlElicitation;
 
 /** What the client serves to the agent for one session. */
 export interface SessionServices {
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
-  /** A question for the user, shown in this session's panel only (I-46). */
-  elicit(params: SessionFormElicitation, signal: AbortSignal): Promise<CreateElicitationResponse>;
+  /** A question for the user (a form, or a page to open), shown in this session's panel only (I-46). */
+  elicit(params: SessionElicitation, signal: AbortSignal): Promise<CreateElicitationResponse>;
   readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(params: WriteTextFileRequest): Promise<void>;
   createTerminal(params: CreateTerminalRequest): Promise<CreateTerminalResponse>;
@@ -69,7 +77,8 @@ export interface SessionServices {
 }
 
 /**
- * `elicitation/create`: only form mode is advertised, so any other mode is invalid params. A session
+ * `elicitation/create`: form and URL modes are advertised, so any other mode (or a URL request without
+ * its id and URL) is invalid params. A session
  * question goes to the owner of that session id only; an unknown id is answered `cancel` and shown
  * nowhere. A request-scoped question (no session, e.g. during setup) has no panel to be asked in: it is
  * declined (I-46).
@@ -79,14 +88,15 @@ export function routeElicitation(
   params: CreateElicitationRequest,
   signal: AbortSignal,
 ): Promise<CreateElicitationResponse> {
-  if (params.mode !== "form")
+  const url = params.mode === "url" && typeof params.elicitationId === "string" && typeof params.url === "string";
+  if (params.mode !== "form" && !url)
     return Promise.reject(
       acp.RequestError.invalidParams(undefined, `elicitation mode "${String(params.mode).slice(0, 40)}" is not supported`),
     );
   if (!("sessionId" in params) || typeof params.sessionId !== "string") return Promise.resolve({ action: "decline" });
   const s = router.services(params.sessionId);
   if (!s) return Promise.resolve({ action: "cancel" });
-  return s.elicit(params as SessionFormElicitation, signal);
+  return s.elicit(params as SessionElicitation, signal);
 }
 
 // "Method not found": to this agent the method does not exist, as `initialize` told it.
@@ -119,38 +129,37 @@ export function clientHandlers(
     if (!offer.terminal) throw notOffered("terminal/*", "clientTerminal");
     return svc(sessionId);
   };
-  return acp
-    .client({ name })
-    .onNotification(acp.methods.client.session.update, ({ params }) => router.dispatch(params))
-    .onNotification(MCP_STATUS_METHOD, mcpStatusParams, ({ params }) => onMcpStatus(params))
-    .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
-      const s = router.services(params.sessionId);
-      // Unknown session: fail closed.
-      if (!s) return { outcome: { outcome: "cancelled" } };
-      return s.requestPermission(params, signal);
-    })
-    .onRequest(DELEGATE_METHOD, delegateParams, ({ params, signal }) => {
-      const s = svc(params.sessionId);
-      if (!s.delegate) throw acp.RequestError.invalidParams(undefined, "this session cannot hand tasks to other agents");
-      return s.delegate(params, signal);
-    })
-    .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
-    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => fsSvc(params.sessionId).readTextFile(params))
-    .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-      await fsSvc(params.sessionId).writeTextFile(params);
-      return {};
-    })
-    .onRequest(acp.methods.client.terminal.create, ({ params }) => termSvc(params.sessionId).createTerminal(params))
-    .onRequest(acp.methods.client.terminal.output, ({ params }) => termSvc(params.sessionId).terminalOutput(params))
-    .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) =>
-      termSvc(params.sessionId).waitForTerminalExit(params, signal),
-    )
-    .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
-      await termSvc(params.sessionId).killTerminal(params);
-      return {};
-    })
-    .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
-      await termSvc(params.sessionId).releaseTerminal(params);
-      return {};
-    });
+  return (
+    acp
+      .client({ name })
+      .onNotification(acp.methods.client.session.update, ({ params }) => router.dispatch(params))
+      .onNotification(MCP_STATUS_METHOD, mcpStatusParams, ({ params }) => onMcpStatus(params))
+      .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
+        const s = router.services(params.sessionId);
+        // Unknown session: fail closed.
+        if (!s) return { outcome: { outcome: "cancelled" } };
+        return s.requestPermission(params, signal);
+      })
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
+      // A URL flow's end: the question was settled when the user chose; nothing more to show.
+      .onNotification(acp.methods.client.elicitation.complete, () => {})
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => fsSvc(params.sessionId).readTextFile(params))
+      .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+        await fsSvc(params.sessionId).writeTextFile(params);
+        return {};
+      })
+      .onRequest(acp.methods.client.terminal.create, ({ params }) => termSvc(params.sessionId).createTerminal(params))
+      .onRequest(acp.methods.client.terminal.output, ({ params }) => termSvc(params.sessionId).terminalOutput(params))
+      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) =>
+        termSvc(params.sessionId).waitForTerminalExit(params, signal),
+      )
+      .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
+        await termSvc(params.sessionId).killTerminal(params);
+        return {};
+      })
+      .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
+        await termSvc(params.sessionId).releaseTerminal(params);
+        return {};
+      })
+  );
 }

@@ -23,6 +23,12 @@ export type QuestionField =
   | (FieldBase & { kind: "select"; options: FieldOption[]; default?: string })
   | (FieldBase & { kind: "multi"; options: FieldOption[]; minItems?: number; maxItems?: number; default?: string[] });
 
+/** The page a URL question opens (an http(s) URL the host checked) and its host, shown prominently. */
+export interface QuestionUrl {
+  href: string;
+  host: string;
+}
+
 export interface QuestionForm {
   title?: string;
   description?: string;

@@ -3,7 +3,12 @@
 // Entries never move once added (the reducer appends, replaces in place, or cuts or clears the end), so a
 // child array can share its parent's index and only register what was appended. An index may name
 // positions past a shorter array's end (a sibling's additions): lookups check the entry they find.
-import type { ToolEntry, TranscriptEntry } from "./transcriptModel";
+import type { CompactionEntry, ToolEntry, TranscriptEntry } from "./transcriptModel";
+
+/** Entries a tool call's id finds: tool cards and the compaction entry a synthetic call became. */
+function keyed(e: TranscriptEntry | undefined): e is ToolEntry | CompactionEntry {
+  return e?.kind === "tool" || e?.kind === "compaction";
+}
 
 const indexes = new WeakMap<readonly TranscriptEntry[], Map<string, number>>();
 
@@ -12,21 +17,21 @@ function indexOf(entries: readonly TranscriptEntry[]): Map<string, number> {
   if (!m) {
     m = new Map();
     entries.forEach((e, i) => {
-      if (e.kind === "tool") m?.set(e.toolCallId, i);
+      if (keyed(e)) m?.set(e.toolCallId, i);
     });
     indexes.set(entries, m);
   }
   return m;
 }
 
-/** Position of the tool card for `toolCallId`, or -1. */
+/** Position of the tool card (or compaction entry) for `toolCallId`, or -1. */
 export function findTool(entries: readonly TranscriptEntry[], toolCallId: string): number {
   const i = indexOf(entries).get(toolCallId);
   if (i === undefined) return -1;
   const e = entries[i];
-  if (e?.kind === "tool" && e.toolCallId === toolCallId) return i;
+  if (keyed(e) && e.toolCallId === toolCallId) return i;
   // Not where the index says (a sibling's addition): look it up the slow way.
-  return entries.findLastIndex((x) => x.kind === "tool" && (x as ToolEntry).toolCallId === toolCallId);
+  return entries.findLastIndex((x) => keyed(x) && x.toolCallId === toolCallId);
 }
 
 /** `to` was made from `from` by the reducer: share the index when it only grew or changed in place. */
@@ -35,7 +40,7 @@ export function carryToolIndex(from: readonly TranscriptEntry[], to: readonly Tr
   if (!m || to.length < from.length) return; // cut or cleared: built again on its first lookup
   for (let i = Math.max(0, from.length - 1); i < to.length; i++) {
     const e = to[i];
-    if (e?.kind === "tool") m.set(e.toolCallId, i);
+    if (keyed(e)) m.set(e.toolCallId, i);
   }
   indexes.set(to, m);
 }

@@ -5,7 +5,7 @@
 // same function. One reducer on both sides keeps the two copies equal by construction.
 import type { PermissionEntry, PermissionState, QuestionEntry, TranscriptEvent, TranscriptState } from "./transcriptModel";
 import { stopNotice } from "./turnEnd";
-import { carryToolIndex } from "./toolIndex";
+import { carryToolIndex, findTool } from "./toolIndex";
 import { applyAcp } from "./transcriptAcp";
 import { assertNever, mintId, withNotice, withTurnEnd } from "./transcriptEntries";
 import { isSessionEvent, reduceSession } from "./transcriptSession";
@@ -102,6 +102,9 @@ function permissionCard(s: TranscriptState, ev: EventOf<"permission/requested">)
     title: ev.title,
     options: ev.options,
   };
+  // Approving a `switch_mode` call's plan: the card shows the plan it approves.
+  const tool = s.entries[findTool(s.entries, ev.toolCallId)];
+  if (tool?.kind === "tool" && tool.plan !== undefined) entry.plan = tool.plan;
   return { ...s, nextId, entries: s.entries.concat([entry]) };
 }
 
@@ -114,6 +117,7 @@ function questionCard(s: TranscriptState, ev: EventOf<"question/requested">): Tr
     ...(ev.toolCallId !== undefined ? { toolCallId: ev.toolCallId } : {}),
     message: ev.message,
     form: ev.form,
+    ...(ev.url ? { url: ev.url } : {}),
     outcome: { state: "pending" },
   };
   return { ...s, nextId, entries: s.entries.concat([entry]) };

@@ -1,12 +1,12 @@
 // The agent's `session/update`s folded into the transcript: message and thought chunks (merged per
-// message), user chunks and steers, tool cards, the plan, commands, modes, config options, title, usage
-// and the agent's notices. The largest part of the reducer, kept apart from the host's own events
-// (transcript.ts), which call `applyAcp` for the `acp` event.
+// message), user chunks and steers, tool cards and compactions (transcriptTools.ts), the plan,
+// commands, modes, config options, title, usage and the agent's notices. The largest part of the
+// reducer, kept apart from the host's own events (transcript.ts), which call `applyAcp` for the `acp` event.
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import type { AgentTextEntry, ToolEntry, TranscriptState, TranscriptUpdate, UserEntry } from "./transcriptModel";
+import type { AgentTextEntry, TranscriptState, TranscriptUpdate, UserEntry } from "./transcriptModel";
 import { markedTurnEnd } from "./turnEnd";
 import { imageSrc, type ImageData } from "./images";
-import { findTool } from "./toolIndex";
+import { applyCompactionUpdate, applyToolCall, applyToolCallUpdate } from "./transcriptTools";
 import { assertNever, blockText, mintId, withLast, withNotice, withTurnEnd } from "./transcriptEntries";
 
 function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string, messageId: string | undefined): TranscriptState {
@@ -56,18 +56,6 @@ function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown)
   return { ...s, nextId, entries: s.entries.concat([entry]) };
 }
 
-function upsertTool(s: TranscriptState, toolCallId: string, patch: (old: ToolEntry | undefined) => Omit<ToolEntry, "id">): TranscriptState {
-  const idx = findTool(s.entries, toolCallId);
-  if (idx >= 0) {
-    const old = s.entries[idx] as ToolEntry;
-    const entries = s.entries.slice();
-    entries[idx] = { ...patch(old), id: old.id };
-    return { ...s, entries };
-  }
-  const [id, nextId] = mintId(s);
-  return { ...s, nextId, entries: s.entries.concat([{ ...patch(undefined), id }]) };
-}
-
 export function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
   switch (u.sessionUpdate) {
     case "user_message_chunk":
@@ -88,29 +76,9 @@ export function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptSta
     case "agent_thought_chunk":
       return appendChunk(s, "thought", blockText(u.content), u.messageId ?? undefined);
     case "tool_call":
-      return upsertTool(s, u.toolCallId, () => ({
-        kind: "tool",
-        toolCallId: u.toolCallId,
-        title: u.title,
-        toolKind: u.kind ?? "other",
-        status: u.status ?? "pending",
-        content: u.content ?? [],
-        locations: u.locations ?? [],
-      }));
+      return applyToolCall(s, u);
     case "tool_call_update":
-      return upsertTool(s, u.toolCallId, (old) => ({
-        kind: "tool",
-        toolCallId: u.toolCallId,
-        title: u.title ?? old?.title ?? "Tool call",
-        toolKind: u.kind ?? old?.toolKind ?? "other",
-        // A late update never revives a call the client already marked cancelled.
-        status:
-          old?.status === "cancelled" && u.status !== "completed" && u.status !== "failed"
-            ? "cancelled"
-            : (u.status ?? old?.status ?? "pending"),
-        content: u.content ?? old?.content ?? [],
-        locations: u.locations ?? old?.locations ?? [],
-      }));
+      return applyToolCallUpdate(s, u);
     case "plan":
       return { ...s, plan: u.entries };
     case "available_commands_update":
@@ -136,6 +104,7 @@ export function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptSta
       return { ...s, nextId, entries: s.entries.concat([{ kind: "notice", id, severity, text }]) };
     }
     case "compaction_update":
+      return applyCompactionUpdate(s, u);
     case "compaction_summary_chunk":
       return s;
     default:

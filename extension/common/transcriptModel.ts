@@ -13,7 +13,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@agentclientprotocol/sdk";
-import type { QuestionForm } from "./questionForm";
+import type { QuestionForm, QuestionUrl } from "./questionForm";
 import type { TurnStop } from "./turnEnd";
 import type { QueuedMessage } from "./promptQueue";
 import type { ImageData } from "./images";
@@ -51,7 +51,11 @@ export interface DiffSummary {
   linesAfter: number;
 }
 export type ToolContentView = Exclude<ToolCallContent, { type: "diff" }> | DiffSummary;
-type ToolUpdateView<T> = Omit<T, "content" | "rawInput" | "rawOutput"> & { content?: ToolContentView[] | null };
+type ToolUpdateView<T> = Omit<T, "content" | "rawInput" | "rawOutput"> & {
+  content?: ToolContentView[] | null;
+  /** A `switch_mode` call's `rawInput.plan` (the plan to approve), the one raw input field the panel shows. */
+  plan?: string;
+};
 /**
  * A session update as the transcript takes it: tool content with edits summarised and without the raw
  * tool input and output (which repeat the texts). The host makes it from the agent's update.
@@ -72,6 +76,27 @@ export interface ToolEntry {
   status: ToolDisplayStatus;
   content: ToolContentView[];
   locations: ToolCallLocation[];
+  /** The tool call this one runs under (a subagent's call under its Task card): shown nested there. */
+  parentToolCallId?: string;
+  /** How many calls run under this one (shown collapsed as a count). */
+  nested?: number;
+  /** A `switch_mode` call's plan (markdown, untrusted): shown for approval on its permission card. */
+  plan?: string;
+}
+/**
+ * A context compaction: the agent's synthetic "Compact conversation" tool call (`_meta.contextCompaction`)
+ * or a `compaction_update`, shown as one marked entry. `toolCallId` is the key its updates find it by.
+ */
+export interface CompactionEntry {
+  kind: "compaction";
+  id: string;
+  toolCallId: string;
+  status: "in_progress" | "completed" | "failed" | "cancelled";
+  trigger?: "manual" | "auto";
+  preTokens?: number;
+  postTokens?: number;
+  durationMs?: number;
+  error?: string;
 }
 /** How a permission request was settled: the broker's answer, kept as the card's history. */
 export type PermissionOutcome = { state: "selected"; optionId: string; optionName: string } | { state: "cancelled" };
@@ -83,6 +108,8 @@ export interface PermissionEntry {
   toolCallId: string;
   title: string;
   options: PermissionOption[];
+  /** The plan of the `switch_mode` call this request is for: shown as a plan to approve. */
+  plan?: string;
   /** Set when the broker settles the request. Whether it is pending is the broker's word: `TranscriptState.pendingPermissions`. */
   outcome?: PermissionOutcome;
 }
@@ -105,9 +132,11 @@ export interface QuestionEntry {
   /** The agent's message: untrusted, rendered as text. */
   message: string;
   form: QuestionForm;
+  /** A URL question: the page the agent asks the user to open. */
+  url?: QuestionUrl;
   outcome: QuestionState;
 }
-export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | PermissionEntry | QuestionEntry | NoticeEntry;
+export type TranscriptEntry = UserEntry | AgentTextEntry | ToolEntry | CompactionEntry | PermissionEntry | QuestionEntry | NoticeEntry;
 
 export interface TerminalView {
   output: string;
@@ -163,6 +192,8 @@ export interface TranscriptState {
    * whenever it changes. Not history: clearing the transcript keeps it.
    */
   pendingPermissions: string[];
+  /** Nested calls seen before their parent, by parent id: counted on the parent when it arrives. */
+  nestedWaiting?: Record<string, number>;
   /** Next id for entries made by this reducer (deterministic on both sides). */
   nextId: number;
   /** Whether the serving agent is Manifold's own (sandboxed) or a third-party one (runs as the user); unknown until attached. */
@@ -202,7 +233,7 @@ export type TranscriptEvent =
   | { type: "config/options"; configOptions: SessionConfigOption[] }
   | { type: "mcp/servers"; servers: McpRow[] }
   | { type: "mcp/status"; servers: McpServerStatus[] }
-  | { type: "question/requested"; questionId: string; toolCallId?: string; message: string; form: QuestionForm }
+  | { type: "question/requested"; questionId: string; toolCallId?: string; message: string; form: QuestionForm; url?: QuestionUrl }
   | { type: "question/resolved"; questionId: string; outcome: QuestionState }
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
   /** The folder session's queue changed: its whole list. */

@@ -29,9 +29,13 @@ export interface BoundSessionHooks {
   onQuestionRequested(q: PendingQuestion): void;
   /** Runs a delegated task in another agent as part of this session (absent: delegation is refused). */
   delegate?(params: DelegateParams, parent: ChildParent, signal: AbortSignal): Promise<ChildResult>;
+  /** Opens a URL question's page the user agreed to (the editor half: the system browser). */
+  openExternal?(href: string): void;
 }
 
 export class BoundSession implements AsyncShutdown {
+  /** Aborted when the folder leaves this session: the requests made for it are given up ($/cancel_request). */
+  readonly #gone = new AbortController();
   readonly #permissions: PermissionBroker;
   readonly #questions: QuestionBroker;
   readonly #terminals: TerminalService;
@@ -56,7 +60,10 @@ export class BoundSession implements AsyncShutdown {
       resolved: (requestId, outcome, pending) =>
         hooks.emit({ type: "permission/resolved", requestId, outcome }, { type: "permissions/pending", requestIds: pending }),
     });
-    this.#questions = new QuestionBroker(sessionId, transcriptListener(hooks.emit, hooks.onQuestionRequested));
+    this.#questions = new QuestionBroker(
+      sessionId,
+      transcriptListener(hooks.emit, hooks.onQuestionRequested, (href) => hooks.openExternal?.(href)),
+    );
     // A refusal is said where the user looks: an agent may swallow the error (and, running as the
     // user, write the file itself), so the panel is the only place the user learns of it.
     const files = new SessionFileService(confinement, hooks.editor, (access, path, reason) =>
@@ -149,8 +156,14 @@ export class BoundSession implements AsyncShutdown {
     await Promise.all([this.#terminals.shutdown(), ...children.map((c) => c.catch(() => undefined))]);
   }
 
+  /** Aborted once this session is left: pass it to requests made for it, so they are cancelled then. */
+  get abandoned(): AbortSignal {
+    return this.#gone.signal;
+  }
+
   #leave(): void {
     for (const c of this.#delegations.keys()) c.abort(); // each child's whole tree ends (childRun.ts)
+    this.#gone.abort();
     this.#permissions.dismissAll();
     this.#questions.cancelAll();
     this.#registration.dispose();
@@ -174,6 +187,10 @@ export class BoundSessionSlot {
   /** What is served for the bound session id (none while detached). */
   get current(): BoundSession | undefined {
     return this.#current;
+  }
+
+  get abandoned(): AbortSignal | undefined {
+    return this.#current?.abandoned;
   }
 
   bind(client: AcpClient, sessionId: string): void {

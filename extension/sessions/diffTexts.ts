@@ -6,6 +6,7 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { DiffSummary, ToolContentView, TranscriptUpdate } from "../common/transcript";
 import { Packer, unpack } from "./packed";
+import { switchModePlan } from "../common/adapterConventions";
 
 export interface DiffText {
   path: string;
@@ -27,10 +28,15 @@ export class DiffTexts {
 
   constructor(private readonly plainLimit = PLAIN_DIFFS) {}
 
-  /** The transcript's form of an agent update: diffs summarised (their texts kept here), raw tool input and output dropped. */
+  /**
+   * The transcript's form of an agent update: diffs summarised (their texts kept here), raw tool input
+   * and output dropped but for a `switch_mode` call's plan.
+   */
   view(update: SessionUpdate): TranscriptUpdate {
     if (update.sessionUpdate !== "tool_call" && update.sessionUpdate !== "tool_call_update") return update;
-    const { rawInput: _in, rawOutput: _out, content, ...rest } = update;
+    const { rawInput, rawOutput: _out, content, ...withPlan } = update;
+    const plan = switchModePlan(update.kind, rawInput);
+    const rest = plan !== undefined ? { ...withPlan, plan } : withPlan;
     if (!content) return content === null ? { ...rest, content: null } : rest;
     return { ...rest, content: content.map((c, i) => this.#summarise(update.toolCallId, i, c)) };
   }

@@ -42,6 +42,8 @@ export interface FolderSessionDeps extends SessionOpenerDeps, TurnDeps {
   onPermissionRequested?(session: FolderSession, p: PendingPermission): void;
   /** An agent question arrived (surfaced like a permission request when the panel is hidden). */
   onQuestionRequested?(session: FolderSession, q: PendingQuestion): void;
+  /** Opens a page the user agreed to open (a URL question); without it such a page is not opened. */
+  openExternal?(href: string): void;
   /** A turn ended or the session changed: the changes list may be stale. */
   onCheckpointsChanged?(session: FolderSession): void;
 }
@@ -104,6 +106,7 @@ export class FolderSession extends Disposable implements AsyncShutdown {
         onPermissionRequested: (p) => deps.onPermissionRequested?.(this, p),
         onQuestionRequested: (q) => deps.onQuestionRequested?.(this, q),
         ...(deps.delegation ? { delegate: (params, parent, signal) => deps.delegation!.run(params, this.folder, parent, signal) } : {}),
+        openExternal: (href) => deps.openExternal?.(href),
       },
       deps.log,
     );
@@ -113,6 +116,7 @@ export class FolderSession extends Disposable implements AsyncShutdown {
       cancelPending: () => this.#binding.current?.cancelPending(),
       leave: (client) => this.#leave(client),
       openFork: (client, forked, keepPrompts) => this.#opener.openFork(client, forked, keepPrompts),
+      abandoned: () => this.#binding.abandoned,
     });
   }
 

@@ -47,6 +47,8 @@ export interface TurnHooks {
   leave(client: AcpClient): Promise<void>;
   /** Binds the agent's fork before prompt `keepPrompts`. */
   openFork(client: AcpClient, forked: string, keepPrompts: number): Promise<void>;
+  /** Aborted when the bound session is left: its prompt is then given up (`$/cancel_request`). */
+  abandoned(): AbortSignal | undefined;
 }
 
 export class FolderTurns {
@@ -76,7 +78,7 @@ export class FolderTurns {
       }
     }
     try {
-      const stopReason = await client.prompt(sessionId, blocks);
+      const stopReason = await client.prompt(sessionId, blocks, this.hooks.abandoned());
       await client.router.drain(sessionId);
       if (ck) await ck.afterTurn(sessionId).catch((err: unknown) => this.deps.log?.(`checkpoint after the turn: ${errorText(err)}`));
       this.hooks.checkpointsChanged();

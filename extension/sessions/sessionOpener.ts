@@ -51,6 +51,8 @@ export interface SessionSlot {
   bind(client: AcpClient, sessionId: string): void;
   /** Stops serving the bound session id. */
   unbind(): void;
+  /** Aborted when the bound session is left (never aborted while nothing is bound). */
+  readonly abandoned: AbortSignal | undefined;
 }
 
 /**
@@ -181,7 +183,7 @@ export class SessionOpener {
     try {
       if (useResume) {
         this.replay.clear();
-        const res = await client.resumeSession(sessionId, this.host.folder, mcpServers, meta);
+        const res = await client.resumeSession(sessionId, this.host.folder, mcpServers, meta, this.slot.abandoned);
         this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res, features: f }));
         this.#showMcp(client, sessionId);
         if (!haveHistory)
@@ -190,7 +192,8 @@ export class SessionOpener {
         this.host.emit(boundEvent(sessionId, { clearHistory: !keepHistory, features: f }), { type: "loading", loading: true });
         this.replay.begin();
         try {
-          const res = await client.loadSession(sessionId, this.host.folder, mcpServers, meta);
+          // Left before it answers (closed, switched, disposed): the load is given up with `$/cancel_request`.
+          const res = await client.loadSession(sessionId, this.host.folder, mcpServers, meta, this.slot.abandoned);
           this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
           this.#showMcp(client, sessionId);
         } finally {

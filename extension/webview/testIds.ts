@@ -20,6 +20,11 @@ export const TEST_IDS = {
   toolLocation: "tool-location",
   toolDiff: "tool-diff",
   toolTerminal: "tool-terminal",
+  /** The calls nested under a tool card (a subagent's), collapsed as a count. */
+  toolNested: "tool-nested",
+  compaction: "compaction",
+  planApproval: "plan-approval",
+  urlQuestion: "url-question",
   permissionCard: "permission-card",
   permissionOption: "permission-option",
   permissionDismiss: "permission-dismiss",

@@ -13,6 +13,7 @@ import { surfaceHiddenRequest } from "../../permissions/vscode/permissionSurface
 import { surfaceHiddenQuestion } from "../../questions/vscode/questionSurface";
 import type { SessionAction } from "../../common/webviewProtocol";
 import { permissionState } from "../../common/transcript";
+import { compactionText } from "../../common/adapterConventions";
 import * as os from "node:os";
 import { detectSandbox, type CommandSandbox } from "../../../sandbox";
 import { resolveHideDirs } from "../../../sandbox/hideDirs";
@@ -151,6 +152,8 @@ export class SessionManager implements AsyncShutdown {
         onQuestionRequested: (session, q) => {
           if (!this.#panels.get(session.folder)?.visible) surfaceHiddenQuestion(session.folderName, q, () => this.openPanel(folder));
         },
+        // Only after the user chose "Open" on the question's card; the broker passes http(s) only.
+        openExternal: (href) => void vscode.env.openExternal(vscode.Uri.parse(href, true)),
         ...(this.checkpoints.get(key) ? { checkpoints: this.checkpoints.get(key) } : {}),
         onCheckpointsChanged: (session) => {
           this.agent.afterTurn(session);
@@ -298,7 +301,15 @@ export class SessionManager implements AsyncShutdown {
             case "notice":
               return { kind: e.kind, text: e.text };
             case "tool":
-              return { kind: e.kind, text: e.title, status: e.status };
+              return {
+                kind: e.kind,
+                text: e.title,
+                status: e.status,
+                ...(e.parentToolCallId !== undefined ? { parent: e.parentToolCallId } : {}),
+                ...(e.nested ? { nested: e.nested } : {}),
+              };
+            case "compaction":
+              return { kind: e.kind, text: compactionText(e), status: e.status };
             case "permission":
               return { kind: e.kind, text: e.title, status: permissionState(st, e).state };
             case "question":

@@ -3,8 +3,10 @@
 // once settled, how it was answered.
 import type { Ref } from "preact";
 import { memo } from "preact/compat";
+import { Markdown } from "./Markdown";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { permissionState, type PermissionEntry } from "../../common/transcript";
+import { planOptionLabel } from "../../common/adapterConventions";
 import { PERMISSION_NOTE_MAX, rejectWithNote } from "../../common/webviewProtocol";
 import { noteKey } from "../composerKeys";
 import { TEST_IDS } from "../testIds";
@@ -62,7 +64,7 @@ export const PermissionCard = memo(function PermissionCard({ e, pending }: { e: 
       data-request-id={e.requestId}
       data-state={state.state}
       role="group"
-      aria-label={`Approval needed: ${e.title}`}
+      aria-label={e.plan !== undefined ? `Plan to approve: ${e.title}` : `Approval needed: ${e.title}`}
       onKeyDown={onKey}
     >
       <div class="permission-title">
@@ -80,6 +82,11 @@ export const PermissionCard = memo(function PermissionCard({ e, pending }: { e: 
           </button>
         ) : null}
       </div>
+      {e.plan !== undefined ? (
+        <div class="plan-approval" data-testid={TEST_IDS.planApproval}>
+          <Markdown text={e.plan} />
+        </div>
+      ) : null}
       {pending ? (
         <PermissionOptions e={e} noting={noting} noteButton={noteButton} onNote={canNote ? () => setNoting(true) : undefined} />
       ) : (
@@ -115,7 +122,7 @@ function PermissionOptions({
           title={`Shortcut: ${shortcutFor(o.kind, i)}`}
           onClick={() => post({ type: "permission/answer", requestId: e.requestId, optionId: o.optionId })}
         >
-          {o.name} <kbd>{i + 1}</kbd>
+          {planOptionLabel(e, o)} <kbd>{i + 1}</kbd>
         </button>
       ))}
       {onNote ? (

@@ -1,7 +1,8 @@
 // A question from the agent (ACP form elicitation): its message and one field per property, Submit /
 // Decline. Everything the agent wrote (message, titles, descriptions, option labels) is untrusted and
 // rendered as plain text (JSX escapes it; no markdown, no HTML). Required fields and types are checked
-// here for the user's sake; the host checks the values again before answering.
+// here for the user's sake; the host checks the values again before answering. A URL question shows where
+// it goes (the host name first, then the whole URL) and opens it only on "Open".
 import { memo } from "preact/compat";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { QuestionEntry } from "../../common/transcript";
@@ -26,7 +27,55 @@ function outcomeText(e: QuestionEntry): string {
   }
 }
 
+/** A URL question: where the page is, "Open" (the host opens it in the browser) or Decline. */
+function UrlQuestion({ e, url }: { e: QuestionEntry; url: NonNullable<QuestionEntry["url"]> }) {
+  const pending = e.outcome.state === "pending";
+  return (
+    <div
+      class={`card question url ${pending ? "pending" : "settled"}`}
+      data-testid={TEST_IDS.urlQuestion}
+      data-question-id={e.questionId}
+      data-state={e.outcome.state}
+      role="group"
+      aria-label={`The agent asks you to open a page on ${url.host}`}
+    >
+      <div class="question-title">
+        <Icon name="link-external" /> <span class="question-message">{e.message}</span>
+      </div>
+      <div class="url-host">{url.host}</div>
+      <code class="url-full">{url.href}</code>
+      {pending ? (
+        <div class="question-actions">
+          <button
+            type="button"
+            class="primary"
+            data-testid={TEST_IDS.questionSubmit}
+            title={`Open ${url.href} in the browser`}
+            onClick={() => post({ type: "question/answer", questionId: e.questionId, values: {} })}
+          >
+            Open {url.host}
+          </button>
+          <button
+            type="button"
+            class="secondary"
+            data-testid={TEST_IDS.questionDecline}
+            onClick={() => post({ type: "question/decline", questionId: e.questionId })}
+          >
+            Decline
+          </button>
+        </div>
+      ) : (
+        <div class="muted question-outcome">{outcomeText(e)}</div>
+      )}
+    </div>
+  );
+}
+
 export const QuestionCard = memo(function QuestionCard({ e }: { e: QuestionEntry }) {
+  return e.url ? <UrlQuestion e={e} url={e.url} /> : <FormQuestion e={e} />;
+});
+
+function FormQuestion({ e }: { e: QuestionEntry }) {
   const ref = useRef<HTMLFormElement>(null);
   const pending = e.outcome.state === "pending";
   // Typed values outlive the page (a hidden panel's page is rebuilt when shown) until the question settles.
@@ -96,4 +145,4 @@ export const QuestionCard = memo(function QuestionCard({ e }: { e: QuestionEntry
       )}
     </form>
   );
-});
+}

@@ -2,6 +2,8 @@
 // content: text output, diffs (each opens VS Code's diff editor) and terminals (their live output).
 // Open while the call runs or when it failed.
 import { memo } from "preact/compat";
+import { useState } from "preact/hooks";
+import { nestedLabel } from "../../common/nestedTools";
 import { blockText, type TerminalView, type ToolContentView, type ToolEntry } from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
 import { Icon, kindIcon, statusIcon } from "../icons";
@@ -53,7 +55,40 @@ function ToolContent({
   }
 }
 
-export const ToolCard = memo(function ToolCard({ e, terminals }: { e: ToolEntry; terminals: Record<string, TerminalView> }) {
+/** The calls under a card, collapsed as their count; their cards are built only once it is opened. */
+function NestedCalls({
+  e,
+  childrenOf,
+  terminals,
+}: {
+  e: ToolEntry;
+  childrenOf: (toolCallId: string) => ToolEntry[];
+  terminals: Record<string, TerminalView>;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      class="tool-nested"
+      data-testid={TEST_IDS.toolNested}
+      data-count={e.nested}
+      open={open}
+      onToggle={(ev) => setOpen((ev.currentTarget as HTMLDetailsElement).open)}
+    >
+      <summary>{nestedLabel(e.nested ?? 0)}</summary>
+      {open ? childrenOf(e.toolCallId).map((c) => <ToolCard key={c.id} e={c} terminals={terminals} childrenOf={childrenOf} />) : null}
+    </details>
+  );
+}
+
+export const ToolCard = memo(function ToolCard({
+  e,
+  terminals,
+  childrenOf,
+}: {
+  e: ToolEntry;
+  terminals: Record<string, TerminalView>;
+  childrenOf?: (toolCallId: string) => ToolEntry[];
+}) {
   const open = e.status === "in_progress" || e.status === "pending" || e.status === "failed";
   return (
     <details
@@ -89,6 +124,7 @@ export const ToolCard = memo(function ToolCard({ e, terminals }: { e: ToolEntry;
       {e.content.map((c, i) => (
         <ToolContent key={i} c={c} index={i} toolCallId={e.toolCallId} terminals={terminals} />
       ))}
+      {e.nested && childrenOf ? <NestedCalls e={e} childrenOf={childrenOf} terminals={terminals} /> : null}
     </details>
   );
 });

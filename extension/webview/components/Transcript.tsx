@@ -1,6 +1,9 @@
 // The transcript: messages, thoughts, tool cards, permission and question cards, notices. Untrusted text is
 // rendered either as plain text (JSX escapes it) or through renderMarkdown (inert HTML only).
 import { memo } from "preact/compat";
+import { useMemo } from "preact/hooks";
+import { compactionText } from "../../common/adapterConventions";
+import { nestedView } from "../../common/nestedTools";
 import type { TerminalView, ToolEntry, TranscriptEntry } from "../../common/transcript";
 import { isPrompt, type TranscriptWindow } from "../../common/transcriptWindow";
 import { TEST_IDS } from "../testIds";
@@ -18,6 +21,7 @@ const Entry = memo(function Entry({
   promptIndex,
   running,
   pending,
+  childrenOf,
 }: {
   e: TranscriptEntry;
   terminals: Record<string, TerminalView>;
@@ -25,6 +29,8 @@ const Entry = memo(function Entry({
   running: boolean;
   /** A permission card whose request the broker still holds. */
   pending: boolean;
+  /** The calls nested under a tool card (only passed to cards that have some). */
+  childrenOf?: (toolCallId: string) => ToolEntry[];
 }) {
   switch (e.kind) {
     case "user":
@@ -45,7 +51,13 @@ const Entry = memo(function Entry({
         </details>
       );
     case "tool":
-      return <ToolCard e={e} terminals={terminals} />;
+      return <ToolCard e={e} terminals={terminals} {...(childrenOf ? { childrenOf } : {})} />;
+    case "compaction":
+      return (
+        <div class={`notice compaction status-${e.status}`} data-testid={TEST_IDS.compaction} data-status={e.status} role="status">
+          <Icon name="fold" /> {compactionText(e)}
+        </div>
+      );
     case "permission":
       return <PermissionCard e={e} pending={pending} />;
     case "question":
@@ -105,6 +117,7 @@ export function Transcript({
 }) {
   let prompts = held.promptsBefore;
   const { ref, sentinel, onScroll, load } = useTranscriptScroll(entries, held.start, onLoadEarlier);
+  const view = useMemo(() => nestedView(entries), [entries]);
   return (
     <div
       class="transcript"
@@ -115,14 +128,15 @@ export function Transcript({
       onScroll={(ev) => onScroll(ev.currentTarget as HTMLDivElement)}
     >
       <EarlierEntries more={held.start} onLoad={load} sentinel={sentinel} />
-      {entries.map((e) => (
+      {view.top.map((e) => (
         <Entry
           key={e.id}
           e={e}
-          terminals={e.kind === "tool" && hasTerminal(e) ? terminals : EMPTY}
+          terminals={e.kind === "tool" && (hasTerminal(e) || e.nested) ? terminals : EMPTY}
           promptIndex={isPrompt(e) ? prompts++ : -1}
           running={e.kind === "user" && running}
           pending={e.kind === "permission" && pendingPermissions.includes(e.requestId)}
+          {...(e.kind === "tool" && e.nested ? { childrenOf: view.childrenOf } : {})}
         />
       ))}
     </div>

@@ -4,7 +4,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { AgentCapabilities, AgentContext, PromptRequest, RequestPermissionResponse, StopReason } from "@agentclientprotocol/sdk";
 
 export interface PromptScript {
-  (ctx: { params: PromptRequest; client: AgentContext; cancelled: AbortSignal }): Promise<StopReason>;
+  /** `cancelled`: the session's `session/cancel`; `request`: the client gave this prompt up (`$/cancel_request`). */
+  (ctx: { params: PromptRequest; client: AgentContext; cancelled: AbortSignal; request: AbortSignal }): Promise<StopReason>;
 }
 
 /** A `_session/steering` request as the fake agent received it. */
@@ -27,7 +28,9 @@ export interface FakeAgent {
   /** How a steer is answered; the default injects it into a running turn of that session. */
   onSteer(req: SteerRequest, client: AgentContext): Promise<SteerAnswer>;
   /** What `session/load` does before it answers (replay history: `session/update`s of that session). */
-  onLoad(params: acp.LoadSessionRequest, client: AgentContext): Promise<void>;
+  onLoad(params: acp.LoadSessionRequest, client: AgentContext, signal: AbortSignal): Promise<void>;
+  /** The requests the client gave up on (`$/cancel_request` aborted their handler's signal), by method. */
+  requestCancels: string[];
   /** The agent-side context (to send unsolicited updates). */
   client(): AgentContext;
   /** With `auth`: whether sessions are served (else new, load and resume answer `auth_required`). */
@@ -38,6 +41,8 @@ export interface FakeAgent {
   configOptions: acp.SessionConfigOption[];
   /** Every `session/set_config_option` request, in order. */
   configSets: acp.SetSessionConfigOptionRequest[];
+  /** The modes `session/new` answers with, when set. */
+  modes?: acp.SessionModeState;
 }
 
 /** Sign-in of the fake: the `authMethods` it advertises; an `agent` method's `authenticate` signs it in. */
@@ -58,6 +63,7 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
     onPrompt: async () => "end_turn",
     steers: [],
     onLoad: async () => {},
+    requestCancels: [],
     // Like the built-in agent: injected into a running turn of that session and shown where it landed.
     onSteer: async (req, client) => {
       if (!aborts.has(req.sessionId)) return { outcome: "promptRequired", reason: "noRunningTurn" };
@@ -114,7 +120,11 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
           ...(params.additionalDirectories !== undefined ? { additionalDirectories: params.additionalDirectories } : {}),
           ...(params._meta ? { meta: params._meta } : {}),
         });
-        return { sessionId: `s${++seq}`, ...(fake.configOptions.length > 0 ? { configOptions: fake.configOptions } : {}) };
+        return {
+          sessionId: `s${++seq}`,
+          ...(fake.configOptions.length > 0 ? { configOptions: fake.configOptions } : {}),
+          ...(fake.modes ? { modes: fake.modes } : {}),
+        };
       })
       .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
         fake.configSets.push(params);
@@ -127,10 +137,11 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
         );
         return { configOptions: fake.configOptions };
       })
-      .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      .onRequest(acp.methods.agent.session.load, async ({ params, client, signal }) => {
         fake.calls.push("session/load");
+        signal.addEventListener("abort", () => fake.requestCancels.push("session/load"), { once: true });
         if (!fake.signedIn) throw acp.RequestError.authRequired();
-        await fake.onLoad(params, client);
+        await fake.onLoad(params, client, signal);
       })
       .onRequest(acp.methods.agent.session.resume, () => {
         fake.calls.push("session/resume");
@@ -144,11 +155,12 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
       .onRequest(acp.methods.agent.session.close, () => {
         fake.calls.push("session/close");
       })
-      .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
+        signal.addEventListener("abort", () => fake.requestCancels.push("session/prompt"), { once: true });
         const ac = new AbortController();
         aborts.set(params.sessionId, ac);
         try {
-          return { stopReason: await fake.onPrompt({ params, client, cancelled: ac.signal }) };
+          return { stopReason: await fake.onPrompt({ params, client, cancelled: ac.signal, request: signal }) };
         } finally {
           aborts.delete(params.sessionId);
         }

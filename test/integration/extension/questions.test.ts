@@ -1,6 +1,7 @@
-// Agent questions on the client side (ACP `elicitation/create`, form mode): the extension's AcpClient
-// and two FolderSessions against an in-process SDK agent. I-46: a question is routed only to the
-// owning session and obeys the asker's abort signal; I-45: teardown resolves pending questions.
+// Agent questions on the client side (ACP `elicitation/create`, form and URL modes): the extension's
+// AcpClient and two FolderSessions against an in-process SDK agent. I-46: a question is routed only to
+// the owning session and obeys the asker's abort signal; I-45: teardown resolves pending questions;
+// a URL question opens its http(s) page only after the user chose to.
 import assert from "node:assert/strict";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +33,8 @@ interface Harness {
   alpha: FolderSession;
   beta: FolderSession;
   surfaced: { folder: string; q: PendingQuestion }[];
+  /** The pages the sessions asked the editor to open. */
+  opened: string[];
   when(s: FolderSession, pred: (st: TranscriptState) => boolean): Promise<void>;
 }
 
@@ -43,12 +46,14 @@ async function setup(): Promise<Harness> {
   const waiters = stateWaiters();
   const ids = new Map<string, string>();
   const surfaced: Harness["surfaced"] = [];
+  const opened: string[] = [];
   const make = (name: string) =>
     new FolderSession(join(base, name), name, {
       bindings: { get: (f) => ids.get(f), set: (f, id) => void (id ? ids.set(f, id) : ids.delete(f)) },
       editor,
       terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
       onQuestionRequested: (s, q) => surfaced.push({ folder: s.folderName, q }),
+      openExternal: (href) => opened.push(href),
     });
   const alpha = make("alpha");
   const beta = make("beta");
@@ -62,6 +67,7 @@ async function setup(): Promise<Harness> {
     alpha,
     beta,
     surfaced,
+    opened,
     when: waiters.when,
   };
 }
@@ -79,7 +85,7 @@ function ask(h: Harness, req: CreateElicitationRequest, signal?: AbortSignal): P
 const choice = (sessionId: string) =>
   questionRequest(sessionId, "call-1", { question: "Which <b>colour</b>?", choices: ["blue", "green"] });
 
-test("the client advertises form elicitation only (not URL)", async () => {
+test("the client advertises form and URL elicitation", async () => {
   let seen: InitializeRequest | undefined;
   const app = acp.agent({ name: "caps" }).onRequest(acp.methods.agent.initialize, ({ params }) => {
     seen = params;
@@ -87,7 +93,7 @@ test("the client advertises form elicitation only (not URL)", async () => {
   });
   const client = new AcpClient(app);
   await client.initialize();
-  assert.deepEqual(seen?.clientCapabilities?.elicitation, { form: {} });
+  assert.deepEqual(seen?.clientCapabilities?.elicitation, { form: {}, url: {} });
   client.close();
 });
 
@@ -176,7 +182,7 @@ test("I-46: a question for an unknown session id is answered `cancel` and shown 
   assert.deepEqual(h.surfaced, []);
 });
 
-test("a request-scoped question (no session) is declined and shown nowhere; a non-form mode is invalid params", async () => {
+test("a request-scoped question (no session) is declined and shown nowhere; an unknown mode or a URL question without its URL is invalid params", async () => {
   const h = await setup();
   const before = [h.alpha.state, h.beta.state];
   const scoped = {
@@ -191,8 +197,7 @@ test("a request-scoped question (no session) is declined and shown nowhere; a no
     mode: "url",
     message: "log in",
     elicitationId: "e1",
-    url: "https://example.com/",
-  } as CreateElicitationRequest;
+  } as unknown as CreateElicitationRequest;
   await assert.rejects(ask(h, url), (err: unknown) => (err as { code?: unknown }).code === -32602);
   const custom = { sessionId: h.alpha.sessionId!, mode: "_custom", message: "?" } as CreateElicitationRequest;
   await assert.rejects(ask(h, custom), (err: unknown) => (err as { code?: unknown }).code === -32602);
@@ -292,4 +297,71 @@ test("I-45: closing the panel's session, or the agent dying, answers pending que
   );
   assert.equal(h.beta.pendingQuestions.length, 0);
   assert.deepEqual(await b, { action: "cancel" });
+});
+
+const urlAsk = (sessionId: string, url: string): CreateElicitationRequest => ({
+  sessionId,
+  mode: "url",
+  message: "Sign in to <b>Example</b> to continue",
+  elicitationId: "elic-1",
+  url,
+});
+
+test("a URL question shows its host in the owning panel and opens the page only after the user chose Open", async () => {
+  const h = await setup();
+  const betaBefore = h.beta.state;
+  const answer = ask(h, urlAsk(h.alpha.sessionId!, "https://login.example.com:8443/device?code=ABCD"));
+  await h.when(h.alpha, pendingIn(h.alpha));
+  const [card] = questions(h.alpha.state);
+  assert.deepEqual(card?.url, { href: "https://login.example.com:8443/device?code=ABCD", host: "login.example.com:8443" });
+  assert.equal(card?.message, "Sign in to <b>Example</b> to continue");
+  assert.deepEqual(h.opened, [], "nothing opens before the user chooses");
+  assert.deepEqual(h.beta.state, betaBefore);
+  assert.equal(h.beta.answerQuestion(card!.questionId, {}), false);
+  assert.equal(h.alpha.answerQuestion(card!.questionId, {}), true);
+  assert.deepEqual(await answer, { action: "accept" });
+  assert.deepEqual(h.opened, ["https://login.example.com:8443/device?code=ABCD"]);
+  assert.deepEqual(
+    questions(h.alpha.state).map((q) => q.outcome),
+    [{ state: "answered", summary: "Opened login.example.com:8443" }],
+  );
+  // Settled: a second Open opens nothing.
+  assert.equal(h.alpha.answerQuestion(card!.questionId, {}), false);
+  assert.equal(h.opened.length, 1);
+});
+
+test("Decline answers `decline`, a withdrawn URL question `cancel`; neither opens anything", async () => {
+  const h = await setup();
+  const declined = ask(h, urlAsk(h.alpha.sessionId!, "https://example.com/a"));
+  await h.when(h.alpha, pendingIn(h.alpha));
+  assert.equal(h.alpha.declineQuestion(questions(h.alpha.state)[0]!.questionId), true);
+  assert.deepEqual(await declined, { action: "decline" });
+  const ac = new AbortController();
+  const withdrawn = ask(h, urlAsk(h.beta.sessionId!, "http://example.org/b"), ac.signal);
+  await h.when(h.beta, pendingIn(h.beta));
+  ac.abort();
+  await h.when(h.beta, (st) => questions(st).every((q) => q.outcome.state === "cancelled"));
+  await withdrawn.catch(() => undefined);
+  assert.deepEqual(h.opened, []);
+});
+
+test("a URL question for anything but http(s) is declined unasked, with a notice, and opens nothing", async () => {
+  const h = await setup();
+  for (const url of [
+    "file:///etc/passwd",
+    "javascript:alert(1)",
+    "vscode://settings/x",
+    "command:workbench.action.quit",
+    "https://u:p@example.com/",
+  ])
+    // Shown instead of refused: the race ends with "shown" and the test fails (rather than waiting on an answer).
+    assert.deepEqual(
+      await Promise.race([ask(h, urlAsk(h.alpha.sessionId!, url)), h.when(h.alpha, pendingIn(h.alpha)).then(() => "shown")]),
+      { action: "decline" },
+      url,
+    );
+  assert.equal(questions(h.alpha.state).length, 0);
+  assert.equal(h.alpha.state.entries.filter((e) => e.kind === "notice").length, 5);
+  assert.deepEqual(h.opened, []);
+  assert.deepEqual(h.surfaced, []);
 });

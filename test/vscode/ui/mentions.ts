@@ -84,7 +84,7 @@ export function mentionTests(scenario: () => Scenario): void {
       });
     });
 
-    it("a slash command by keyboard only: the combobox's ARIA state follows the keys, Enter runs /compact", () => {
+    it("a slash command by keyboard only: the combobox's ARIA state follows the keys, Enter runs /compact, shown as one compaction entry", () => {
       const s = scenario();
       return s.step("slash-menu", async () => {
         const { page } = s;
@@ -126,6 +126,14 @@ export function mentionTests(scenario: () => Scenario): void {
         await alpha.locator(byTestId(TEST_IDS.transcript), { hasText: "SUMMARY-SLASH-17" }).waitFor({ timeout: 60_000 });
         const summarise = s.model.requests.slice(n).find((r) => r.lastUserText.startsWith("Summarise the conversation so far"));
         assert.ok(summarise, "the agent ran /compact: it asked the model for a summary");
+        // the compaction is one marked entry, not a tool card.
+        const compaction = alpha.locator(byTestId(TEST_IDS.compaction)).last();
+        await compaction.waitFor({ state: "visible", timeout: 60_000 });
+        assert.equal(await compaction.getAttribute("data-status"), "completed");
+        assert.match(await compaction.innerText(), /Conversation compacted \(manual\)/);
+        assert.equal(await alpha.locator(`${byTestId(TEST_IDS.toolCard)}`, { hasText: "Compact conversation" }).count(), 0);
+        await compaction.scrollIntoViewIfNeeded();
+        await screenshot(page, "compaction");
         assert.equal(await input.inputValue(), "");
         assert.equal(await input.getAttribute("aria-expanded"), "false");
         await alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="false"]`).waitFor({ timeout: 60_000 });
