@@ -140,6 +140,11 @@ export function clientHandlers(
         if (!s) return { outcome: { outcome: "cancelled" } };
         return s.requestPermission(params, signal);
       })
+      .onRequest(DELEGATE_METHOD, delegateParams, ({ params, signal }) => {
+        const s = svc(params.sessionId);
+        if (!s.delegate) throw acp.RequestError.invalidParams(undefined, "this session cannot hand tasks to other agents");
+        return s.delegate(params, signal);
+      })
       .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => routeElicitation(router, params, signal))
       // A URL flow's end: the question was settled when the user chose; nothing more to show.
       .onNotification(acp.methods.client.elicitation.complete, () => {})
