@@ -6,12 +6,17 @@ import { z } from "zod";
 import type { CompactionEntry, PermissionEntry } from "./transcriptModel";
 
 const parentMeta = z.object({ claudeCode: z.object({ parentToolUseId: z.string().min(1).max(200) }) });
+/** Manifold's own: a delegated child agent's update, nested under the delegate card (extension/delegation/childNesting.ts). */
+export const DELEGATE_PARENT_META = "manifold.dev/parentToolCallId";
+const delegateParent = z.object({ [DELEGATE_PARENT_META]: z.string().min(1).max(600) });
 
 /** The tool call a subagent's update runs under, when its `_meta` names one. */
 export function parentToolCallId(meta: unknown, self: string): string | undefined {
+  const own = delegateParent.safeParse(meta);
+  const parent = own.success ? own.data[DELEGATE_PARENT_META] : undefined;
   const r = parentMeta.safeParse(meta);
-  if (!r.success || r.data.claudeCode.parentToolUseId === self) return undefined;
-  return r.data.claudeCode.parentToolUseId;
+  const id = parent ?? (r.success ? r.data.claudeCode.parentToolUseId : undefined);
+  return id === self ? undefined : id;
 }
 
 const count = z.number().int().nonnegative().optional().catch(undefined);

@@ -6,7 +6,8 @@ import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { AgentTextEntry, TranscriptState, TranscriptUpdate, UserEntry } from "./transcriptModel";
 import { markedTurnEnd } from "./turnEnd";
 import { imageSrc, type ImageData } from "./images";
-import { applyCompactionUpdate, applyToolCall, applyToolCallUpdate } from "./transcriptTools";
+import { applyCompactionUpdate, applyNestedText, applyToolCall, applyToolCallUpdate } from "./transcriptTools";
+import { parentToolCallId } from "./adapterConventions";
 import { assertNever, blockText, mintId, withLast, withNotice, withTurnEnd } from "./transcriptEntries";
 
 function appendChunk(s: TranscriptState, kind: "agent" | "thought", text: string, messageId: string | undefined): TranscriptState {
@@ -56,7 +57,19 @@ function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown)
   return { ...s, nextId, entries: s.entries.concat([entry]) };
 }
 
+/** A child's text, thought or plan update that names its parent card (a delegation's), as text for that card. */
+function nestedText(u: TranscriptUpdate): { parent: string; text: string } | undefined {
+  if (u.sessionUpdate !== "agent_message_chunk" && u.sessionUpdate !== "agent_thought_chunk" && u.sessionUpdate !== "plan") return undefined;
+  const parent = parentToolCallId(u._meta, "");
+  if (parent === undefined) return undefined;
+  if (u.sessionUpdate === "plan")
+    return { parent, text: `\n${u.entries.map((e) => `${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n")}\n` };
+  return { parent, text: u.sessionUpdate === "agent_thought_chunk" ? "" : blockText(u.content) };
+}
+
 export function applyAcp(s: TranscriptState, u: TranscriptUpdate): TranscriptState {
+  const nested = nestedText(u);
+  if (nested) return nested.text === "" ? s : applyNestedText(s, nested.parent, nested.text);
   switch (u.sessionUpdate) {
     case "user_message_chunk":
       return appendUserChunk(s, u.content, u._meta);

@@ -78,6 +78,8 @@ export interface ToolEntry {
   locations: ToolCallLocation[];
   /** The tool call this one runs under (a subagent's call under its Task card): shown nested there. */
   parentToolCallId?: string;
+  /** Its last text content is a delegated child's streamed text (more of it joins that block). */
+  childText?: boolean;
   /** How many calls run under this one (shown collapsed as a count). */
   nested?: number;
   /** A `switch_mode` call's plan (markdown, untrusted): shown for approval on its permission card. */

@@ -134,3 +134,21 @@ export function applyCompactionUpdate(s: TranscriptState, u: CompactionUpdateVie
     };
   });
 }
+
+/**
+ * A delegated child's text, thought or plan (its update names the delegate card): shown inside that
+ * card, never as the session's own message or plan. A card not (or no longer) held drops it.
+ */
+export function applyNestedText(s: TranscriptState, parent: string, text: string): TranscriptState {
+  const idx = findTool(s.entries, parent);
+  const card = s.entries[idx];
+  if (idx < 0 || card?.kind !== "tool") return s;
+  const content = card.content.slice();
+  const last = content[content.length - 1];
+  if (last?.type === "content" && last.content.type === "text" && card.childText === true)
+    content[content.length - 1] = { ...last, content: { ...last.content, text: last.content.text + text } };
+  else content.push({ type: "content", content: { type: "text", text } });
+  const entries = s.entries.slice();
+  entries[idx] = { ...card, content, childText: true };
+  return { ...s, entries };
+}

@@ -16,8 +16,10 @@ import type {
   WaitForTerminalExitRequest,
   WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
+import { DELEGATE_PARENT_META } from "../common/adapterConventions";
 
-export const PARENT_TOOL_CALL_META = "manifold.dev/parentToolCallId";
+/** Where a forwarded update names the delegate card (the transcript nests it there: common/adapterConventions.ts). */
+export const PARENT_TOOL_CALL_META = DELEGATE_PARENT_META;
 
 /** Where a delegation sits in its parent session. */
 export interface NestTarget {
