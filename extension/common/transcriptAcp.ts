@@ -59,7 +59,8 @@ function appendUserChunk(s: TranscriptState, block: ContentBlock, meta: unknown)
 
 /** A child's text, thought or plan update that names its parent card (a delegation's), as text for that card. */
 function nestedText(u: TranscriptUpdate): { parent: string; text: string } | undefined {
-  if (u.sessionUpdate !== "agent_message_chunk" && u.sessionUpdate !== "agent_thought_chunk" && u.sessionUpdate !== "plan") return undefined;
+  if (u.sessionUpdate !== "agent_message_chunk" && u.sessionUpdate !== "agent_thought_chunk" && u.sessionUpdate !== "plan")
+    return undefined;
   const parent = parentToolCallId(u._meta, "");
   if (parent === undefined) return undefined;
   if (u.sessionUpdate === "plan")
