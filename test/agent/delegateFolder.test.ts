@@ -60,6 +60,7 @@ describe("delegation through the folder sessions", () => {
     a: FolderSession;
     b: FolderSession;
     children: AgentProcess[];
+    window: AgentProcess;
     waiters: ReturnType<typeof stateWaiters>;
   }> {
     root = realpathSync(mkdtempSync(join(tmpdir(), "manifold-delegate-folders-")));
@@ -100,7 +101,7 @@ describe("delegation through the folder sessions", () => {
       return s;
     }) as [FolderSession, FolderSession];
     for (const s of [a, b]) await s.attach(client, { restart: false });
-    return { a, b, children, waiters };
+    return { a, b, children, window, waiters };
   }
 
   it("I-121: the delegation and the child's own permission request are asked in the delegating folder only; the child's answer reaches its model", async () => {
@@ -169,6 +170,23 @@ describe("delegation through the folder sessions", () => {
     await fake.waitForHang(1);
     const pid = children[0]!.child.pid!;
     await a.close();
+    await turn.catch(() => undefined);
+    await children[0]!.exited;
+    assert.throws(() => process.kill(pid, 0), "the child process is gone");
+  });
+
+  it("I-121: the agent's exit ends the child's process", async () => {
+    const { a, children, window, waiters } = await setup();
+    fake.script((req) => {
+      if (req.lastUserText.startsWith("CHILD:")) return { hang: true };
+      return { toolCalls: [{ name: "delegate", args: { agent: "builtin", task: "CHILD: take forever" } }] };
+    });
+    const turn = a.prompt([{ type: "text", text: "go" }], { text: "go", attachments: [] });
+    await waiters.when(a, (st) => permissions(st).length === 1);
+    a.answerPermission(permissions(a.state)[0]!.requestId, "allow_once");
+    await fake.waitForHang(1);
+    const pid = children[0]!.child.pid!;
+    window.child.kill("SIGKILL");
     await turn.catch(() => undefined);
     await children[0]!.exited;
     assert.throws(() => process.kill(pid, 0), "the child process is gone");
