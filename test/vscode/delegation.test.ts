@@ -89,6 +89,7 @@ describe("delegation to opencode through Manifold's UI", { skip: "skip" in found
   it("I-121: the delegation and opencode's own write request are asked in alpha's panel only; its call nests under the delegate card", () =>
     scenario().step("delegate-nested", async () => {
       const t = scenario();
+      await t.openChat("alpha");
       await t.openChat("beta");
       const target = join(t.workspace.alpha, "child.txt");
       const alpha = await t.send("alpha", `[delegate:[write:${target}] write it]`);
