@@ -115,30 +115,22 @@ export class SessionOpener {
     if (client.features.exactSessionIds) {
       const sessionId = mintSessionId(profileId);
       await this.deps.bindings.set(this.host.folder, sessionId);
-      await this.#openExact(client, sessionId, keepHistory, profileId);
+      await this.#newSession(client, keepHistory, profileId, sessionId);
     } else {
-      const f = client.features;
-      const mcp = await this.#mcp(client);
-      this.replay.clear();
-      await client.newSession(
-        this.host.folder,
-        (res) => {
-          this.slot.bind(client, res.sessionId);
-          this.host.emit(boundEvent(res.sessionId, { clearHistory: !keepHistory, answer: res, features: f }));
-          this.#showMcp(client, res.sessionId);
-        },
-        mcp.mcpServers,
-        withProfileMeta(mcp.meta, profileId),
-      );
+      await this.#newSession(client, keepHistory, profileId);
       await this.deps.bindings.set(this.host.folder, this.host.sessionId);
     }
     await this.#applyDefaults(client);
   }
 
-  /** `session/new` under `sessionId`, resume-or-create: a history the agent holds for it is replayed into the panel. */
-  async #openExact(client: AcpClient, sessionId: string, keepHistory: boolean, profileId?: string): Promise<void> {
+  /**
+   * `session/new` for the folder, bound as soon as it is answered; under `exactId` it is
+   * resume-or-create, and a history the agent holds for that id is replayed into the panel.
+   */
+  async #newSession(client: AcpClient, keepHistory: boolean, profileId?: string, exactId?: string): Promise<void> {
     const f = client.features;
     const { mcpServers, meta } = await this.#mcp(client);
+    const withProfile = withProfileMeta(meta, profileId);
     this.replay.clear();
     await client.newSession(
       this.host.folder,
@@ -148,7 +140,7 @@ export class SessionOpener {
         this.#showMcp(client, res.sessionId);
       },
       mcpServers,
-      { ...withProfileMeta(meta, profileId), [SESSION_ID_META]: sessionId },
+      exactId !== undefined ? { ...withProfile, [SESSION_ID_META]: exactId } : withProfile,
     );
   }
 
@@ -212,7 +204,7 @@ export class SessionOpener {
       if (this.host.client === client) this.slot.unbind();
       // A bound id the agent never created (the window died before its request): created under it now (I-120).
       if (f.exactSessionIds && isSessionNotFound(err) && this.host.client === client) {
-        await this.#openExact(client, sessionId, keepHistory);
+        await this.#newSession(client, keepHistory, undefined, sessionId);
         await this.#applyDefaults(client);
         return;
       }

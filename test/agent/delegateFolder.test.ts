@@ -138,8 +138,13 @@ describe("delegation through the folder sessions", () => {
     await children[0]!.exited; // the task's end stopped the child
   });
 
-  it("I-121: cancelling the delegating turn ends the child's process", async () => {
-    const { a, children, waiters } = await setup();
+  /**
+   * A delegation whose child hangs: alpha's turn, the delegation allowed, the child's model request hanging.
+   * Then `end` ends it some way (cancel, close, the window agent's exit); the child's process must be gone.
+   */
+  async function childEndsWith(end: (s: Awaited<ReturnType<typeof setup>>) => Promise<void> | void): Promise<"settled" | "failed"> {
+    const set = await setup();
+    const { a, children, waiters } = set;
     fake.script((req) => {
       if (req.lastUserText.startsWith("CHILD:")) return { hang: true };
       if (!req.afterToolResult) return { toolCalls: [{ name: "delegate", args: { agent: "builtin", task: "CHILD: take forever" } }] };
@@ -151,44 +156,25 @@ describe("delegation through the folder sessions", () => {
     await fake.waitForHang(1);
     assert.equal(children.length, 1);
     const pid = children[0]!.child.pid!;
-    await a.cancel();
-    await turn;
+    await end(set);
+    const outcome = await turn.then(
+      () => "settled" as const,
+      () => "failed" as const,
+    );
     await children[0]!.exited;
     assert.throws(() => process.kill(pid, 0), "the child process is gone");
+    return outcome;
+  }
+
+  it("I-121: cancelling the delegating turn ends the child's process", async () => {
+    assert.equal(await childEndsWith(({ a }) => a.cancel()), "settled", "a cancelled turn settles, it does not fail");
   });
 
   it("I-121: closing the delegating session ends the child's process", async () => {
-    const { a, children, waiters } = await setup();
-    fake.script((req) => {
-      if (req.lastUserText.startsWith("CHILD:")) return { hang: true };
-      if (!req.afterToolResult) return { toolCalls: [{ name: "delegate", args: { agent: "builtin", task: "CHILD: take forever" } }] };
-      return { text: "parent done" };
-    });
-    const turn = a.prompt([{ type: "text", text: "go" }], { text: "go", attachments: [] });
-    await waiters.when(a, (st) => permissions(st).length === 1);
-    a.answerPermission(permissions(a.state)[0]!.requestId, "allow_once");
-    await fake.waitForHang(1);
-    const pid = children[0]!.child.pid!;
-    await a.close();
-    await turn.catch(() => undefined);
-    await children[0]!.exited;
-    assert.throws(() => process.kill(pid, 0), "the child process is gone");
+    await childEndsWith(({ a }) => a.close());
   });
 
   it("I-121: the agent's exit ends the child's process", async () => {
-    const { a, children, window, waiters } = await setup();
-    fake.script((req) => {
-      if (req.lastUserText.startsWith("CHILD:")) return { hang: true };
-      return { toolCalls: [{ name: "delegate", args: { agent: "builtin", task: "CHILD: take forever" } }] };
-    });
-    const turn = a.prompt([{ type: "text", text: "go" }], { text: "go", attachments: [] });
-    await waiters.when(a, (st) => permissions(st).length === 1);
-    a.answerPermission(permissions(a.state)[0]!.requestId, "allow_once");
-    await fake.waitForHang(1);
-    const pid = children[0]!.child.pid!;
-    window.child.kill("SIGKILL");
-    await turn.catch(() => undefined);
-    await children[0]!.exited;
-    assert.throws(() => process.kill(pid, 0), "the child process is gone");
+    await childEndsWith(({ window }) => void window.child.kill("SIGKILL"));
   });
 });

@@ -55,19 +55,26 @@ function UrlQuestion({ e, url }: { e: QuestionEntry; url: NonNullable<QuestionEn
           >
             Open {url.host}
           </button>
-          <button
-            type="button"
-            class="secondary"
-            data-testid={TEST_IDS.questionDecline}
-            onClick={() => post({ type: "question/decline", questionId: e.questionId })}
-          >
-            Decline
-          </button>
+          <DeclineButton questionId={e.questionId} />
         </div>
       ) : (
         <div class="muted question-outcome">{outcomeText(e)}</div>
       )}
     </div>
+  );
+}
+
+/** Declines the question (form or URL): the agent gets `decline`. */
+function DeclineButton({ questionId }: { questionId: string }) {
+  return (
+    <button
+      type="button"
+      class="secondary"
+      data-testid={TEST_IDS.questionDecline}
+      onClick={() => post({ type: "question/decline", questionId })}
+    >
+      Decline
+    </button>
   );
 }
 
@@ -130,14 +137,7 @@ function FormQuestion({ e }: { e: QuestionEntry }) {
             <button type="submit" class="primary" data-testid={TEST_IDS.questionSubmit}>
               Submit
             </button>
-            <button
-              type="button"
-              class="secondary"
-              data-testid={TEST_IDS.questionDecline}
-              onClick={() => post({ type: "question/decline", questionId: e.questionId })}
-            >
-              Decline
-            </button>
+            <DeclineButton questionId={e.questionId} />
           </div>
         </>
       ) : (
