@@ -99,12 +99,17 @@ describe("delegation to opencode through Manifold's UI", { skip: "skip" in found
         .locator(byTestId(TEST_IDS.permissionOption), { hasText: /allow once/i })
         .first()
         .click();
-      const childAsk = alpha.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`).first();
+      // The delegation's own card may still be marked pending for a moment after the click.
+      const childAsk = alpha.locator(`${byTestId(TEST_IDS.permissionCard)}.pending`, { hasNotText: /Delegate to opencode/ }).first();
       await childAsk.waitFor({ state: "visible", timeout: 90_000 });
       const beta = await webviewFrame(t.page, "Manifold: beta");
       assert.equal(await beta.locator(byTestId(TEST_IDS.permissionCard)).count(), 0, "beta's panel shows alpha's child's request");
       await screenshot(t.page, "delegation");
-      await childAsk
+      // Alpha's panel in front again: a hidden webview's frames get no animation frames, so no click lands.
+      const front = await t.panel("alpha");
+      await front
+        .locator(`${byTestId(TEST_IDS.permissionCard)}.pending`, { hasNotText: /Delegate to opencode/ })
+        .first()
         .locator(byTestId(TEST_IDS.permissionOption), { hasText: /reject/i })
         .first()
         .click();
