@@ -1,6 +1,8 @@
 // bubblewrap backend (Linux). Per command: read the whole filesystem, write only the session root
 // (workspace-write) and the session temp area (bound at /tmp), git hooks/config read-only and the
-// git dirs pinned (gitPlan.ts), no network unless allowed, own user/pid/ipc/uts namespaces, dies with the server.
+// git dirs pinned (gitPlan.ts), a genuine linked worktree's share of its repository writable
+// (objects, refs, logs, its own git dir minus its pointers: gitWorktree.ts, I-122), no network
+// unless allowed, own user/pid/ipc/uts namespaces, dies with the server.
 // Every bind source inside agent reach goes by verified descriptor (bindFds.ts, I-112): the root, the
 // plan's entries, the temp area; the seccomp filter too. The WrappedCommand carries them.
 import * as fs from "node:fs";
@@ -11,6 +13,7 @@ import { checkedCommand } from "./mountCheck";
 import { childEnv } from "./env";
 import { protectionPlan } from "./configPaths";
 import type { GitProtection } from "./gitPlan";
+import { clearOfMasks } from "./gitWorktree";
 import { isInside } from "./pathGuard";
 import { filterFile, seccompSupported, socketFilter } from "./seccomp";
 import { ensureDir } from "./tmpArea";
@@ -55,24 +58,39 @@ export function maskDirs(ctx: SandboxContext, hide: readonly string[] = []): str
 }
 
 /**
- * bwrap binds for a protection plan (gitPlan.ts, configPaths.ts): pins first, then read-only binds
- * and masks, each source a descriptor `fds` opened and verified now (bindFds.ts): a pin or a
+ * bwrap binds for a protection plan (gitPlan.ts, configPaths.ts): pins first, then a linked
+ * worktree's writable share of its repository (gitWorktree.ts), then read-only binds and masks,
+ * each source a descriptor `fds` opened and verified now (bindFds.ts): a pin, a writable dir or a
  * read-only entry swapped for a symlink since the plan refuses the command (BindChangedError), and
  * so does a mask target whose directories changed. bwrap re-checks each mount against its
  * descriptor, so a swap after this check fails closed as well.
  */
 export function gitProtectionArgs(root: string, plan: GitProtection, fds: BindFds): string[] {
-  // A plan lists only entries inside the root (the rest is read-only already); a source elsewhere is a bug.
-  for (const p of [...plan.pinned, ...plan.readOnly, ...plan.masked])
-    if (p === root || !isInside(p, root)) throw new Error(`Refusing to bind ${p}: the protection plan names a path outside ${root}.`);
+  // A plan lists entries inside the root (the rest is read-only already) and, outside it, only a
+  // worktree's writable dirs and what lies in them; a source elsewhere is a bug.
+  const inside = (p: string): boolean => p !== root && isInside(p, root);
+  for (const w of plan.writable)
+    if (isInside(w, root) || isInside(root, w)) throw new Error(`Refusing to bind ${w}: a writable grant of the plan overlaps ${root}.`);
+  const planned = (p: string): boolean => inside(p) || plan.writable.some((w) => p !== w && isInside(p, w));
+  for (const p of plan.pinned) if (!inside(p)) throw new Error(`Refusing to bind ${p}: the protection plan names a path outside ${root}.`);
+  for (const p of [...plan.readOnly, ...plan.masked])
+    if (!planned(p)) throw new Error(`Refusing to bind ${p}: the protection plan names a path outside ${root}.`);
   const args: string[] = [];
-  for (const d of plan.pinned) args.push("--bind-fd", String(fds.open(d, "dir")), d);
+  for (const d of [...plan.pinned, ...plan.writable]) args.push("--bind-fd", String(fds.open(d, "dir")), d);
   for (const p of plan.readOnly) args.push("--ro-bind-fd", String(fds.open(p, "not-symlink")), p);
   for (const p of plan.masked) {
     fds.checkMaskTarget(p);
     args.push("--ro-bind-fd", String(fds.open("/dev/null", "char-device")), p);
   }
   return args;
+}
+
+/**
+ * A folder's plan as bwrap applies it: a worktree's grants are dropped when they lie in or hold a
+ * masked dir (`masks`), where a bind would re-expose what the mask hides (gitWorktree.ts).
+ */
+function folderPlan(root: string, protectedPaths: readonly string[], masks: readonly string[]): GitProtection {
+  return clearOfMasks(protectionPlan(root, protectedPaths), root, masks);
 }
 
 /**
@@ -133,7 +151,9 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, fds
   const rootFd = String(fds.open(ctx.root, "dir"));
   if (ctx.mode === "workspace-write") {
     // Git metadata and protected config (configPaths.ts, I-112): one plan, the same binds.
-    args.push("--bind-fd", rootFd, ctx.root, ...gitProtectionArgs(ctx.root, protectionPlan(ctx.root, ctx.protectedPaths ?? []), fds));
+    // `/tmp` counts as masked: the session's temp area replaced it, so a grant there would not be what the host holds.
+    const plan = folderPlan(ctx.root, ctx.protectedPaths ?? [], [...masks, "/tmp"]);
+    args.push("--bind-fd", rootFd, ctx.root, ...gitProtectionArgs(ctx.root, plan, fds));
   } else {
     // read-only: re-expose the root (it may live under the now-private /tmp) without write access.
     args.push("--ro-bind-fd", rootFd, ctx.root);
@@ -177,7 +197,7 @@ export function bwrapFenceArgs(cmd: AgentCommand, f: AgentFence, fds: BindFds, o
       "--bind-fd",
       String(fds.open(root, "dir")),
       root,
-      ...gitProtectionArgs(root, protectionPlan(root, f.protectedPaths ?? []), fds),
+      ...gitProtectionArgs(root, folderPlan(root, f.protectedPaths ?? [], f.hidden), fds),
     );
   for (const h of f.hidden) if (!early.includes(h)) args.push(...maskArgs(h, fds));
   for (const r of f.readable ?? []) args.push("--ro-bind-fd", String(fds.open(r, "dir")), r);

@@ -144,7 +144,7 @@ export function configProtection(real: string, spelled: string, base: string, ex
  * the catch-and-hold.
  */
 export function configProtectionPlan(root: string, extra: readonly string[] = []): GitProtection {
-  const plan: GitProtection = { pinned: [], readOnly: [], masked: [] };
+  const plan: GitProtection = { pinned: [], writable: [], readOnly: [], masked: [] };
   const readOnly = (p: string): void => {
     if (p !== root && isInside(p, root) && !plan.readOnly.includes(p)) plan.readOnly.push(p);
   };
@@ -176,6 +176,7 @@ export function protectionPlan(root: string, extra: readonly string[] = []): Git
     pinned: union(git.pinned, config.pinned)
       .filter((d) => !readOnly.some((ro) => d === ro || isInside(d, ro)))
       .sort((a, b) => depth(a) - depth(b)),
+    writable: git.writable,
     readOnly: readOnly.sort((a, b) => depth(a) - depth(b)),
     masked: union(git.masked, config.masked),
   };

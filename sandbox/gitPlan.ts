@@ -10,19 +10,29 @@
 // (bound onto itself): a mount point cannot be renamed or removed, so `mv .git .realgit`, `mv
 // <parent-of-gitdir> x` or `mv .git/modules/sub x` fail with EBUSY and no command can rebuild the
 // metadata under the name git will look at. The result is a plan; each backend turns it into its
-// own rules (bwrap binds, a Seatbelt profile). (gitMeta.ts answers the file tools' question, "is
-// this one path git metadata?"; both recognise a git dir with its `isGitDir`.)
+// own rules (bwrap binds, a Seatbelt profile). A root that is a genuine linked worktree of a
+// repository outside it also gets the share of that repository a commit needs, writable
+// (`writable`, gitWorktree.ts, I-122); every other plan entry lies inside the root. Pointers
+// (`gitdir:`, `commondir`) are resolved as the kernel and git resolve them, `link/..` included.
+// (gitMeta.ts answers the file tools' question, "is this one path git metadata?"; both recognise
+// a git dir with its `isGitDir`.)
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isGitDir } from "./gitMeta";
+import { resolvePointer, worktreeGrants } from "./gitWorktree";
 import { isInside } from "./pathGuard";
 
 export interface GitProtection {
   /** Directories inside the root to bind onto themselves (still writable), outermost first. */
   pinned: string[];
-  /** Existing files or directories inside the root to make read-only, outermost first. */
+  /**
+   * Directories OUTSIDE the root made writable, bound onto themselves: a genuine linked worktree's
+   * own git dir and its repository's objects, refs and logs (gitWorktree.ts). Empty otherwise.
+   */
+  writable: string[];
+  /** Existing files or directories inside the root, or inside a `writable` dir, to make read-only, outermost first. */
   readOnly: string[];
-  /** Missing files to mask read-only with an empty file (git would read them if created). */
+  /** Missing files (inside the root or a `writable` dir) to mask read-only with an empty file (git would read them if created). */
   masked: string[];
 }
 
@@ -59,7 +69,7 @@ export function gitDirOf(root: string): { gitDir: string; pointerFile: string | 
   if (!st) return null;
   if (st.isFile()) {
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotgit) ?? "");
-    const target = m?.[1] ? real(path.resolve(root, m[1])) : null;
+    const target = m?.[1] ? resolvePointer(root, m[1]) : null;
     return target && lstat(target)?.isDirectory() ? { gitDir: target, pointerFile: dotgit, viaSymlink: false } : null;
   }
   const target = real(dotgit);
@@ -88,7 +98,7 @@ function moduleGitDirs(dir: string, depth = 0): string[] {
 
 /** The plan being built for one root: it takes only paths inside the root, each once. */
 class PlanBuilder {
-  readonly plan: GitProtection = { pinned: [], readOnly: [], masked: [] };
+  readonly plan: GitProtection = { pinned: [], writable: [], readOnly: [], masked: [] };
   constructor(private readonly root: string) {}
 
   inRoot(p: string): boolean {
@@ -108,27 +118,38 @@ class PlanBuilder {
     this.plan.masked.push(p);
   }
 
+  /** Worktree mode's grants, all outside the root (gitWorktree.ts validated them). */
+  grant(g: { writable: string[]; readOnly: string[]; masked: string[] }): void {
+    this.plan.writable.push(...g.writable);
+    this.plan.readOnly.push(...g.readOnly);
+    this.plan.masked.push(...g.masked);
+  }
+
   /** The plan, outermost first. */
   done(): GitProtection {
     const plan = this.plan;
     const depth = (p: string): number => p.split(path.sep).length;
     // Pins inside a wholly read-only git dir would make parts of it writable again.
     plan.pinned = plan.pinned.filter((d) => !plan.readOnly.some((ro) => isInside(d, ro))).sort((a, b) => depth(a) - depth(b));
+    plan.writable.sort((a, b) => depth(a) - depth(b));
     plan.readOnly.sort((a, b) => depth(a) - depth(b));
     return plan;
   }
 }
 
 /**
- * The protection plan for a workspace-write root. Only paths inside `root` are listed: everything
- * else is read-only already. Side effect (as `git init` does): an in-root git dir without `hooks/`
- * gets an empty one, so there is a directory to bind.
+ * The protection plan for a workspace-write root. Only paths inside `root` are listed (everything
+ * else is read-only already), but for a genuine linked worktree's grants. Side effect (as `git
+ * init` does): an in-root git dir without `hooks/` gets an empty one, so there is a directory to
+ * bind (and a worktree's common dir without `logs/` an empty one).
  */
 export function gitProtectionPlan(root: string): GitProtection {
   const b = new PlanBuilder(root);
   const first = gitDirOf(root);
   if (!first) return b.plan;
   if (first.pointerFile) b.readOnly(first.pointerFile);
+  const grants = first.pointerFile ? worktreeGrants(root) : null;
+  if (grants) b.grant(grants);
 
   const seen = new Set<string>();
   const queue = [first.gitDir];
@@ -139,7 +160,7 @@ export function gitProtectionPlan(root: string): GitProtection {
     if (!b.inRoot(gitDir)) {
       // Outside the root it is read-only already, but its common dir may lie inside.
       const common = readText(path.join(gitDir, "commondir"));
-      const c = common ? real(path.resolve(gitDir, common.trim())) : null;
+      const c = common ? resolvePointer(gitDir, common.trim()) : null;
       if (c) queue.push(c);
       continue;
     }
@@ -187,7 +208,7 @@ function protectGitDir(b: PlanBuilder, gitDir: string): string[] {
   const commondir = path.join(gitDir, "commondir");
   if (lstat(commondir)) {
     b.readOnly(commondir);
-    const c = real(path.resolve(gitDir, (readText(commondir) ?? "").trim()));
+    const c = resolvePointer(gitDir, (readText(commondir) ?? "").trim());
     if (c) next.push(c);
   }
   next.push(...moduleGitDirs(path.join(gitDir, "modules")));

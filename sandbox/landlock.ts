@@ -3,6 +3,10 @@
 // - writes: only the root (workspace-write) and the session temp area (TMPDIR); reads everywhere,
 //   so another session's temp area or the data dir can be READ by path (no mount namespace);
 // - `.git/hooks` / `.git/config` are NOT protected (Landlock cannot carve exceptions out of a rule);
+// - a genuine linked worktree (gitWorktree.ts, I-122) also gets its repository's `objects`, `refs`,
+//   `logs` and its own git dir writable, the same grants as under bubblewrap, but that git dir's
+//   `commondir`, `gitdir`, `config.worktree` and `modules/` are writable with it, for the same
+//   reason; the repository's `hooks`, `config`, `HEAD` and other worktrees stay read-only here too;
 // - network: off means a seccomp filter refusing every socket() (IP, UDP and unix alike; stream
 //   socketpairs stay), plus Landlock's TCP rules from ABI 4 and abstract-socket scoping from ABI 6;
 // - no PID namespace: kill is per process group plus the command's descendants at kill time; a
@@ -18,8 +22,11 @@
 // Landlock rule grants a whole subtree and nothing can be taken back below it. No PID namespace
 // either: a double-forked grandchild outlives the agent's kill, as for a command.
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { settleFence, workDirOf, writableOf } from "./agentFence";
 import { childEnv } from "./env";
+import { gitProtectionPlan } from "./gitPlan";
+import { clearOfMasks } from "./gitWorktree";
 import { LANDLOCK_HELPER_SOURCE } from "./landlockHelper";
 import { isInside } from "./pathGuard";
 import { seccompSupported, socketFilter } from "./seccomp";
@@ -43,15 +50,27 @@ function helperArgs(network: boolean, filterHex: string, writable: readonly stri
   return ["-I", "-c", LANDLOCK_HELPER_SOURCE, network ? "1" : "0", filterHex, ...writable, "--", ...argv];
 }
 
+/**
+ * The dirs outside `root` its plan makes writable (a genuine linked worktree's share of its
+ * repository, gitWorktree.ts), none in or around a dir no command may write (`masks`). Landlock
+ * grants whole hierarchies, so the plan's read-only entries inside them are not expressed.
+ */
+export function outsideGrants(root: string, masks: readonly string[]): string[] {
+  return clearOfMasks(gitProtectionPlan(root), root, masks).writable;
+}
+
 export function landlockArgs(command: string, ctx: SandboxContext, shell = "/bin/bash"): string[] {
-  const writable = ctx.mode === "workspace-write" ? [ctx.root, ctx.tmpDir] : [ctx.tmpDir];
+  // The parent of the session temp areas holds the other sessions' areas: nothing there is granted.
+  const writable =
+    ctx.mode === "workspace-write" ? [ctx.root, ctx.tmpDir, ...outsideGrants(ctx.root, [path.dirname(ctx.tmpDir)])] : [ctx.tmpDir];
   const filter = ctx.network || !seccompSupported() ? "-" : NO_SOCKETS_HEX;
   return helperArgs(ctx.network, filter, writable, [shell, "-c", command]);
 }
 
 /** The helper's argv for a whole agent (the fence must be settled): network on, its writable entries, its own argv. */
 export function landlockFenceArgs(cmd: AgentCommand, f: AgentFence): string[] {
-  return helperArgs(true, seccompSupported() ? NO_UNIX_SOCKETS_HEX : "-", writableOf(f), [cmd.command, ...cmd.args]);
+  const grants = f.folders.flatMap((root) => outsideGrants(root, [...f.hidden, path.dirname(f.tmpDir)]));
+  return helperArgs(true, seccompSupported() ? NO_UNIX_SOCKETS_HEX : "-", [...writableOf(f), ...grants], [cmd.command, ...cmd.args]);
 }
 
 function real(p: string): string {

@@ -1,8 +1,9 @@
 // macOS backend: /usr/bin/sandbox-exec (absolute, so PATH cannot substitute it) with a generated
 // profile. Deny by default, read everywhere, write only under the writable roots (the session
-// root in workspace-write, and the session temp area) minus the protected git paths; network only
-// when allowed. Paths are canonicalised (/tmp → /private/tmp) and passed as -D parameters, never
-// spliced into the profile text. Not runnable on the Linux CI: the profile and argv are unit-tested.
+// root in workspace-write, a linked worktree's share of its repository, and the session temp area)
+// minus the protected git paths; network only when allowed. Paths are canonicalised (/tmp →
+// /private/tmp) and passed as -D parameters, never spliced into the profile text. Not runnable on
+// the Linux CI: the profile and argv are unit-tested.
 // A fenced agent (`fenceAgent`, I-118) gets a profile from the same rule builder: every folder a
 // writable root minus its git and config protection (as the session root), its state dirs and
 // files and its temp area writable, its hidden entries denied read and write (a writable entry
@@ -16,6 +17,7 @@ import { settleFence, workDirOf } from "./agentFence";
 import { childEnv } from "./env";
 import { ensureDir } from "./tmpArea";
 import { CONFIG_DIRS, extraInRoot, protectionPlan } from "./configPaths";
+import { clearOfMasks } from "./gitWorktree";
 import { isInside } from "./pathGuard";
 import type { AgentCommand, AgentFence, CommandSandbox, SandboxContext, WrappedCommand } from "./types";
 import { unconfinedCommand } from "./unconfined";
@@ -63,15 +65,30 @@ interface ProfileRules {
  * Protected config (I-112) the same way: the config folders by name, existing or not (a path rule
  * needs nothing to exist), the entries the plan found in any spelling, and the client's extra
  * paths. A new `*.code-workspace` has no fixed name: the catch-and-hold covers it.
+ * A genuine linked worktree (gitWorktree.ts, I-122) adds a writable root per dir its plan grants
+ * outside the folder, each minus the plan's read-only and masked entries inside it and pinned
+ * itself (no rename, no removal); none when one lies in or holds a `hidden` dir.
  */
-function folderRoot(root: string, protectedPaths: readonly string[], realpath: (p: string) => string): WritableRoot {
-  const plan = protectionPlan(root, protectedPaths);
+function folderRoots(
+  root: string,
+  protectedPaths: readonly string[],
+  realpath: (p: string) => string,
+  hidden: readonly string[],
+): WritableRoot[] {
+  const plan = clearOfMasks(protectionPlan(root, protectedPaths), root, hidden.map(realpath));
   const dotgit = path.join(root, ".git");
+  const inRoot = [...plan.readOnly, ...plan.masked].filter((p) => isInside(p, root));
   const readOnly = [path.join(dotgit, "hooks"), path.join(dotgit, "config")];
   for (const name of CONFIG_DIRS) readOnly.push(path.join(root, name));
   readOnly.push(...extraInRoot(root, protectedPaths));
-  for (const p of [...plan.readOnly, ...plan.masked]) if (!readOnly.includes(p)) readOnly.push(p);
-  return { dir: root, readOnly, pinned: [realpath(dotgit), ...plan.pinned.map(realpath)] };
+  for (const p of inRoot) if (!readOnly.includes(p)) readOnly.push(p);
+  const folder: WritableRoot = { dir: root, readOnly, pinned: [realpath(dotgit), ...plan.pinned.map(realpath)] };
+  const grants = plan.writable.map((dir) => ({
+    dir,
+    readOnly: [...plan.readOnly, ...plan.masked].filter((p) => p !== dir && isInside(p, dir)),
+    pinned: [realpath(dir)],
+  }));
+  return [folder, ...grants];
 }
 
 /** The one rule builder of both profiles: parameters and the profile text. */
@@ -154,19 +171,17 @@ export function seatbeltProfile(
   realpath: (p: string) => string = canonical,
   hide: readonly string[] = [],
 ): SeatbeltParams {
+  const hidden = [...hide, path.dirname(ctx.tmpDir)];
   const writable: WritableRoot[] = [];
-  if (ctx.mode === "workspace-write") writable.push(folderRoot(ctx.root, ctx.protectedPaths ?? [], realpath));
+  if (ctx.mode === "workspace-write") writable.push(...folderRoots(ctx.root, ctx.protectedPaths ?? [], realpath, hidden));
   writable.push({ dir: ctx.tmpDir, readOnly: [], pinned: [] });
-  return buildProfile(
-    { writable, hidden: [...hide, path.dirname(ctx.tmpDir)], readable: [], network: ctx.network ? "all" : "none" },
-    realpath,
-  );
+  return buildProfile({ writable, hidden, readable: [], network: ctx.network ? "all" : "none" }, realpath);
 }
 
 /** The agent's profile (the fence must be settled): folders, state and temp area writable, hidden denied, IP network. */
 export function seatbeltFenceProfile(f: AgentFence, realpath: (p: string) => string = canonical): SeatbeltParams {
   const writable: WritableRoot[] = [
-    ...f.folders.map((root) => folderRoot(root, f.protectedPaths ?? [], realpath)),
+    ...f.folders.flatMap((root) => folderRoots(root, f.protectedPaths ?? [], realpath, f.hidden)),
     ...[...f.stateDirs, ...(f.stateFiles ?? []), f.tmpDir].map((dir) => ({ dir, readOnly: [], pinned: [] })),
   ];
   return buildProfile({ writable, hidden: f.hidden, readable: f.readable ?? [], network: "ip" }, realpath);

@@ -213,7 +213,7 @@ describe(`bubblewrap: binds by verified descriptor (${asWho})`, { skip: !linux &
     assert.equal(openFds(), fdsBefore, "descriptors leaked");
     // A mask target (a missing file the plan masks) whose directory became a symlink refuses too.
     const masked = path.join(s.root, ".git", "config.worktree");
-    assert.throws(() => gitProtectionArgs(s.root, { pinned: [], readOnly: [], masked: [masked] }, fds), BindChangedError);
+    assert.throws(() => gitProtectionArgs(s.root, { pinned: [], writable: [], readOnly: [], masked: [masked] }, fds), BindChangedError);
     assert.equal(fds.take().length, 0);
     assert.equal(openFds(), fdsBefore, "descriptors leaked");
   });
