@@ -6,8 +6,8 @@
 // `C/worktrees/<id>` (bound onto itself, so it cannot be renamed or replaced), minus that git
 // dir's `commondir`, `gitdir` and `config.worktree` (read-only; the last masked when missing) and
 // its submodules' git dirs (`modules/`, read-only). `C` itself (`HEAD`, `index`, `config`,
-// `packed-refs`, `hooks/`, no new top-level entry), the other worktrees' git dirs and every working
-// tree stay read-only.
+// `packed-refs`, `hooks/`, no new top-level entry), the other worktrees' git dirs, the loose refs of
+// the branches other working trees have checked out, and every working tree stay read-only.
 //
 // Genuine means, checked anew for every command from the host's view of the disk (a forged pointer
 // leaves the plan as it is without this mode):
@@ -151,7 +151,37 @@ export function worktreeGrants(root: string): WorktreeGrants | null {
   const mod = lstat(modules);
   if (mod?.isSymbolicLink()) return null;
   if (mod) grants.readOnly.push(modules);
+  grants.readOnly.push(...checkedOutElsewhere(wt));
   return grants;
+}
+
+/**
+ * The loose ref files of the branches the main working tree and the other worktrees have checked
+ * out: read-only, so a commit here can move only refs no other working tree stands on (git updates
+ * a ref by renaming a lock file onto it, which a read-only bind refuses). A branch kept only in
+ * `packed-refs` has no file to bind; Landlock cannot express single files inside a granted tree.
+ */
+function checkedOutElsewhere(wt: LinkedWorktree): string[] {
+  const heads = [path.join(wt.commonDir, "HEAD")];
+  let ids: string[] = [];
+  try {
+    ids = fs.readdirSync(path.join(wt.commonDir, "worktrees"));
+  } catch {
+    /* none */
+  }
+  for (const id of ids) {
+    const other = path.join(wt.commonDir, "worktrees", id);
+    if (other !== wt.gitDir) heads.push(path.join(other, "HEAD"));
+  }
+  const out: string[] = [];
+  for (const head of heads) {
+    const m = /^ref: (refs\/heads\/[^\n]+)\n?$/.exec(readPointer(head) ?? "");
+    const ref = m?.[1];
+    if (!ref || ref.split("/").includes("..")) continue;
+    const file = path.join(wt.commonDir, ...ref.split("/"));
+    if (lstat(file)?.isFile() && isInside(file, path.join(wt.commonDir, "refs")) && !out.includes(file)) out.push(file);
+  }
+  return out;
 }
 
 /** Entries of a plan that lie outside `root` (worktree mode's grants). */

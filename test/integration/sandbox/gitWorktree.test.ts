@@ -58,7 +58,14 @@ describe("I-122: the git plan's worktree mode", { skip: !linux && "Linux (the pl
     assert.deepEqual(linkedWorktreeOf(r.wt), { gitDir: r.wtGitDir, commonDir: r.common });
     assert.equal(r.wtGitDir, path.join(r.common, "worktrees", "task"));
     assert.deepEqual(plan.writable, [path.join(r.common, "objects"), path.join(r.common, "refs"), path.join(r.common, "logs"), r.wtGitDir]);
-    assert.deepEqual(plan.readOnly, [path.join(r.wt, ".git"), path.join(r.wtGitDir, "commondir"), path.join(r.wtGitDir, "gitdir")]);
+    // The branches the main working tree and the other worktree stand on stay where they are.
+    assert.deepEqual(plan.readOnly, [
+      path.join(r.wt, ".git"),
+      path.join(r.wtGitDir, "commondir"),
+      path.join(r.wtGitDir, "gitdir"),
+      path.join(r.common, "refs", "heads", "main"),
+      path.join(r.common, "refs", "heads", "other"),
+    ]);
     assert.deepEqual(plan.masked, [path.join(r.wtGitDir, "config.worktree")]);
     assert.deepEqual(plan.pinned, []);
     // Nothing of the repository's top level, the other worktree or a working tree is granted.
@@ -78,7 +85,7 @@ describe("I-122: the git plan's worktree mode", { skip: !linux && "Linux (the pl
     assert.equal(fs.statSync(path.join(r.common, "logs")).isDirectory(), true);
     assert.ok(plan.writable.includes(path.join(r.common, "logs")));
     assert.deepEqual(
-      plan.readOnly.slice(1).sort(),
+      plan.readOnly.filter((p) => isInside(p, r.wtGitDir)).sort(),
       ["commondir", "config.worktree", "gitdir", "modules"].map((f) => path.join(r.wtGitDir, f)),
     );
     assert.deepEqual(plan.masked, []);
@@ -281,11 +288,19 @@ describe("I-122: the git plan's worktree mode", { skip: !linux && "Linux (the pl
         `\\(require-all \\(subpath \\(param "${g}"\\)\\) \\(require-not \\(subpath \\(param "${g}_RO_0"\\)\\)\\) \\(require-not \\(subpath \\(param "${g}_RO_1"\\)\\)\\) \\(require-not \\(subpath \\(param "${g}_RO_2"\\)\\)\\) \\(require-not \\(literal \\(param "${g}_PIN_0"\\)\\)\\)\\)`,
       ),
     );
-    for (const k of ["WRITABLE_ROOT_1", "WRITABLE_ROOT_2", "WRITABLE_ROOT_3"])
+    for (const k of ["WRITABLE_ROOT_1", "WRITABLE_ROOT_3"])
       assert.match(
         profile,
         new RegExp(`\\(require-all \\(subpath \\(param "${k}"\\)\\) \\(require-not \\(literal \\(param "${k}_PIN_0"\\)\\)\\)\\)`),
       );
+    // refs/ minus the branches the other working trees stand on.
+    assert.deepEqual(
+      params.filter(([k]) => k.startsWith("WRITABLE_ROOT_2_RO_")),
+      [
+        ["WRITABLE_ROOT_2_RO_0", path.join(r.common, "refs", "heads", "main")],
+        ["WRITABLE_ROOT_2_RO_1", path.join(r.common, "refs", "heads", "other")],
+      ],
+    );
     assert.equal(
       params.some(([, v]) => v === r.common || v === r.otherGitDir || v === r.main),
       false,
@@ -310,9 +325,14 @@ function attempts(r: WorktreeRepo, pointers = true): string {
       ["gitdir", `${r.wtGitDir}/gitdir`],
       ["config-worktree", `${r.wtGitDir}/config.worktree`],
     );
+  // Moving a branch another working tree has checked out (bwrap binds its loose ref read-only).
+  const refMoves = pointers
+    ? ["main", "other"].map((b) => `${GIT} update-ref refs/heads/${b} HEAD 2>/dev/null && echo 'WROTE ${b}-ref' || echo 'refused ${b}-ref'`)
+    : [];
   return [
     `echo change >> f.txt && ${GIT} add -A && ${GIT} commit -qm x && echo COMMITTED`,
     ...tries.map(([name, p]) => `{ echo x >> '${p}'; } 2>/dev/null && echo 'WROTE ${name}' || echo 'refused ${name}'`),
+    ...refMoves,
     `mv '${r.wtGitDir}' '${r.wtGitDir}.moved' 2>/dev/null && echo 'MOVED gitdir' || echo 'refused mv'`,
   ].join("; ");
 }
