@@ -80,7 +80,20 @@ export async function mergeBranch(rec: WorktreeRecord, opts: { message: string }
     const written = splitZ((await inFolder(["diff-tree", "-r", "-z", "--name-only", "--no-renames", "HEAD", tree])).stdout);
     const inTheWay = overlapping(status.local, written);
     if (inTheWay.length > 0) return no(wouldOverwrite(rec.branch, inTheWay), inTheWay);
-    const merge = await inFolder(["merge", "--no-ff", "--no-edit", "--no-verify", "--no-stat", "--quiet", rec.branch], [1, 2, 128]);
+    const merge = await inFolder(
+      [
+        "merge",
+        "--no-ff",
+        "--no-edit",
+        "--no-verify",
+        "--no-stat",
+        "--quiet",
+        "-m",
+        `Merge branch '${rec.branch}'`,
+        `refs/heads/${rec.branch}`,
+      ],
+      [1, 2, 128],
+    );
     if (merge.code === 0) return { merged: true, commit: text(await inFolder(["rev-parse", "HEAD"])) };
     const halfway = (await inFolder(["rev-parse", "--quiet", "--verify", "MERGE_HEAD"], [1])).code === 0;
     if (halfway) await inFolder(["merge", "--abort"]);

@@ -60,7 +60,9 @@ export async function createWorktree(folder: string, opts: { branch: string }): 
   const bad = await checkBranchName(repo, opts.branch);
   if (bad) throw new WorktreeError(bad);
   const where = await worktreePathFor(repo.topLevel, opts.branch);
-  await fs.mkdir(path.dirname(where), { recursive: true });
+  await fs.mkdir(path.dirname(where), { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+    throw new WorktreeError(`The folder for worktrees, ${path.dirname(where)}, could not be made (${e.code ?? e.message}).`);
+  });
   try {
     await userGit(repo.commonDir, repo.topLevel, ["worktree", "add", "--quiet", "--no-track", "-b", opts.branch, where, repo.head]);
   } catch (e) {

@@ -88,6 +88,7 @@ test("I-122: applyToFolder is all or nothing: one conflicting file and neither i
 test("mergeBranch commits the worktree's changes as the user and merges them into the folder's branch, which stays checked out", async () => {
   const folder = makeRepo(tempBase());
   const rec = await createWorktree(folder, { branch: "feature" });
+  sh(folder, "tag", "feature", "HEAD"); // a tag of the same name is not what gets merged
   write(rec.path, "a.txt", "one\ntwo\nthree\nfour\n");
   write(rec.path, "added.txt", "added\n");
   const stash = sh(folder, "stash", "list");
@@ -96,7 +97,8 @@ test("mergeBranch commits the worktree's changes as the user and merges them int
   assert.equal(sh(folder, "symbolic-ref", "HEAD"), "refs/heads/main");
   assert.equal(sh(folder, "rev-parse", "HEAD"), result.commit);
   assert.equal(sh(folder, "rev-list", "--parents", "-n", "1", "HEAD").split(" ").length, 3, "not a merge commit");
-  assert.equal(sh(folder, "log", "-1", "--format=%s|%an <%ae>", "feature"), "Add four|Ada Lovelace <ada@example.com>");
+  assert.equal(sh(folder, "log", "-1", "--format=%s|%an <%ae>", "refs/heads/feature"), "Add four|Ada Lovelace <ada@example.com>");
+  assert.equal(sh(folder, "log", "-1", "--format=%s|%an <%ae>", "HEAD"), "Merge branch 'feature'|Ada Lovelace <ada@example.com>");
   assert.equal(read(folder, "a.txt"), "one\ntwo\nthree\nfour\n");
   assert.equal(read(folder, "added.txt"), "added\n");
   assert.equal(sh(folder, "status", "--porcelain"), "");
