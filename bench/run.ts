@@ -21,8 +21,9 @@ import { churn } from "./churn";
 import { checkpoint } from "./checkpoint";
 import { panel } from "./panel";
 import { agentFence } from "./agentFence";
+import { worktree } from "./worktree";
 
-const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn, checkpoint, panel, agentFence];
+const all: Benchmark[] = [idle, fanout, streaming, lifecycle, coldstart, sandbox, peers, churn, checkpoint, panel, agentFence, worktree];
 
 function parseArgs(argv: string[]): { quick: boolean; only: Set<string> | null } {
   const quick = argv.includes("--quick");

@@ -1,11 +1,13 @@
-// The shadow repository's git: always our GIT_DIR and index, the folder only as the work tree, and an
-// environment scrubbed of the host's GIT_* and of the user's global/system config, so nothing the user
-// (or an agent writing into the folder) configured can run a program or touch the user's own `.git`.
+// Git as Manifold runs it: one runner for the checkpoints' shadow repository and for the user's own
+// repository (worktree sessions). Every run gets an environment scrubbed of the host's GIT_* and of
+// the user's global/system config, and `-c` overrides that win over any config file (no hooks, no
+// fsmonitor, no pager, no prompts, no transport), so nothing configured in a repository (or written
+// into a folder by an agent) makes git run a program. Each caller adds its own `extraConfig`.
 import { spawn } from "node:child_process";
 
 export class GitMissingError extends Error {
-  constructor(detail: string) {
-    super(`Checkpoints need git on PATH (${detail}).`);
+  constructor(detail: string, purpose = "Checkpoints") {
+    super(`${purpose} need git on PATH (${detail}).`);
     this.name = "GitMissingError";
   }
 }
@@ -26,25 +28,107 @@ export class GitError extends Error {
   }
 }
 
-/** `-c` overrides that win over any config file: no hooks, no fsmonitor, no filters from attributes that matter, no signing, no pager. */
-const OVERRIDES = [
+/** The overrides every run gets, whoever's repository it is. */
+export const HARDENING = [
   "core.hooksPath=/dev/null",
   "core.fsmonitor=false",
+  "core.quotePath=false",
+  "core.pager=cat",
+  "commit.gpgSign=false",
+  "protocol.allow=never",
+] as const;
+
+/** The shadow repository's own settings, and its identity. */
+const CHECKPOINT_CONFIG = [
   "core.autocrlf=false",
   "core.safecrlf=false",
   "core.symlinks=true",
-  "core.quotePath=false",
   "core.untrackedCache=true",
   "core.checkStat=minimal",
   "core.trustctime=false",
-  "core.pager=cat",
-  "commit.gpgSign=false",
   "gc.autoDetach=false",
   "advice.addEmbeddedRepo=false",
-  "protocol.allow=never",
   "user.name=Manifold",
   "user.email=checkpoints@manifold.invalid",
-];
+] as const;
+
+/** Where and how one git run happens. */
+export interface GitTarget {
+  /** The process's working directory (git discovers the repository from it when `gitDir` is absent). */
+  readonly cwd: string;
+  /** GIT_DIR, when git must not discover it. */
+  readonly gitDir?: string;
+  /** GIT_WORK_TREE, with `gitDir`. */
+  readonly workTree?: string;
+  /** HOME for git (no ~/.gitconfig, no ~/.config/git/* of the user's); `gitDir`, else /dev/null, when absent. */
+  readonly home?: string;
+  /** `-c` settings after HARDENING (a later one wins). */
+  readonly extraConfig?: readonly string[];
+  /** The host environment git's is scrubbed from (process.env when absent). */
+  readonly hostEnv?: NodeJS.ProcessEnv;
+  /** Names GitMissingError's sentence ("Checkpoints", "Worktree sessions"). */
+  readonly purpose?: string;
+}
+
+export interface GitRunOptions {
+  input?: Buffer | string;
+  /** GIT_INDEX_FILE for this run. */
+  indexFile?: string;
+  /** Exit codes that resolve rather than reject (the run's `code` tells which). */
+  okCodes?: readonly number[];
+}
+
+export interface GitRun {
+  stdout: Buffer;
+  stderr: string;
+  code: number;
+}
+
+function scrubbedEnv(target: GitTarget, indexFile: string | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(target.hostEnv ?? process.env)) {
+    if (v === undefined || k.startsWith("GIT_") || k === "XDG_CONFIG_HOME") continue;
+    if (k === "PATH" || k === "SystemRoot" || k === "TMPDIR" || k === "TEMP" || k === "TMP") env[k] = v;
+  }
+  env.HOME = target.home ?? target.gitDir ?? "/dev/null";
+  env.GIT_CONFIG_NOSYSTEM = "1";
+  env.GIT_CONFIG_GLOBAL = "/dev/null";
+  if (target.gitDir) env.GIT_DIR = target.gitDir;
+  if (target.workTree) env.GIT_WORK_TREE = target.workTree;
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GIT_OPTIONAL_LOCKS = "0";
+  env.GIT_LITERAL_PATHSPECS = "1";
+  env.LC_ALL = "C";
+  if (indexFile) env.GIT_INDEX_FILE = indexFile;
+  return env;
+}
+
+/** Runs git hardened; rejects with GitError on a non-zero exit (short of `okCodes`), GitMissingError when git cannot start. */
+export function runGit(target: GitTarget, args: readonly string[], opts: GitRunOptions = {}): Promise<GitRun> {
+  const argv = [...[...HARDENING, ...(target.extraConfig ?? [])].flatMap((o) => ["-c", o]), ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", argv, {
+      cwd: target.cwd,
+      env: scrubbedEnv(target, opts.indexFile),
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => err.push(d));
+    child.on("error", (e: NodeJS.ErrnoException) =>
+      reject(e.code === "ENOENT" ? new GitMissingError("git was not found", target.purpose) : e),
+    );
+    child.on("close", (code) => {
+      const stderr = Buffer.concat(err).toString("utf8");
+      if (code === 0 || (code !== null && opts.okCodes?.includes(code))) resolve({ stdout: Buffer.concat(out), stderr, code });
+      else reject(new GitError(args, code, stderr));
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(opts.input ?? "");
+  });
+}
 
 export interface GitRepo {
   /** The shadow repository (GIT_DIR). */
@@ -55,57 +139,20 @@ export interface GitRepo {
   readonly hostEnv?: NodeJS.ProcessEnv;
 }
 
-export interface GitRun {
-  stdout: Buffer;
-  stderr: string;
-}
-
-function scrubbedEnv(repo: GitRepo, indexFile: string | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(repo.hostEnv ?? process.env)) {
-    if (v === undefined || k.startsWith("GIT_") || k === "XDG_CONFIG_HOME") continue;
-    if (k === "PATH" || k === "SystemRoot" || k === "TMPDIR" || k === "TEMP" || k === "TMP") env[k] = v;
-  }
-  env.HOME = repo.gitDir; // no ~/.gitconfig, no ~/.config/git/*
-  env.GIT_CONFIG_NOSYSTEM = "1";
-  env.GIT_CONFIG_GLOBAL = "/dev/null";
-  env.GIT_DIR = repo.gitDir;
-  env.GIT_WORK_TREE = repo.workTree;
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.GIT_OPTIONAL_LOCKS = "0";
-  env.GIT_LITERAL_PATHSPECS = "1";
-  env.LC_ALL = "C";
-  if (indexFile) env.GIT_INDEX_FILE = indexFile;
-  return env;
-}
-
-/** Runs git in the shadow repository; rejects with GitError on a non-zero exit, GitMissingError when git cannot start. */
-export function git(
-  repo: GitRepo,
-  args: readonly string[],
-  opts: { input?: Buffer | string; indexFile?: string; okCodes?: readonly number[] } = {},
-): Promise<GitRun> {
-  const argv = [...OVERRIDES.flatMap((o) => ["-c", o]), ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", argv, {
+/** Runs git in the shadow repository: our GIT_DIR and index, the folder only as the work tree. */
+export function git(repo: GitRepo, args: readonly string[], opts: GitRunOptions = {}): Promise<GitRun> {
+  return runGit(
+    {
       cwd: repo.workTree,
-      env: scrubbedEnv(repo, opts.indexFile),
-      stdio: ["pipe", "pipe", "pipe"],
-      windowsHide: true,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => err.push(d));
-    child.on("error", (e: NodeJS.ErrnoException) => reject(e.code === "ENOENT" ? new GitMissingError("git was not found") : e));
-    child.on("close", (code) => {
-      const stderr = Buffer.concat(err).toString("utf8");
-      if (code === 0 || (code !== null && opts.okCodes?.includes(code))) resolve({ stdout: Buffer.concat(out), stderr });
-      else reject(new GitError(args, code, stderr));
-    });
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(opts.input ?? "");
-  });
+      gitDir: repo.gitDir,
+      workTree: repo.workTree,
+      home: repo.gitDir,
+      extraConfig: CHECKPOINT_CONFIG,
+      hostEnv: repo.hostEnv,
+    },
+    args,
+    opts,
+  );
 }
 
 /** NUL-separated records of a `-z` output. */
