@@ -82,4 +82,9 @@ export const COMMANDS = {
   clearAgentSecret: "manifold.clearAgentSecret",
   updateAgent: "manifold.updateAgent",
   removeAgent: "manifold.removeAgent",
+  newWorktreeSession: "manifold.newWorktreeSession",
+  reviewWorktree: "manifold.reviewWorktree",
+  applyWorktree: "manifold.applyWorktree",
+  mergeWorktree: "manifold.mergeWorktree",
+  discardWorktree: "manifold.discardWorktree",
 } as const;

@@ -151,8 +151,11 @@ export function bwrapArgs(command: string, ctx: SandboxContext, cwd: string, fds
   const rootFd = String(fds.open(ctx.root, "dir"));
   if (ctx.mode === "workspace-write") {
     // Git metadata and protected config (configPaths.ts, I-112): one plan, the same binds.
-    // `/tmp` counts as masked: the session's temp area replaced it, so a grant there would not be what the host holds.
-    const plan = folderPlan(ctx.root, ctx.protectedPaths ?? [], [...masks, "/tmp"]);
+    const plan = folderPlan(ctx.root, ctx.protectedPaths ?? [], masks);
+    // A worktree's repository under /tmp: the session's temp area replaced /tmp, so its git dir is
+    // bound read-only first (as `/` shows it elsewhere), the grants then go on top of the host's.
+    const common = plan.writable[0] !== undefined ? path.dirname(plan.writable[0]) : undefined;
+    if (common !== undefined && isInside(common, "/tmp")) args.push("--ro-bind-fd", String(fds.open(common, "dir")), common);
     args.push("--bind-fd", rootFd, ctx.root, ...gitProtectionArgs(ctx.root, plan, fds));
   } else {
     // read-only: re-expose the root (it may live under the now-private /tmp) without write access.

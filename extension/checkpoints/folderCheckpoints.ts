@@ -99,9 +99,16 @@ export class FolderCheckpoints {
   }
 
   /** The checkpoint before a prompt; the changes list starts again from it. */
-  async beforePrompt(sessionId: string, promptIndex: number, label: string): Promise<CheckpointRecord> {
+  beforePrompt(sessionId: string, promptIndex: number, label: string): Promise<CheckpointRecord> {
+    return this.#baselineCheckpoint(sessionId, { kind: "prompt", promptIndex, label: label.slice(0, 500) });
+  }
+
+  async #baselineCheckpoint(
+    sessionId: string,
+    what: Omit<CheckpointRecord, "before" | "skipped" | "id" | "at">,
+  ): Promise<CheckpointRecord> {
     const snap = await this.repo.snapshot();
-    const rec = await this.#commit(sessionId, snap, { kind: "prompt", promptIndex, label: label.slice(0, 500) });
+    const rec = await this.#commit(sessionId, snap, what);
     const data = await this.#read(sessionId);
     data.checkpoints.push(rec);
     data.baseline = { checkpointId: rec.id, tree: snap.tree };
@@ -109,6 +116,14 @@ export class FolderCheckpoints {
     await this.#records.write(data);
     this.#changed();
     return rec;
+  }
+
+  /**
+   * The checkpoint before something the user confirmed writes into the folder (a worktree's Apply):
+   * the changes list starts again from it and shows what came in; `afterTurn` marks its end.
+   */
+  beforeApply(sessionId: string, label: string): Promise<CheckpointRecord> {
+    return this.#baselineCheckpoint(sessionId, { kind: "restore", label: label.slice(0, 500) });
   }
 
   /** Marks where the agent's turn ended: what changes after this and before the next checkpoint is the user's. */

@@ -9,6 +9,9 @@ import { affectsAgent } from "./config";
 import { SessionManager } from "../sessions/vscode/sessionManager";
 import { SessionsView } from "../sessions/vscode/sessionsView";
 import { DisposableStore } from "../../base/lifecycle";
+import { WorktreeSessions } from "../worktrees/vscode/worktreeSessions";
+import { WorktreeBaseDocs } from "../worktrees/vscode/worktreeBaseDocs";
+import { WorktreeCommands } from "../worktrees/vscode/worktreeCommands";
 
 let root: DisposableStore | undefined;
 
@@ -23,8 +26,12 @@ export function activate(context: vscode.ExtensionContext): ManifoldApi {
   const diffs = store.add(new DiffContentProvider());
   const ui = store.add(new DisposableStore());
   const manager = store.add(new SessionManager(context, log, diffs, runSessionAction));
-  const view = ui.add(new SessionsView(manager));
+  // Before the panel serializer: a restored worktree panel finds its folder among them.
+  const worktrees = ui.add(new WorktreeSessions(context, manager));
+  const view = ui.add(new SessionsView(manager, worktrees));
   ui.add(registerCommands(manager, view, context));
+  const baseDocs = ui.add(new WorktreeBaseDocs((id) => worktrees.records.get(id)));
+  new WorktreeCommands(manager, worktrees, baseDocs).register(ui);
   ui.add(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => {

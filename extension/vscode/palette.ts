@@ -15,7 +15,7 @@ import { DisposableStore, type IDisposable } from "../../base/lifecycle";
 /** Commands accept a tree node, a folder Uri, a folder path, or nothing (then ask). */
 async function resolveFolder(manager: SessionManager, arg: unknown, placeHolder: string): Promise<vscode.WorkspaceFolder | undefined> {
   if (arg && typeof arg === "object" && "kind" in arg && "folder" in arg) return (arg as SessionsNode).folder;
-  if (arg instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(arg);
+  if (arg instanceof vscode.Uri) return manager.folderOf(arg.fsPath) ?? vscode.workspace.getWorkspaceFolder(arg);
   if (typeof arg === "string") return manager.folderOf(arg);
   const folders = manager.folders();
   if (folders.length === 0) {
@@ -153,7 +153,14 @@ function registerSessionCommands(
       const s = await attached(manager, arg, "Delete a session of which folder?");
       if (!s) return;
       const id = sessionIdArg(arg) ?? (await pickSession(s, `Delete which session of ${s.folderName}?`, true));
-      if (!id || !(await confirmDelete(s, id))) return;
+      if (!id) return;
+      // A worktree session's own session: deleting it is discarding the worktree (which asks first).
+      if (manager.folderOf(s.folder)?.index === -1 && id === s.sessionId) {
+        await vscode.commands.executeCommand(COMMANDS.discardWorktree, vscode.Uri.file(s.folder));
+        view.refresh();
+        return;
+      }
+      if (!(await confirmDelete(s, id))) return;
       await s.deleteSession(id);
       view.refresh();
     }),

@@ -24,6 +24,8 @@ export interface FencingDeps {
   sandbox(): Promise<CommandSandbox>;
   /** The folder sessions with a panel open (the notes go there). */
   open(): FolderSession[];
+  /** Folders the window serves that are not workspace folders (worktrees); absent: none. */
+  sessionFolders?(): ReadonlyArray<{ path: string; name: string }>;
   log(line: string): void;
 }
 
@@ -57,26 +59,27 @@ export class AgentFencing {
     this.#store.dispose();
   }
 
+  /** What a window's fence lets the agent write in: its folders on this disk, then its worktrees. */
+  #folders(): Array<{ path: string; name: string }> {
+    return [...localFolders().map((f) => ({ path: f.uri.fsPath, name: f.name })), ...(this.deps.sessionFolders?.() ?? [])];
+  }
+
   /** The spec to spawn for `setting` (the `manifold.agent` value): fenced, or unconfined by the user's choice. */
   async confine(spec: AgentSpec, setting: string): Promise<AgentSpec> {
     if (spec.builtin) return spec;
-    const folders = localFolders();
+    const folders = this.#folders();
     const once = this.#onceFor === setting;
     this.#onceFor = undefined;
     const storage = this.deps.context.globalStorageUri.fsPath;
     const confined = await confineAgent(spec, {
-      ...this.#fenceOptions(
-        setting,
-        folders.map((f) => ({ path: f.uri.fsPath, name: f.name })),
-        "agent-tmp",
-      ),
+      ...this.#fenceOptions(setting, folders, "agent-tmp"),
       onceUnconfined: once,
       choose: (name, reason) => this.#choose(setting, name, reason),
     });
     this.#guard =
       confined.confinement?.kind === "confined"
         ? new FencedConfigGuard(
-            folders.map((f) => f.uri.fsPath),
+            folders.map((f) => f.path),
             path.join(storage, "held-config"),
           )
         : undefined;
@@ -169,8 +172,9 @@ export class AgentFencing {
   async foldersChanged(spec: AgentSpec | undefined, restart: () => Promise<void>): Promise<void> {
     const had = spec?.confinement?.kind === "confined" ? (spec.confinement.folders ?? []) : undefined;
     if (!had) return;
-    const now = localFolders();
-    const added = now.filter((f) => !had.includes(f.uri.fsPath)).map((f) => f.name);
+    const added = this.#folders()
+      .filter((f) => !had.includes(f.path))
+      .map((f) => f.name);
     if (added.length === 0) return;
     const RESTART = "Restart Agent";
     const picked = await vscode.window.showInformationMessage(

@@ -34,6 +34,8 @@ const QUEUES_KEY = "manifold.queues";
 
 export class SessionManager implements AsyncShutdown {
   readonly #sessions = new Map<string, FolderSession>();
+  /** Folders served like workspace folders that are not ones: worktree sessions' worktrees (extension/worktrees). */
+  readonly #sessionFolders = new Map<string, vscode.WorkspaceFolder>();
   /** Each folder session's subscription, ended when the folder leaves the workspace. */
   readonly #sessionSubs = new DisposableMap<string>();
   /** The open chat panels by folder; a panel leaves the map when it is disposed. */
@@ -69,6 +71,7 @@ export class SessionManager implements AsyncShutdown {
       all: () => this.#sessions.values(),
       open: () => this.#openSessions(),
       sandbox: () => this.#terminalSandbox(),
+      sessionFolders: () => [...this.#sessionFolders.values()].map((f) => ({ path: f.uri.fsPath, name: f.name })),
     });
     this.#store.add(this.agent.onDidChangeStatus((status) => this.#onDidChange.fire({ kind: "agent", status })));
     this.#store.add(this.baselineDocs);
@@ -175,12 +178,36 @@ export class SessionManager implements AsyncShutdown {
     return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file");
   }
 
+  /** A workspace folder, or a session folder added with addSessionFolder, by path. */
   folderOf(path: string): vscode.WorkspaceFolder | undefined {
-    return this.folders().find((f) => f.uri.fsPath === path);
+    return this.folders().find((f) => f.uri.fsPath === path) ?? this.#sessionFolders.get(path);
   }
 
+  /** A folder that gets a session and panel of its own like a workspace folder (a worktree); index -1. */
+  addSessionFolder(folder: vscode.WorkspaceFolder): void {
+    this.#sessionFolders.set(folder.uri.fsPath, folder);
+    this.agent.foldersChanged();
+    this.#onDidChange.fire({ kind: "panels" });
+  }
+
+  /** Ends a session folder's panel and session and forgets it; its binding is dropped. */
+  async removeSessionFolder(path: string): Promise<void> {
+    if (!this.#sessionFolders.delete(path)) return;
+    this.#panels.get(path)?.dispose();
+    const s = this.#sessions.get(path);
+    this.#sessions.delete(path);
+    this.#sessionSubs.deleteAndDispose(path);
+    this.mcp.revoke(path);
+    await s?.shutdown().catch((err: unknown) => this.log.warn(`[${s.folderName}] ending the session: ${errorText(err)}`));
+    const next = { ...this.#bindings() };
+    delete next[path];
+    await this.context.workspaceState.update(this.#bindingsKey(), next);
+    this.#onDidChange.fire({ kind: "panels" });
+  }
+
+  /** Sessions of the workspace folders, then of the session folders (worktrees). */
   allSessions(): FolderSession[] {
-    return this.folders().map((f) => this.session(f));
+    return [...this.folders(), ...this.#sessionFolders.values()].map((f) => this.session(f));
   }
 
   #openSessions(): FolderSession[] {

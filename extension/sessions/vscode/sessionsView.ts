@@ -1,6 +1,6 @@
-// The "Sessions" tree (view `manifold.sessions`): folders → sessions → the current session's files
-// changed since its last checkpoint, with state and a badge for pending approvals and unanswered
-// questions.
+// The "Sessions" tree (view `manifold.sessions`): folders → sessions and worktree sessions → the
+// current session's files changed since its last checkpoint, with state and a badge for pending
+// approvals and unanswered questions.
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { SessionInfo } from "@agentclientprotocol/sdk";
@@ -9,6 +9,8 @@ import type { FileChange } from "../../checkpoints/folderCheckpoints";
 import type { FolderSession, SessionActivity } from "../folderSession";
 import type { SessionManager } from "./sessionManager";
 import { DisposableStore } from "../../../base/lifecycle";
+import type { StoredWorktree } from "../../worktrees/worktreeRecords";
+import type { WorktreeSessions } from "../../worktrees/vscode/worktreeSessions";
 
 export type SessionsNode =
   | { kind: "folder"; folder: vscode.WorkspaceFolder }
@@ -21,7 +23,9 @@ export type SessionsNode =
       current: boolean;
       changes: FileChange[];
     }
-  | ChangeNode;
+  | ChangeNode
+  /** A worktree session of the folder: `folder` is the worktree, served like a folder. */
+  | { kind: "worktree"; folder: vscode.WorkspaceFolder; rec: StoredWorktree };
 
 /** A file changed since the session's review baseline; a click opens its diff (Show Changes with this node). */
 export interface ChangeNode {
@@ -66,12 +70,16 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
    */
   readonly #changes = new Map<string, { sessionId: string; files: Promise<FileChange[]> }>();
 
-  constructor(private readonly manager: SessionManager) {
+  constructor(
+    private readonly manager: SessionManager,
+    private readonly worktrees?: WorktreeSessions,
+  ) {
     this.#view = vscode.window.createTreeView("manifold.sessions", { treeDataProvider: this, showCollapseAll: false });
     this.#store.add(this.#view);
     this.#store.add(this.#onDidChangeTreeData);
     this.#store.add(manager.onDidChange(() => this.#scheduleRefresh()));
     this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => this.#scheduleRefresh()));
+    if (worktrees) this.#store.add(worktrees.onDidChange(() => this.#scheduleRefresh()));
     this.#store.add(
       manager.checkpoints.onDidChange((folder) => {
         this.#changes.delete(folder);
@@ -113,6 +121,7 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
       item.command = { command: "manifold.openChat", title: "Open Chat", arguments: [node] };
       return item;
     }
+    if (node.kind === "worktree") return this.#worktreeItem(node);
     if (node.kind === "change") {
       const item = new vscode.TreeItem(
         vscode.Uri.file(path.join(node.folder.uri.fsPath, ...node.file.path.split("/"))),
@@ -136,6 +145,23 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
     item.iconPath = new vscode.ThemeIcon(node.current ? "comment-discussion" : "history");
     item.contextValue = node.current ? "manifold.session.current" : "manifold.session";
     item.command = { command: "manifold.switchSession", title: "Switch Session", arguments: [node] };
+    return item;
+  }
+
+  #worktreeItem(node: Extract<SessionsNode, { kind: "worktree" }>): vscode.TreeItem {
+    const s = this.manager.session(node.folder);
+    const act = ACTIVITY[s.activity];
+    const rec = node.rec;
+    const item = new vscode.TreeItem(rec.branch, vscode.TreeItemCollapsibleState.None);
+    const waiting = s.pending.length + s.pendingQuestions.length;
+    const state = rec.mergedAt ? "merged" : rec.appliedAt ? "applied" : undefined;
+    item.description = [waiting > 0 ? `${act.label} (${waiting})` : act.label, state, this.worktrees?.usageText(rec)]
+      .filter(Boolean)
+      .join(" · ");
+    item.tooltip = `Worktree session ${node.folder.name}\n${rec.path}\nfrom ${rec.base.slice(0, 12)}`;
+    item.iconPath = new vscode.ThemeIcon(s.activity === "idle" || s.activity === "detached" ? "git-branch" : act.icon);
+    item.contextValue = "manifold.worktree";
+    item.command = { command: "manifold.openChat", title: "Open Chat", arguments: [node] };
     return item;
   }
 
@@ -171,6 +197,8 @@ export class SessionsView implements vscode.TreeDataProvider<SessionsNode>, vsco
         changes,
       });
     }
+    const wts = this.worktrees;
+    if (wts) for (const rec of wts.of(node.folder.uri.fsPath)) out.push({ kind: "worktree", folder: wts.folderFor(rec), rec });
     return out;
   }
 

@@ -30,6 +30,8 @@ export interface AgentSessions {
   all(): Iterable<FolderSession>;
   open(): FolderSession[];
   sandbox(): Promise<CommandSandbox>;
+  /** Folders served like workspace folders that are not ones (worktrees): a fenced agent may write there too. */
+  sessionFolders(): ReadonlyArray<{ path: string; name: string }>;
 }
 
 export class WindowAgent implements AsyncShutdown {
@@ -55,7 +57,13 @@ export class WindowAgent implements AsyncShutdown {
   ) {
     this.secrets = new AgentSecretStore(context.secrets, context.globalState);
     const fencing = this.#store.add(
-      new AgentFencing({ context, sandbox: () => sessions.sandbox(), open: () => sessions.open(), log: (m) => log.info(m) }),
+      new AgentFencing({
+        context,
+        sandbox: () => sessions.sandbox(),
+        open: () => sessions.open(),
+        sessionFolders: () => sessions.sessionFolders(),
+        log: (m) => log.info(m),
+      }),
     );
     this.#fencing = fencing;
     const agentLog: AgentLog = {
@@ -99,11 +107,7 @@ export class WindowAgent implements AsyncShutdown {
       },
       onStatus: (status, message) => this.#setStatus(status, message),
     });
-    this.#store.add(
-      vscode.workspace.onDidChangeWorkspaceFolders(() => {
-        void fencing.foldersChanged(this.host.spec, () => this.restartAgent()).catch((err: unknown) => log.warn(errorText(err)));
-      }),
-    );
+    this.#store.add(vscode.workspace.onDidChangeWorkspaceFolders(() => this.foldersChanged()));
     if (!vscode.workspace.isTrusted) this.#status = "untrusted";
     this.#store.add(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -115,6 +119,11 @@ export class WindowAgent implements AsyncShutdown {
   }
 
   /** A turn of `s` ended (or its session changed): what the fenced agent did to the folders' config is checked. */
+  /** The folders the window serves changed: a fenced agent is offered the restart that lets it write in the new ones. */
+  foldersChanged(): void {
+    void this.#fencing.foldersChanged(this.host.spec, () => this.restartAgent()).catch((err: unknown) => this.log.warn(errorText(err)));
+  }
+
   afterTurn(s: FolderSession): void {
     const spec = this.host.spec;
     if (spec?.confinement?.kind === "confined") this.#fencing.afterTurn(s, spec.name);
