@@ -103,17 +103,18 @@ export class CheckpointReview {
     const sessionId = this.deps.session.sessionId;
     let changes: ChangesView;
     let stale = false;
+    // The banner this refresh judges; a restore applied meanwhile sets a newer one, which is not stale.
+    const banner = this.#banner;
     if ("unavailable" in r) changes = { files: [], unavailable: r.unavailable };
     else if (!sessionId) changes = { files: [] };
     else {
-      const banner = this.#banner;
       const [c, list] = await Promise.all([r.ck.changes(sessionId), banner ? r.ck.list(sessionId) : Promise.resolve([])]);
       stale = banner !== undefined && list[list.length - 1]?.id !== banner.undoCheckpointId;
       changes = changesView(c);
     }
     if (seq < this.#posted) return; // a later refresh already posted what is on disk now
     this.#posted = seq;
-    if (stale && this.#banner) {
+    if (stale && this.#banner === banner) {
       this.#banner = undefined;
       this.deps.post({ type: "restore/done", done: undefined, changes });
     } else this.deps.post({ type: "changes", changes });

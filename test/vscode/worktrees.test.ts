@@ -230,6 +230,10 @@ describe("worktree sessions through Manifold's UI", () => {
       assert.equal(git(alpha, "diff", "--cached", "--name-only"), "");
 
       await runCommandAndPick(t.page, "Manifold: Discard Worktree…", "alpha ▸ fix-two");
+      // The question lists what was never brought back.
+      await t.page
+        .locator(".monaco-dialog-box", { hasText: /were never applied or merged:[\s\S]*shared\.txt/ })
+        .waitFor({ state: "visible", timeout: 30_000 });
       await confirmDialog(t.page, /Discard the worktree fix-two\?/, "Discard");
       // The notice comes once the worktree and branch are removed.
       await t.page

@@ -11,7 +11,7 @@ import type { DisposableStore } from "../../../base/lifecycle";
 import type { StoredWorktree as WorktreeRecord } from "../worktreeRecords";
 import { createWorktree, discardWorktree, isMerged } from "../worktreeGit";
 import { branchNameFor, checkBranchName, repoOf } from "../repo";
-import { changes as worktreeChanges, type WorktreeChange } from "../changes";
+import { changes as worktreeChanges, hasUnappliedChanges, type WorktreeChange } from "../changes";
 import { applyToFolder } from "../apply";
 import { mergeBranch } from "../merge";
 import type { WorktreeBaseDocs } from "./worktreeBaseDocs";
@@ -222,7 +222,8 @@ export class WorktreeCommands {
     if (!rec) return false;
     const merged = await isMerged(rec).catch(() => false);
     const changes = await worktreeChanges(rec).catch(() => []);
-    const unapplied = rec.appliedAt === undefined && !merged && changes.length > 0;
+    // By content: after an Apply or Merge, later edits of the agent are unapplied again.
+    const unapplied = changes.length > 0 && (await hasUnappliedChanges(rec).catch(() => true));
     const ok = "Discard";
     const answer = await vscode.window.showWarningMessage(
       `Discard the worktree ${rec.branch}?`,

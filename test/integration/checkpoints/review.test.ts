@@ -23,6 +23,23 @@ class SlowFirstChanges extends FolderCheckpoints {
     this.#held = new Promise((resolve) => (this.release = resolve));
   }
 
+  #heldList: Promise<void> | undefined;
+  releaseList: () => void = () => {};
+  listCalls = 0;
+
+  /** Holds the next `list()` back until `releaseList()`, before it reads the records. */
+  holdList(): void {
+    this.#heldList = new Promise((resolve) => (this.releaseList = resolve));
+  }
+
+  override async list(sessionId: string): ReturnType<FolderCheckpoints["list"]> {
+    this.listCalls++;
+    const held = this.#heldList;
+    this.#heldList = undefined;
+    if (held) await held;
+    return super.list(sessionId);
+  }
+
   override async changes(sessionId: string): ReturnType<FolderCheckpoints["changes"]> {
     this.calls++;
     const c = await super.changes(sessionId);
@@ -219,4 +236,34 @@ test("refreshes asked for by file changes run one at a time, with one more after
   assert.deepEqual(rows(), ["a.txt", "b.txt (mine)"]);
   assert.equal(ck.calls - calls, 2, "three requests, two refreshes");
   assert.deepEqual(errors, []);
+});
+
+test("I-105: a refresh that judged the previous banner stale never takes away the banner of a restore applied meanwhile", async () => {
+  const { folder, ck, review, view, turn } = setup();
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+  write(folder, "a.txt", "a1\n");
+  await turn(0, { "a.txt": "a2\n" });
+  await review.handle({ type: "changes/undo", paths: ["a.txt"] });
+  const undo = view().done;
+  assert.equal(undo?.kind, "undo");
+  await review.handle({ type: "restore/undo", checkpointId: undo!.undoCheckpointId });
+  const planId = view().plan!.planId;
+
+  // A refresh starts with the undo's banner and reads the records only after the next restore wrote its own.
+  ck.holdList();
+  const lists = ck.listCalls;
+  const before = ck.computed;
+  const slow = review.refresh();
+  while (ck.listCalls === lists || ck.computed === before) await tick();
+  // The restore is applied and its banner set; its changes list is still being computed.
+  ck.hold();
+  const computed = ck.computed;
+  const confirm = review.handle({ type: "restore/confirm", planId, keepUserEdits: false });
+  while (ck.computed === computed) await tick();
+  ck.releaseList();
+  await slow;
+  ck.release();
+  await confirm;
+  assert.equal(read(folder, "a.txt"), "a2\n");
+  assert.equal(view().done?.kind, "revert", "the banner of the restore just applied was taken away");
 });
