@@ -60,6 +60,8 @@ const server = createServer({
 // are batched per turn of the event loop; whatever is pending still leaves on exit.
 const output = batchedOutput(process.stdout);
 process.on("exit", () => output.flush());
+// The first line out is the `initialize` answer: models and the sandbox probe start after it (cold start).
+output.afterNextWrite(() => server.start());
 const stream = guardedNdJsonStream(output, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
 const connection = server.app.connect(stream);
 

@@ -1,11 +1,12 @@
 // The agent-server's object graph, composed in dependency order, with one teardown.
 //
-// Two halves, because `initialize` must be answerable before the sandbox probe spawns its child and
+// Two halves, because `initialize` must be answered before the sandbox probe spawns its child and
 // the models are resolved (cold start):
 //   now:   store, MCP sessions, live, ACP app (nothing here needs the probe or the models);
-//   later: models + sandbox → tools → tasks → services, one turn of the event loop after the
-//          connection starts reading. LiveAgents holds the services as that promise: a creation
-//          waits for it, and the ACP handlers wait for `ready` before they create anything.
+//   later: models + sandbox → tools → tasks → services, started by `start()` (main calls it once
+//          the first line, the `initialize` answer, has left stdout) or by the first lifecycle
+//          request, whichever comes first. LiveAgents holds the services as that promise: a
+//          creation waits for it, and the ACP handlers wait for `ready` before they create anything.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentProfile } from "../base/agentProfiles";
 import { detectSandbox } from "../sandbox";
@@ -36,6 +37,8 @@ export interface Server {
   app: acp.AgentApp;
   /** Models, sandbox and services are in place (rejects with the start-up failure). */
   ready: Promise<void>;
+  /** Starts resolving models and probing the sandbox, if that has not started yet; idempotent. */
+  start(): void;
   /** Memoized: every session disposed (I-80), then every background task and MCP server stopped. */
   teardown(): Promise<void>;
 }
@@ -53,22 +56,24 @@ export function createServer(opts: ServerOptions): Server {
   // Each session's MCP servers: started by the bridge, stopped with the session's agent.
   const mcp = new McpSessions(opts.env, mcpLimitsFrom(opts.env), { dataDir: opts.dataDir });
   const models: ModelConfig[] = [];
-  const runtime = startRuntime(opts, mcp, models);
+  let start!: () => void;
+  const started = new Promise<void>((resolve) => (start = resolve));
+  const runtime = started.then(() => startRuntime(opts, mcp, models));
   // Agents exist only after `runtime` resolved (creation awaits the services), so the per-owner
   // cleanups below always find it; a failed start-up has no agents to clean up after.
-  const started = runtime.catch(() => null);
+  const startedRuntime = runtime.catch(() => null);
   const services = runtime.then((r) => r.services);
   services.catch(ignoreError("the failure is reported once, through `ready`; a creation still sees it"));
   const live: LiveAgents = new LiveAgents(
     store,
     services,
     async (sessionId) => {
-      const r = await started;
+      const r = await startedRuntime;
       await Promise.all([r?.tasks.disposeOwner(sessionId), mcp.stop(sessionId)]);
       r?.tools.forgetSession(sessionId);
     },
     async (sessionId) => {
-      await (await started)?.tasks.forgetOwner(sessionId);
+      await (await startedRuntime)?.tasks.forgetOwner(sessionId);
     },
   );
   // What start-up produced, once it has: the sandbox backend the config options describe, what teardown stops.
@@ -90,17 +95,18 @@ export function createServer(opts: ServerOptions): Server {
   const { app, bridge } = createAcpApp({
     live,
     models,
-    ready,
+    ready: () => {
+      start();
+      return ready;
+    },
     sandboxBackend: () => current?.sandboxBackend,
     mcp,
     profiles: opts.profiles ?? [],
   });
-  return { app, ready, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
+  return { app, ready, start, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
 }
 
 async function startRuntime(opts: ServerOptions, mcp: McpSessions, models: ModelConfig[]): Promise<Runtime> {
-  // A turn of the event loop first, so an `initialize` already waiting on stdin is answered before the probe.
-  await new Promise<void>((resolve) => setImmediate(resolve));
   const hidden = outermost([opts.dataDir, ...(opts.hide ?? [])]);
   const [resolved, sandbox] = await Promise.all([resolveModels(opts.env), detectSandbox(opts.env, { hide: hidden })]);
   models.push(...resolved.models);

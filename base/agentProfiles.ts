@@ -3,7 +3,7 @@
 // and the extension's `manifold.agentProfiles` setting. Two profiles with one id are refused, naming
 // both (I-10). A profile's id is a label: shown and logged, and the prefix of the session ids it
 // mints (I-7), never a routing key (I-8). Pure.
-import { z } from "zod";
+import * as z from "zod/v4";
 
 export const PROFILE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 /** The id of "no profile": a client may not name a profile so. */

@@ -38,8 +38,11 @@ export interface AcpAppDeps {
   mcp?: McpSessions;
   /** The configured agent profiles. */
   profiles?: readonly AgentProfile[];
-  /** Lifecycle requests wait for this (models and sandbox resolved); initialize does not. */
-  ready?: Promise<void>;
+  /**
+   * Lifecycle requests wait for this (models and sandbox resolved); initialize does not. Calling it
+   * starts that work if it has not started yet (start-up defers it until `initialize` has answered).
+   */
+  ready?: () => Promise<void>;
 }
 
 export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bridge } {
@@ -50,7 +53,7 @@ export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bri
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
     ...(deps.profiles ? { profiles: deps.profiles } : {}),
   });
-  const ready = deps.ready ?? Promise.resolve();
+  const ready = deps.ready ?? (() => Promise.resolve());
   // Registered in this order: connection and initialize, the session lifecycle, then turns.
   const connected = withConnection(acp.agent({ name: AGENT_INFO.name }), deps, bridge);
   const app = withTurns(withSessions(connected, bridge, ready), deps, bridge);
@@ -87,24 +90,24 @@ function withConnection(app: acp.AgentApp, deps: AcpAppDeps, bridge: Bridge): ac
 }
 
 /** Session lifecycle: new, load, resume, list, close, fork, delete, and the config switches. */
-function withSessions(app: acp.AgentApp, bridge: Bridge, ready: Promise<void>): acp.AgentApp {
+function withSessions(app: acp.AgentApp, bridge: Bridge, ready: () => Promise<void>): acp.AgentApp {
   return app
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      await ready;
+      await ready();
       const res = await newSession(bridge, params);
       announceCommandsAfterNew(bridge, res.sessionId);
       return res;
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
-      await ready;
+      await ready();
       return attachSession(bridge, params, true);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
-      await ready;
+      await ready();
       return attachSession(bridge, params, false);
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
-      await ready;
+      await ready();
       return listSessions(bridge, params);
     })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
@@ -114,7 +117,7 @@ function withSessions(app: acp.AgentApp, bridge: Bridge, ready: Promise<void>): 
       return {};
     })
     .onRequest(FORK_METHOD, { parse: parseForkParams }, async ({ params }) => {
-      await ready;
+      await ready();
       return forkSession(bridge, params);
     })
     .onRequest(acp.methods.agent.session.delete, async ({ params }) => {

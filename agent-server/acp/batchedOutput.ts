@@ -13,6 +13,8 @@ export interface BatchedOutput {
   writeLine(line: Uint8Array): void;
   /** Writes what is still pending, now (for a synchronous exit). */
   flush(): void;
+  /** Runs `fn` once, right after the next batch has been handed to the stream. */
+  afterNextWrite(fn: () => void): void;
 }
 
 /** A batch this large leaves at once, without waiting for the end of the turn. */
@@ -23,6 +25,7 @@ export function batchedOutput(out: Writable, batchBytes = BATCH_BYTES): BatchedO
   let pendingBytes = 0;
   let scheduled = false;
   let drained: Promise<void> | null = null;
+  let afterWrite: (() => void)[] = [];
 
   const flush = (): void => {
     if (pending.length === 0) return;
@@ -37,6 +40,11 @@ export function batchedOutput(out: Writable, batchBytes = BATCH_BYTES): BatchedO
           resolve();
         }),
       );
+    }
+    if (afterWrite.length > 0) {
+      const fns = afterWrite;
+      afterWrite = [];
+      for (const fn of fns) fn();
     }
   };
 
@@ -68,5 +76,5 @@ export function batchedOutput(out: Writable, batchBytes = BATCH_BYTES): BatchedO
       flush();
     },
   });
-  return { writable, writeLine: add, flush };
+  return { writable, writeLine: add, flush, afterNextWrite: (fn) => void afterWrite.push(fn) };
 }

@@ -3,7 +3,7 @@
 // `--expose-gc` AND `MANIFOLD_DEBUG_MEMORY=1`; a production agent has neither, so the method is
 // unknown (-32601) there and no client can make it stall the process with forced GCs.
 import type * as acp from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import type { LiveAgents } from "../runtime/liveAgents";
 import type { Bridge } from "./bridge";
 

@@ -4,7 +4,7 @@
 // log, so they are never sent again. The source session is left as it was.
 import { randomUUID } from "node:crypto";
 import { RequestError, type SessionConfigOption, type SessionModeState } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import { canonicalCwd } from "../runtime/cwd";
 import { LOG_FORMAT_VERSION, type LogEntry, type SessionEvent } from "../session/events";
 import type { Bridge } from "./bridge";

@@ -136,7 +136,8 @@ export async function newSession(
       fitOut,
       state: (rec) => sessionState(bridge, rec),
     });
-  const agent = await createLive(bridge, await cwdOrThrow(params.cwd), undefined, profile);
+  // The creation makes the cwd canonical (I-63) and refuses a bad one as invalid params (mapLifecycleError).
+  const agent = await createLive(bridge, params.cwd, undefined, profile);
   const rec = bridge.adopt(agent);
   await fitOut(rec);
   return { sessionId: agent.sessionId, ...sessionState(bridge, rec) };

@@ -1,7 +1,7 @@
 // Permission routing: a tool's ask becomes `session/request_permission` to the owning session only,
 // naming an announced tool call. Anything but a recognized allow is a refusal (I-41..45).
 import { methods, type AgentContext, type PermissionOption, type RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import type { PermissionAnswer } from "../policy/types";
 import type { PermissionAsk } from "../runtime/capabilities";
 import type { SessionRecord } from "./record";

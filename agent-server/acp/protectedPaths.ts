@@ -4,7 +4,7 @@
 // ignored where they are used (sandbox/configPaths.ts `extraInRoot`).
 import * as path from "node:path";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import { MAX_PROTECTED_PATHS } from "../../sandbox/configPaths";
 
 export const PROTECTED_PATHS_META = "manifold.dev/protectedPaths";

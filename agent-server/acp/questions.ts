@@ -2,7 +2,7 @@
 // only, naming an announced tool call. Cancel and teardown reject the asker with an AbortError;
 // anything but a well-formed accept is "declined" (I-45, I-46).
 import { methods, type AgentContext, type CreateElicitationRequest, type CreateElicitationResponse } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import { AbortedError } from "../runtime/abortable";
 import type { UserAnswer, UserQuestion } from "../runtime/capabilities";
 import type { SessionRecord } from "./record";

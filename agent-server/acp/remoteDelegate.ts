@@ -9,7 +9,7 @@
 // `$/cancel_request`, on which the client ends the child's process tree. Pure apart from the request.
 import { randomUUID } from "node:crypto";
 import { RequestError, type AgentContext } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import type { DelegateTarget, SubagentOutcome } from "../runtime/capabilities";
 import type { SessionRecord } from "./record";
 import { notOffered } from "../tools/delegate";

@@ -13,7 +13,7 @@
 // (`session/inject`, ACP v2 RFD) replaces this module only.
 import { randomUUID } from "node:crypto";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import { ContentBlockSchema } from "../session/acpContent";
 import type { Bridge } from "./bridge";
 import { checkPrompt } from "./prompt";

@@ -4,7 +4,7 @@
 // sent on every change) and `_manifold/mcp_restart` (client → agent request: {sessionId, name}).
 // `mcpConfine`: a stdio server marked `_meta["manifold.dev/confine"]` starts inside the session's
 // sandbox (launch.ts); a client gives a folder's own stdio servers only to an agent that says so.
-import { z } from "zod";
+import * as z from "zod/v4";
 
 export const MCP_STATUS_METHOD = "_manifold/mcp_status";
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";

@@ -1,6 +1,6 @@
 // The `mcpServers` of session/new, load and resume: validated from outside data into the specs the
 // session's MCP set starts. stdio and streamable HTTP are supported; SSE (deprecated by MCP) is not.
-import { z } from "zod";
+import * as z from "zod/v4";
 
 export interface McpStdioSpec {
   transport: "stdio";

@@ -1,7 +1,7 @@
 // A session's MCP tool as a Tool: named for the model with its server (names.ts), its
 // JSON Schema passed through as-is, policy access `mcp` (annotations never count, I-100), the call
 // routed to that session's own connection (I-99), the result converted for model and card.
-import { z } from "zod";
+import * as z from "zod/v4";
 import { defineTool, type Tool } from "../tools/types";
 import type { McpConnection, McpToolInfo } from "./connection";
 import { convertResult } from "./result";

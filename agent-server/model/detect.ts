@@ -1,6 +1,6 @@
 // Finds local OpenAI-compatible model servers (Ollama, LM Studio) by asking `GET {baseUrl}/models`
 // with a short timeout. Used only when no model is configured.
-import { z } from "zod";
+import * as z from "zod/v4";
 
 export interface LocalServer {
   /** Id prefix for its models, e.g. "ollama". */

@@ -4,7 +4,7 @@
 // refused images (a 400 naming them, `imageRefusal`) is text-only for the rest of the process;
 // otherwise, or when the endpoint is silent, slow (one short deadline per model) or answers
 // something malformed, the name list (vision.ts) decides. Results are cached per model per process.
-import { z } from "zod";
+import * as z from "zod/v4";
 import { ModelError, type ChatMessage, type ModelConfig, type ProviderId, type VisionSource } from "./types";
 import { imageAsText, visionFor } from "./vision";
 

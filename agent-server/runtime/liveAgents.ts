@@ -1,7 +1,7 @@
 // LiveAgents: live agents keyed by SessionId (agent id == session id, I-8). One creation
 // transaction serves create and resume: final-entry conflict check, rollback, quiescence (I-15, I-20..24).
 import { randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
 import type { PermissionAnswer } from "../policy/types";
 import { SessionNotFoundError } from "../session/errors";
 import { LOG_FORMAT_VERSION, type SessionHeader, type SessionProfile } from "../session/events";
@@ -53,6 +53,12 @@ export interface ResumeOptions {
   resumeSessionId: string;
   signal?: AbortSignal;
   setup?: (agent: Agent) => Promise<void> | void;
+}
+
+/** What a creation builds first: the log, and the root when the build already made it canonical (else null). */
+interface Built {
+  log: SessionLog;
+  root: string | null;
 }
 
 export class LiveAgents {
@@ -138,13 +144,14 @@ export class LiveAgents {
       const header: SessionHeader = { type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: new Date().toISOString() };
       if (opts.parent !== undefined) header.parent = opts.parent;
       if (opts.profile !== undefined) header.profile = opts.profile;
-      return this.store.create(header);
+      // The header's cwd was just made canonical: it is the root, no second realpath.
+      return { log: await this.store.create(header), root: cwd };
     });
   }
 
   async resume(opts: ResumeOptions): Promise<Agent> {
     const id = opts.resumeSessionId;
-    return this.transact(id, opts.signal, opts.setup, () => this.store.open(id));
+    return this.transact(id, opts.signal, opts.setup, async () => ({ log: await this.store.open(id), root: null }));
   }
 
   /** The creation transaction shared by create and resume. */
@@ -152,7 +159,7 @@ export class LiveAgents {
     id: string,
     signal: AbortSignal | undefined,
     setup: CreateOptions["setup"],
-    build: () => Promise<SessionLog>,
+    build: () => Promise<Built>,
   ): Promise<Agent> {
     if (this.agents.has(id) || this.inFlight.has(id)) throw new AlreadyLiveError(id);
     const run = this.transactInner(id, signal, setup, build);
@@ -168,18 +175,19 @@ export class LiveAgents {
     id: string,
     signal: AbortSignal | undefined,
     setup: CreateOptions["setup"],
-    build: () => Promise<SessionLog>,
+    build: () => Promise<Built>,
   ): Promise<Agent> {
     await this.draining.get(id);
     if (signal?.aborted) throw new AbortedError("creation aborted");
     const building = build();
     let log: SessionLog;
+    let knownRoot: string | null;
     try {
-      log = await raceAbort(building, signal);
+      ({ log, root: knownRoot } = await raceAbort(building, signal));
     } catch (err) {
       // A log that materializes after the abort is closed, never published (I-20, I-23).
       building
-        .then((l) => l.close(), ignoreError("the caller hears the abort; a build that fails after it has nothing left to undo"))
+        .then((b) => b.log.close(), ignoreError("the caller hears the abort; a build that fails after it has nothing left to undo"))
         .catch(logError(console.error, `[runtime] closing the abandoned log of ${id}`));
       throw err;
     }
@@ -187,9 +195,10 @@ export class LiveAgents {
     let published = false;
     try {
       if (log.id !== id) throw new SessionNotFoundError(id);
-      const root = await raceAbort(canonicalCwd(log.header.cwd), signal);
+      const root = knownRoot ?? (await raceAbort(canonicalCwd(log.header.cwd), signal));
       const tmpDir = this.store.tmpDirFor(id);
-      await raceAbort(mkdir(tmpDir, { recursive: true, mode: 0o700 }), signal);
+      // Synchronous, like the store's own file creation: our temp base, not a path a client named (I-111).
+      mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
       const services = await raceAbort(Promise.resolve(this.services), signal);
       agent = new Agent({ log, root, tmpDir, services, hooks: this.hooks });
       // Final-entry conflict check (I-21): someone else won this id while we were building.

@@ -2,7 +2,7 @@
 // read back from disk. Only what the SDK's types require is checked; every other field (annotations,
 // `_meta`, fields of a newer protocol) is kept verbatim, so a replay sends back what was received.
 import type { ContentBlock, ToolCallContent } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 
 const meta = z.record(z.string(), z.unknown()).nullish();
 const annotations = z

@@ -1,6 +1,6 @@
 // The session log format: one JSONL file per session, an immutable header line, then events with
 // contiguous `seq`. Everything a session is (history, settings, title) is folded from these events.
-import { z } from "zod";
+import * as z from "zod/v4";
 import { ContentBlockSchema, ToolCallContentSchema } from "./acpContent";
 
 export const LOG_FORMAT_VERSION = 1;

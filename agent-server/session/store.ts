@@ -1,6 +1,6 @@
 // The JSONL session store: one file per session under the data dir, exclusive first create (I-88),
 // injective file names (I-75), recovery on open (I-87), version check (I-89).
-import { closeSync, openSync, writeSync, type PathLike } from "node:fs";
+import { closeSync, constants, openSync, writeSync, type PathLike } from "node:fs";
 import { mkdir, open, readdir, readFile, rm, stat, truncate } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -36,6 +36,9 @@ export interface SessionStore {
   /** The session's private temp area (created on demand by the caller). */
   tmpDirFor(id: string): string;
 }
+
+/** Exclusive first create (I-88), append-only from the start: the header and every later line go through one descriptor. */
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
 
 function isErrno(err: unknown, code: string): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === code;
@@ -74,14 +77,14 @@ export class FileSessionStore implements SessionStore {
     const path = this.pathFor(header.id);
     let fd: number;
     try {
-      fd = openSync(path as PathLike, "wx", 0o600);
+      fd = openSync(path as PathLike, CREATE_FLAGS, 0o600);
     } catch (err) {
       if (isErrno(err, "EEXIST")) throw new SessionExistsError(header.id);
       if (!isErrno(err, "ENOENT")) throw err;
       // The data dir vanished under us: make it again, once.
       this.ready = null;
       await this.ensureDir();
-      fd = openSync(path as PathLike, "wx", 0o600);
+      fd = openSync(path as PathLike, CREATE_FLAGS, 0o600);
     }
     const headerLine = Buffer.from(JSON.stringify(header) + "\n", "utf8");
     try {
@@ -94,10 +97,7 @@ export class FileSessionStore implements SessionStore {
       await rm(path, { force: true }).catch(logError(console.error, `[session] removing the torn header of ${header.id}`));
       throw err;
     }
-    // The exclusive descriptor is write-only at offset 0; appends go through an O_APPEND descriptor.
-    closeSync(fd);
-    const appendFd = openSync(path, "a");
-    return new SessionLog(header, [], new FileSink(appendFd, headerLine.length, this.writeFn));
+    return new SessionLog(header, [], new FileSink(fd, headerLine.length, this.writeFn));
   }
 
   async open(id: string): Promise<SessionLog> {

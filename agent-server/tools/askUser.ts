@@ -1,7 +1,7 @@
 // ask_user: asks the user a question in the owning session's panel (ACP form elicitation).
 // Offered only to sessions whose client advertised `elicitation.form`. A cancelled turn is not an
 // answer: the AbortError from `ctx.askUser` propagates and the runner reports the call cancelled (I-46).
-import { z } from "zod";
+import * as z from "zod/v4";
 import { defineTool } from "./types";
 
 const parameters = z.object({

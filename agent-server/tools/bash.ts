@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/v4";
 import { spawnTree, type RunningProcess } from "../../sandbox/processTree";
 import type { ConfigSnapshot } from "../../sandbox/configSnapshot";
 import type { CommandSandbox } from "../../sandbox/types";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/v4";
 import { truncateMiddle } from "./truncate";
 import { defineTool } from "./types";
 import { errorMessage } from "../../base/errors";

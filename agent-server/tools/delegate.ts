@@ -2,7 +2,7 @@
 // capability the runtime puts in every tool context, or, with `agent`, to another agent the client
 // offered this session (`runRemote`; granted per agent by the policy). The runtime and the bridge own
 // sessions; this file only words the result.
-import { z } from "zod";
+import * as z from "zod/v4";
 import { defineTool, type ToolResult } from "./types";
 import type { DelegateTarget, SubagentOutcome } from "../runtime/capabilities";
 

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod/v4";
 import { childEnv } from "../../sandbox/env";
 import { globMatcher } from "./glob";
 import { displayPath, fsErrorMessage, resolveRead, shortPath } from "./paths";

@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod/v4";
 import { globMatcher } from "./glob";
 import { displayPath, fsErrorMessage, resolveRead } from "./paths";
 import { defineTool } from "./types";

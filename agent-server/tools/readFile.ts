@@ -1,5 +1,5 @@
 import * as fs from "node:fs";
-import { z } from "zod";
+import * as z from "zod/v4";
 import { readText } from "./fsAccess";
 import { displayPath, fsErrorMessage, resolveRead } from "./paths";
 import { defineTool } from "./types";

@@ -1,7 +1,7 @@
 // The orchestrator every tool call goes through: validate → target → decide → ask → execute → record.
 // Grants ("Allow for this session") are kept here, one set per session id; `forgetSession` drops them.
 import * as fs from "node:fs";
-import type { z } from "zod";
+import type * as z from "zod/v4";
 import { decide, type PolicyCall, type PolicyDecision } from "../policy/decide";
 import type { CallEffect } from "../policy/types";
 import { writeRoots } from "../policy/writeRoots";

@@ -2,7 +2,7 @@
 // declared with zod parameters and sealed into a `Tool` by `defineTool`. The loop announces each
 // call (ACP `tool_call`) before running it, so a permission request always names an announced tool call.
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/v4";
 import type { PermissionAnswer } from "../policy/types";
 import type { PlanEntry } from "../session/events";
 import type { SandboxContext } from "../../sandbox/types";

@@ -1,7 +1,7 @@
 // update_plan: the model's visible plan (Codex's `update_plan`, Claude Code's todo list). Each call
 // replaces the whole plan; the agent logs it and sends an ACP `plan` update. Touches nothing, so it
 // needs no permission.
-import { z } from "zod";
+import * as z from "zod/v4";
 import type { PlanEntry } from "../session/events";
 import { defineTool } from "./types";
 

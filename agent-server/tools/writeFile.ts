@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/v4";
 import { readIfExists, writeChecked, WriteRefused } from "./fsAccess";
 import { displayPath, fsErrorMessage, shortPath } from "./paths";
 import { defineTool } from "./types";
