@@ -100,7 +100,7 @@ export interface OpenRun {
 
 export interface OpenResult {
   /** The first bind (Switch Session…, a `session/load` replaying the history): ms to the last message painted, host loop, CPU. */
-  load: { painted: number; loop: LoopDelay; cpu: Cpu };
+  load: { painted: number; loop: LoopDelay; cpu: Cpu; profile?: HostProfile };
   /** Closed and opened again: the folder re-attaches the session it still holds. */
   runs: OpenRun[];
   scroll: FrameStats & { height: number; webview: TaskSummary; workbench: TaskSummary };
@@ -116,11 +116,15 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
   const first = await openPanel(s.rig, folder);
   await s.host.resetLoopDelay();
   const loadCpu0 = await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids());
+  if (s.profile) await s.host.startProfile();
   const bound = await switchToSeeded(s.rig, folder, first);
+  const loadLoop = await s.host.readLoopDelay();
+  const loadProfile = s.profile ? summarizeHostProfile(await s.host.stopProfile(), 25) : undefined;
   const load = {
     painted: bound.painted,
-    loop: await s.host.readLoopDelay(),
+    loop: loadLoop,
     cpu: cpuSince(loadCpu0, await cpuNow(s.rig.page, s.rig.hostPid(), s.rig.agentPids())),
+    ...(loadProfile ? { profile: loadProfile } : {}),
   };
   s.log(`panel: ${folder} (${events} events) loaded in ${Math.round(bound.painted)} ms`);
   const runs: OpenRun[] = [];

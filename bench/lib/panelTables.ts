@@ -219,6 +219,11 @@ export function panelTables(plan: PanelPlan, data: PanelData): Table[] {
       open?.profile,
       (open?.ready ?? 0) / 1000,
     ),
+    ...profileTable(
+      "panel 1d: the extension host's CPU while a long session is first loaded (Switch Session…, self time, idle excluded)",
+      data.full.load.profile,
+      data.full.load.painted / 1000,
+    ),
     scrollTable(data),
     streamTable(plan, data),
     ...profileTable(

@@ -18,7 +18,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { authMethodViews, type AuthMethodView } from "../common/auth";
 import type { McpServerStatus } from "../common/mcpRows";
-import { clientHandlers, type McpStatusReport, type SessionServices } from "./clientHandlers";
+import { clientHandlers, takeUpdates, type McpStatusReport, type SessionServices } from "./clientHandlers";
 import { SessionRouter } from "./router";
 import { advertisesDelegation } from "./delegateProtocol";
 import { Emitter, type Event } from "../../base/event";
@@ -152,7 +152,10 @@ export class AcpClient {
       },
       this.#offer,
     );
-    this.#conn = "onRequest" in transport ? app.connect(transport) : app.connect(transport);
+    // Over a stream the updates are taken off before the SDK reads them and checked once, cheaply
+    // (clientHandlers.ts); an in-process agent app's go through the SDK's handler.
+    this.#conn =
+      "onRequest" in transport ? app.connect(transport) : app.connect(takeUpdates(transport, (n) => this.router.dispatch(n), onRouteError));
   }
 
   get closed(): Promise<void> {

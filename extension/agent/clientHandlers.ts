@@ -1,10 +1,11 @@
 // What the agent may send the client, each routed by the `sessionId` it names (router.ts): its
-// `session/update`s, Manifold's MCP status notification, and the requests the client serves —
+// `session/update`s (checked by the one schema their kind names: the end of this module), Manifold's MCP status notification, and the requests the client serves —
 // permission, form and URL elicitation, `fs/*`, `terminal/*`. Apart from acpClient.ts (the connection, what
 // the client asks of the agent, and the ordering of answers after their updates) because routing
 // holds no connection state: a request reaches the services of the session it names, or fails closed.
 import * as acp from "@agentclientprotocol/sdk";
 import type {
+  SessionNotification,
   CreateElicitationRequest,
   CreateElicitationResponse,
   CreateTerminalRequest,
@@ -25,6 +26,9 @@ import { z } from "zod";
 import type { McpServerStatus } from "../common/mcpRows";
 import type { SessionRouter } from "./router";
 import { DELEGATE_METHOD, delegateParams, type DelegateParams } from "./delegateProtocol";
+// The SDK's generated schemas (zod.gen.js), which its package does not export by name: the module
+// the SDK validates with, so the check below cannot drift from its own.
+import { zSessionNotification, zSessionUpdate } from "../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
 
 /** Manifold's extension notification: a session's MCP server states (sent by the built-in agent). */
 export const MCP_STATUS_METHOD = "_manifold/mcp_status";
@@ -132,7 +136,7 @@ export function clientHandlers(
   return (
     acp
       .client({ name })
-      .onNotification(acp.methods.client.session.update, ({ params }) => router.dispatch(params))
+      .onNotification(acp.methods.client.session.update, parseSessionNotification, ({ params }) => router.dispatch(params))
       .onNotification(MCP_STATUS_METHOD, mcpStatusParams, ({ params }) => onMcpStatus(params))
       .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
         const s = router.services(params.sessionId);
@@ -167,4 +171,77 @@ export function clientHandlers(
         return {};
       })
   );
+}
+
+// `session/update` checked the cheap way, with the SDK's own schemas. The SDK checks every update
+// against its union of the fourteen update kinds (the branches tried in order, issue objects built
+// for each branch that does not match) and does that twice, in its own session router and for the
+// handler's params: over a `session/load` replaying thousands of updates that was most of the host's
+// work. Here the update's `sessionUpdate` names the one branch of that union that can match (each
+// branch fixes it to a different literal), and that branch alone checks it: the union's answer for
+// a valid update, and a failure for an invalid one, at a fraction of the cost. A kind this SDK does
+// not know goes through the whole union, as before. `takeUpdates` takes these notifications off a
+// stream connection before the SDK reads it, in arrival order (an answer is read after the updates
+// sent before it), and hands each checked one to the router; an invalid one is dropped and
+// reported, as the SDK drops it.
+
+type Branch = (typeof zSessionUpdate.options)[number];
+
+/** Each branch of the SDK's union by the `sessionUpdate` literal it requires. */
+const branches: ReadonlyMap<string, Branch> = new Map(
+  zSessionUpdate.options.map((b): [string, Branch] => [String(b.def.right.shape.sessionUpdate.value), b]),
+);
+
+/** The notification's other fields, as the SDK's schema has them. */
+const envelope = z.object({ sessionId: zSessionNotification.shape.sessionId, _meta: zSessionNotification.shape._meta });
+
+/** The update kinds the check knows a branch for (the tests compare them with the SDK's union). */
+export function knownUpdateKinds(): string[] {
+  return [...branches.keys()];
+}
+
+/** `params` of a `session/update`, checked as the SDK checks it; throws (a ZodError) when invalid. */
+export function parseSessionNotification(params: unknown): SessionNotification {
+  const update = typeof params === "object" && params !== null ? (params as { update?: unknown }).update : undefined;
+  const kind = typeof update === "object" && update !== null ? (update as { sessionUpdate?: unknown }).sessionUpdate : undefined;
+  const branch = typeof kind === "string" ? branches.get(kind) : undefined;
+  if (!branch) return zSessionNotification.parse(params) as SessionNotification;
+  const head = envelope.parse(params);
+  return { ...head, update: branch.parse(update) } as SessionNotification;
+}
+
+function isUpdateNotification(msg: unknown): msg is { method: string; params?: unknown } {
+  return (
+    typeof msg === "object" && msg !== null && (msg as { method?: unknown }).method === acp.methods.client.session.update && !("id" in msg)
+  );
+}
+
+/**
+ * `stream` with its `session/update` notifications taken out: each is checked and handed to `dispatch`
+ * as it is read, before any later message reaches the SDK. An invalid one goes to `onInvalid`.
+ */
+export function takeUpdates(
+  stream: acp.Stream,
+  dispatch: (n: SessionNotification) => unknown,
+  onInvalid: (sessionId: string, err: unknown) => void,
+): acp.Stream {
+  const taken = new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+    transform(msg, ctrl) {
+      if (!isUpdateNotification(msg)) {
+        ctrl.enqueue(msg);
+        return;
+      }
+      let n: SessionNotification;
+      try {
+        n = parseSessionNotification(msg.params);
+      } catch {
+        const id = (msg.params as { sessionId?: unknown } | undefined)?.sessionId;
+        // Like the SDK, the update's content is not logged: it may carry what the agent read.
+        onInvalid(typeof id === "string" ? id.slice(0, 200) : "(no session id)", new Error("an invalid session/update was dropped"));
+        return;
+      }
+      void dispatch(n);
+    },
+  });
+  return { readable: stream.readable.pipeThrough(taken), writable: stream.writable };
 }

@@ -19,12 +19,10 @@ export interface DiffText {
 export const PLAIN_DIFFS = 32;
 
 export class DiffTexts {
-  /** Insertion order is age: the first plain entries are the oldest. */
   readonly #texts = new Map<string, DiffText | Buffer>();
-  #plain = 0;
+  /** The keys of the texts kept plain, oldest first (the next to set aside is found at once, not by a scan). */
+  readonly #plain = new Set<string>();
   readonly #packer = new Packer();
-  /** Texts being compressed: no longer counted as plain. */
-  readonly #settingAside = new WeakSet<DiffText>();
 
   constructor(private readonly plainLimit = PLAIN_DIFFS) {}
 
@@ -62,34 +60,31 @@ export class DiffTexts {
   /** The transcript was cleared: no summary refers to these texts any more. */
   clear(): void {
     this.#texts.clear();
-    this.#plain = 0;
+    this.#plain.clear();
   }
 
   #summarise(toolCallId: string, index: number, c: ToolCallContent): ToolContentView {
     if (c.type !== "diff") return c;
     const k = key(toolCallId, index);
-    const old = this.#texts.get(k);
-    if (old !== undefined && !Buffer.isBuffer(old) && !this.#settingAside.has(old)) this.#plain--;
     // A newer text for the same pair replaces the older one and becomes the newest.
-    this.#texts.delete(k);
+    this.#plain.delete(k);
     this.#texts.set(k, { path: c.path, oldText: c.oldText, newText: c.newText });
-    this.#plain++;
-    if (this.#plain > this.plainLimit) this.#setAsideOldest();
+    this.#plain.add(k);
+    if (this.#plain.size > this.plainLimit) this.#setAsideOldest();
     return summary(c);
   }
 
   /** Deflates the oldest plain text; it stays readable as it is until the compressed form is ready. */
   #setAsideOldest(): void {
-    for (const [k, t] of this.#texts) {
-      if (Buffer.isBuffer(t) || this.#settingAside.has(t)) continue;
-      this.#plain--;
-      this.#settingAside.add(t);
-      this.#packer.pack(t, (buf) => {
-        // Replaced or cleared meanwhile: leave the newer entry alone.
-        if (this.#texts.get(k) === t) this.#texts.set(k, buf);
-      });
-      return;
-    }
+    const k = this.#plain.values().next().value;
+    if (k === undefined) return;
+    this.#plain.delete(k);
+    const t = this.#texts.get(k);
+    if (t === undefined || Buffer.isBuffer(t)) return;
+    this.#packer.pack(t, (buf) => {
+      // Replaced or cleared meanwhile: leave the newer entry alone.
+      if (this.#texts.get(k) === t) this.#texts.set(k, buf);
+    });
   }
 }
 

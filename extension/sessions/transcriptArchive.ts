@@ -1,8 +1,8 @@
 // The older part of a long transcript, kept compressed. A panel shows the latest entries and
 // pages older ones in as the user scrolls up, so the host has no reason to keep thousands of entries as
 // live objects: HostTranscript (hostTranscript.ts) moves its oldest entries here a page at a time. Each
-// page is deflated off the event loop (zlib's thread pool) and inflated again only when a panel asks for
-// it, or when an event must change an entry inside it (rare: see HostTranscript).
+// page is deflated (packed.ts: a small one on the loop, a large one in zlib's thread pool) and inflated
+// again only when a panel asks for it, or when an event must change an entry inside it (rare: see HostTranscript).
 import type { TranscriptEntry } from "../common/transcript";
 import { isPrompt } from "../common/transcriptWindow";
 import { Packer, unpack, unpackSync } from "./packed";
