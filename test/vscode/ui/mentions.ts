@@ -40,11 +40,20 @@ export function mentionTests(scenario: () => Scenario): void {
         const chips = alpha.locator(byTestId(TEST_IDS.attachment));
         const before = await chips.count();
 
-        await alpha.locator(byTestId(TEST_IDS.mention)).click();
+        // The pick lists the folder's files once they are read, replacing its items: a click on a row
+        // while that happens can land on another row, so each pick is used once its files are there.
+        const openMentionPick = async () => {
+          await alpha.locator(byTestId(TEST_IDS.mention)).click();
+          await page
+            .locator(".quick-input-widget .monaco-list-row", { hasText: "README.md" })
+            .first()
+            .waitFor({ state: "visible", timeout: 60_000 });
+        };
+        await openMentionPick();
         await quickItem(page, "Problems").click({ timeout: 60_000 });
         await alpha.locator(byTestId(TEST_IDS.attachment), { hasText: "Problems" }).waitFor({ timeout: 30_000 });
 
-        await alpha.locator(byTestId(TEST_IDS.mention)).click();
+        await openMentionPick();
         await quickItem(page, "Symbol…").click({ timeout: 60_000 });
         // TypeScript names a function with its parentheses. Its workspace-symbol search can answer empty
         // while its project is still loading (a fresh window, a busy machine) and the pick asks only when
