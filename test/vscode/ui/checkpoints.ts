@@ -65,6 +65,8 @@ export function checkpointTests(scenario: () => Scenario): void {
         await alpha
           .locator(byTestId(TEST_IDS.agentMessage), { hasText: "three files changed" })
           .waitFor({ state: "visible", timeout: 60_000 });
+        // The turn's end is checkpointed before the panel is idle; the undos below come after it.
+        await alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="false"]`).waitFor({ state: "attached", timeout: 60_000 });
         assert.deepEqual(
           state(),
           { "one.txt": ONE_AGENT, "two.txt": TWO_AGENT, "three.txt": THREE, "four.txt": undefined },
@@ -162,6 +164,9 @@ export function checkpointTests(scenario: () => Scenario): void {
         alpha = await s.reveal("alpha");
         await s.send("alpha", "[ck-four] write a fourth file");
         await alpha.locator(byTestId(TEST_IDS.agentMessage), { hasText: ABANDONED_REPLY }).waitFor({ state: "visible", timeout: 60_000 });
+        // The turn has ended once its end is checkpointed (the reply shows a moment before): only then
+        // is a change the user's.
+        await alpha.locator(`${byTestId(TEST_IDS.app)}[data-running="false"]`).waitFor({ state: "attached", timeout: 60_000 });
         // The user edits two.txt after the agent's turn ended (on disk, like an editor's save): the
         // changes list shows it at once, marked as the user's.
         writeFileSync(file("two.txt"), "the user's own text\n");
