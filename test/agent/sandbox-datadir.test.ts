@@ -6,21 +6,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startFakeModelServer, type FakeModelServer } from "../support/fakeModelServer";
-import { modelEnv, spawnAgent, type AgentProcess } from "../support/agentProcess";
+import { modelEnv, spawnAgent, toolOutputs } from "../support/agentProcess";
 
 const linux = process.platform === "linux";
 const SECRET = "SECRET-OF-SESSION-A-4711";
-
-function toolOutputs(agent: AgentProcess, sessionId: string): string {
-  return agent
-    .updatesOf(sessionId)
-    .flatMap((u) =>
-      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")
-        ? [JSON.stringify(u.content ?? [])]
-        : [],
-    )
-    .join("");
-}
 
 describe("the data dir through the agent-server (spawned)", { skip: !linux && "Linux only" }, () => {
   let server: FakeModelServer;

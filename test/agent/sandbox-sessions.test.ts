@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startFakeModelServer, type FakeModelServer } from "../support/fakeModelServer";
-import { modelEnv, spawnAgent, type AgentProcess } from "../support/agentProcess";
+import { modelEnv, spawnAgent, toolOutputList, type AgentProcess } from "../support/agentProcess";
 
 const linux = process.platform === "linux";
 const KEY = "sk-test-not-a-real-key"; // what modelEnv() puts in OPENAI_API_KEY
@@ -16,16 +16,6 @@ function workspace(name: string, cleanups: Array<() => void>): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(fs.existsSync("/var/tmp") ? "/var/tmp" : "/tmp", `mf-agent-${name}-`)));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-function toolOutputs(agent: AgentProcess, sessionId: string): string[] {
-  return agent
-    .updatesOf(sessionId)
-    .flatMap((u) =>
-      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")
-        ? [JSON.stringify(u.content ?? [])]
-        : [],
-    );
 }
 
 /**
@@ -128,7 +118,7 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     await Promise.all([agent.prompt(sa, "[b72A] go"), agent.prompt(sb, "[b72B] go")]);
     assert.deepEqual([fs.existsSync(path.join(b, "marker-from-a.txt")), fs.existsSync(path.join(a, "marker-from-b.txt"))], [false, false]);
     assert.deepEqual([fs.readFileSync(path.join(a, "own.txt"), "utf8"), fs.readFileSync(path.join(b, "own.txt"), "utf8")], ["a\n", "b\n"]);
-    assert.match(toolOutputs(agent, sa).join(""), /Read-only file system/);
+    assert.match(toolOutputList(agent, sa).join(""), /Read-only file system/);
   });
 
   it("I-66: under approval `never`, a write_file into the sibling session's cwd is denied and leaves no file", async () => {
@@ -144,7 +134,7 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     assert.equal(fs.existsSync(target), false);
     assert.equal(agent.permissionRequests.length, before);
     assert.match(
-      toolOutputs(agent, sa).join(""),
+      toolOutputList(agent, sa).join(""),
       /Write refused: the target is outside the workspace and the approval policy is `never`\./,
     );
   });
@@ -185,8 +175,8 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     await agent.prompt(sb, "[t76B] go");
     server.route("[t76A2]", { toolCalls: [{ name: "bash", args: { command: "cat /tmp/secret" } }] }, { text: "ok" });
     await agent.prompt(sa, "[t76A2] go");
-    const outB = toolOutputs(agent, sb).join("");
-    const outA = toolOutputs(agent, sa).join("");
+    const outB = toolOutputList(agent, sb).join("");
+    const outA = toolOutputList(agent, sa).join("");
     assert.equal(outB.includes("SECRET-76"), false);
     assert.match(outB, /No such file or directory/);
     assert.match(outA, /written[\s\S]*SECRET-76/);
@@ -251,7 +241,7 @@ describe("sandbox and tools through the agent-server (spawned)", { skip: !linux 
     server.route("[k98]", { toolCalls: [{ name: "bash", args: { command: "env; cat /proc/1/environ" } }] }, { text: "ok" });
     const first = server.requests.length;
     await agent.prompt(sa, "[k98] go");
-    const toolOut = toolOutputs(agent, sa).join("");
+    const toolOut = toolOutputList(agent, sa).join("");
     assert.match(toolOut, /PATH=/);
     assert.equal(toolOut.includes(KEY), false);
     const sentBack = server.requests
@@ -304,6 +294,6 @@ describe("no sandbox backend through the agent-server (MANIFOLD_SANDBOX=none)", 
     await agent.prompt(sid, "[n73b] go");
     assert.equal(agent.permissionRequests.length, before);
     assert.equal(fs.existsSync(path.join(ws, "ran.txt")), false);
-    assert.match(toolOutputs(agent, sid).join(""), /no sandbox backend works on this machine/);
+    assert.match(toolOutputList(agent, sid).join(""), /no sandbox backend works on this machine/);
   });
 });

@@ -8,22 +8,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startFakeModelServer, type FakeModelServer } from "../support/fakeModelServer";
-import { modelEnv, spawnAgent, type AgentProcess } from "../support/agentProcess";
+import { modelEnv, spawnAgent, toolOutputs, type AgentProcess } from "../support/agentProcess";
 import { branchHead, git, makeWorktreeRepo, type WorktreeRepo } from "../support/worktreeRepo";
 
 const linux = process.platform === "linux";
 const GIT = "git -c user.name=t -c user.email=t@t";
-
-function toolOutputs(agent: AgentProcess, sessionId: string): string {
-  return agent
-    .updatesOf(sessionId)
-    .flatMap((u) =>
-      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")
-        ? [JSON.stringify(u.content ?? [])]
-        : [],
-    )
-    .join("");
-}
 
 /** One shell line per target: `refused <name>` or `WROTE <name>`. */
 function tryWrites(targets: Array<[string, string]>): string {

@@ -51,6 +51,22 @@ export interface SpawnOptions {
   /** Writes raw lines to stdin are possible through `child.stdin`. */
 }
 
+/** The content of each finished tool call of a session, as JSON (what its commands printed). */
+export function toolOutputList(agent: AgentProcess, sessionId: string): string[] {
+  return agent
+    .updatesOf(sessionId)
+    .flatMap((u) =>
+      u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")
+        ? [JSON.stringify(u.content ?? [])]
+        : [],
+    );
+}
+
+/** The same, joined: one text to match against. */
+export function toolOutputs(agent: AgentProcess, sessionId: string): string {
+  return toolOutputList(agent, sessionId).join("");
+}
+
 export function modelEnv(baseUrl: string): Record<string, string> {
   return {
     MANIFOLD_MODEL_PROVIDER: "openai-compatible",

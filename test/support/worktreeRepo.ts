@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+/** Host git with an isolated config (no system/global settings leak in or out). */
 export const GIT_ENV = {
   PATH: process.env.PATH ?? "/usr/bin:/bin",
   GIT_CONFIG_NOSYSTEM: "1",

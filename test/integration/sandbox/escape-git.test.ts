@@ -10,6 +10,7 @@ import { after, before, describe, it } from "node:test";
 import type { CommandSandbox } from "../../../sandbox/types";
 import { asWho, detect, linux, makeFixture, type Fixture } from "./fixture";
 import { runIn } from "./run";
+import { GIT_ENV } from "../../support/worktreeRepo";
 
 let fx: Fixture;
 let sb: CommandSandbox;
@@ -21,16 +22,6 @@ before(async () => {
 });
 after(() => fx.cleanup());
 
-/** Host git with an isolated config (no system/global settings leak in or out). */
-const GIT_ENV = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@t",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@t",
-};
 function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", ["-c", "protocol.file.allow=always", "-c", "safe.directory=*", ...args], {
     cwd,
