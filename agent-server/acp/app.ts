@@ -15,6 +15,8 @@ import { announceCommandsAfterNew } from "./availableCommands";
 import { DELEGATE_CAPABILITY_META } from "./remoteDelegate";
 import { errorMessage, logError } from "../../base/errors";
 import { EXACT_SESSION_IDS_META } from "../../base/sessionIds";
+import { HISTORY_METHOD, HISTORY_PAGES_META } from "../../base/historyPages";
+import { historyPage, parseHistoryParams } from "./historyPages";
 
 export const AGENT_INFO = { name: "manifold-agent", title: "Manifold", version: "0.1.0" };
 
@@ -24,8 +26,14 @@ export const AGENT_CAPABILITIES: acp.AgentCapabilities = {
   mcpCapabilities: { ...MCP_CAPABILITIES },
   sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
   // session/fork is unstable in ACP; advertised here (`_meta`: it can be cut before a prompt, fork.ts).
-  // `session/new` takes a client-minted exact id, resume-or-create (exactSession.ts).
-  _meta: { [FORK_METHOD]: { [KEEP_PROMPTS_META]: true }, [EXACT_SESSION_IDS_META]: true, ...DELEGATE_CAPABILITY_META },
+  // `session/new` takes a client-minted exact id, resume-or-create (exactSession.ts); `session/load`
+  // replays the latest turns only when asked, older ones are paged (historyPages.ts).
+  _meta: {
+    [FORK_METHOD]: { [KEEP_PROMPTS_META]: true },
+    [EXACT_SESSION_IDS_META]: true,
+    [HISTORY_PAGES_META]: true,
+    ...DELEGATE_CAPABILITY_META,
+  },
 };
 
 export interface AcpAppDeps {
@@ -105,6 +113,11 @@ function withSessions(app: acp.AgentApp, bridge: Bridge, ready: () => Promise<vo
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       await ready();
       return attachSession(bridge, params, false);
+    })
+    .onRequest(HISTORY_METHOD, { parse: parseHistoryParams }, ({ params }) => {
+      bridge.requireOpen();
+      const rec = bridge.requireRecord(params.sessionId);
+      return historyPage(rec.agent.session.entries, params.beforePrompt, params.events);
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       await ready();

@@ -20,7 +20,7 @@ import type { Bridge } from "./bridge";
 import { configOptions, effectiveSettings, modeState } from "./config";
 import type { SessionRecord } from "./record";
 import { commandsUpdate } from "./availableCommands";
-import { replayUpdates } from "./updates";
+import { replayOf } from "./historyPages";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 import { protectedPathsOf } from "./protectedPaths";
 import { delegateAgentsOf } from "./remoteDelegate";
@@ -186,6 +186,10 @@ async function checkPersistedCwd(id: string, header: SessionHeader, cwd: string,
     throw RequestError.invalidParams(undefined, `session ${JSON.stringify(id)} belongs to ${header.cwd}, not ${asked}`);
 }
 
+function withAnswerMeta<T extends object>(answer: T, meta: Record<string, unknown> | undefined): T & { _meta?: Record<string, unknown> } {
+  return meta ? { ...answer, _meta: meta } : answer;
+}
+
 /** load (replay) and resume (no replay) share the reservation and the checks (I-16..20). */
 export async function attachSession(
   bridge: Bridge,
@@ -226,11 +230,12 @@ export async function attachSession(
     if (protectedPaths) agent.setProtectedPaths(protectedPaths);
     const rec = bridge.adopt(agent);
     rec.delegateAgents = delegates;
-    if (replay) for (const u of replayUpdates(agent.session.entries)) bridge.send(rec, u); // I-25: before the response
+    const replayed = replay ? replayOf(agent.session.entries, params._meta) : undefined;
+    for (const u of replayed?.updates ?? []) bridge.send(rec, u); // I-25: before the response
     bridge.send(rec, commandsUpdate());
     await rec.lastSend;
     await useMcpServers(bridge, rec, specs);
-    return sessionState(bridge, rec);
+    return withAnswerMeta(sessionState(bridge, rec), replayed?.answerMeta);
   } finally {
     bridge.loading.delete(id); // I-18
   }
@@ -245,7 +250,7 @@ export async function attachSession(
 async function reattach(
   bridge: Bridge,
   rec: SessionRecord,
-  params: { cwd: string; mcpServers?: unknown[] | null },
+  params: { cwd: string; mcpServers?: unknown[] | null; _meta?: Record<string, unknown> | null },
   specs: McpServerSpec[],
   replay: boolean,
 ): Promise<LoadSessionResponse> {
@@ -272,11 +277,12 @@ async function reattach(
         undefined,
         `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`,
       );
-    for (const u of replayUpdates(rec.agent.session.entries)) bridge.send(rec, u); // I-25: before the response
+    const replayed = replayOf(rec.agent.session.entries, params._meta);
+    for (const u of replayed.updates) bridge.send(rec, u); // I-25: before the response
     bridge.send(rec, commandsUpdate());
     await rec.lastSend;
     await useMcpServers(bridge, rec, specs);
-    return sessionState(bridge, rec);
+    return withAnswerMeta(sessionState(bridge, rec), replayed.answerMeta);
   } finally {
     bridge.loading.delete(id);
   }

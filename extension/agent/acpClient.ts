@@ -14,15 +14,17 @@ import type {
   ResumeSessionResponse,
   SessionConfigOption,
   SessionInfo,
+  SessionUpdate,
   StopReason,
 } from "@agentclientprotocol/sdk";
 import { authMethodViews, type AuthMethodView } from "../common/auth";
 import type { McpServerStatus } from "../common/mcpRows";
-import { clientHandlers, takeUpdates, type McpStatusReport, type SessionServices } from "./clientHandlers";
+import { clientHandlers, parseSessionNotification, takeUpdates, type McpStatusReport, type SessionServices } from "./clientHandlers";
 import { SessionRouter } from "./router";
 import { advertisesDelegation } from "./delegateProtocol";
 import { Emitter, type Event } from "../../base/event";
 import { EXACT_SESSION_IDS_META } from "../../base/sessionIds";
+import { HISTORY_METHOD, HISTORY_PAGES_META, HistoryPage } from "../../base/historyPages";
 
 /** Manifold's extension method: restart one MCP server of a session (built-in agent). */
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";
@@ -56,6 +58,8 @@ export interface AgentFeatures {
   delegate: boolean;
   /** `session/new` under a client-minted exact id, resume-or-create (`agentCapabilities._meta["manifold.dev/exactSessionIds"]`). */
   exactSessionIds: boolean;
+  /** `session/load` replays the latest turns when asked, older ones come in pages (`_meta["manifold.dev/historyPages"]`, base/historyPages.ts). */
+  historyPages: boolean;
 }
 
 /** Where an agent advertises a fork that can be cut before a prompt (agent-server/acp/fork.ts). */
@@ -104,6 +108,7 @@ export function agentFeatures(caps: AgentCapabilities | undefined | null, initMe
     logout: on(caps?.auth?.logout),
     delegate: advertisesDelegation(caps?._meta),
     exactSessionIds: caps?._meta?.[EXACT_SESSION_IDS_META] === true,
+    historyPages: caps?._meta?.[HISTORY_PAGES_META] === true,
   };
 }
 
@@ -138,9 +143,11 @@ export class AcpClient {
   readonly onDidReportMcpStatus: Event<McpStatusReport> = this.#onDidReportMcpStatus.event;
 
   readonly #offer: Required<ClientOffer>;
+  readonly #onRouteError: (sessionId: string, err: unknown) => void;
 
   constructor(transport: Transport, onRouteError: (sessionId: string, err: unknown) => void = () => {}, offer: ClientOffer = {}) {
     this.router = new SessionRouter<SessionServices>(onRouteError);
+    this.#onRouteError = onRouteError;
     this.#offer = { fs: offer.fs ?? true, terminal: offer.terminal ?? true };
     const app = clientHandlers(
       CLIENT_INFO.name,
@@ -279,6 +286,25 @@ export class AcpClient {
   async restartMcpServer(sessionId: string, name: string): Promise<void> {
     if (!this.#features.mcpRestart) throw new UnsupportedError("this agent cannot restart one MCP server");
     await this.#conn.agent.request(MCP_RESTART_METHOD, { sessionId, name });
+  }
+
+  /**
+   * Whole turns before user prompt `beforePrompt`, at least `events` logged events of them, as checked
+   * updates (an invalid one is dropped, as on the wire) and the prompt they begin at.
+   */
+  async historyPage(sessionId: string, beforePrompt: number, events: number): Promise<{ updates: SessionUpdate[]; fromPrompt: number }> {
+    if (!this.#features.historyPages) throw new UnsupportedError("this agent does not page its history");
+    const page = HistoryPage.parse(await this.#conn.agent.request(HISTORY_METHOD, { sessionId, beforePrompt, events }));
+    if (page.fromPrompt >= beforePrompt) throw new Error(`history page from prompt ${page.fromPrompt} is not before ${beforePrompt}`);
+    const updates: SessionUpdate[] = [];
+    for (const update of page.updates) {
+      try {
+        updates.push(parseSessionNotification({ sessionId, update }).update);
+      } catch {
+        this.#onRouteError(sessionId, new Error("an invalid update in a history page was dropped"));
+      }
+    }
+    return { updates, fromPrompt: page.fromPrompt };
   }
 
   /** Every session the agent knows for `cwd` (all pages). */

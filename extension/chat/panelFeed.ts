@@ -5,7 +5,7 @@
 // fresh snapshot instead; a load's replay gives one snapshot when it ends, not thousands of events.
 import { announcementOf } from "../common/announcements";
 import type { TranscriptEvent, TranscriptState } from "../common/transcript";
-import { TAIL_ENTRIES, type TranscriptPage, type TranscriptWindow } from "../common/transcriptWindow";
+import { entriesBefore, indexOfEntry, TAIL_ENTRIES, type TranscriptPage, type TranscriptWindow } from "../common/transcriptWindow";
 import type { HostToWebview } from "../common/webviewProtocol";
 import { coalesceEvents } from "./coalesce";
 
@@ -49,8 +49,11 @@ export class PanelFeed {
   #resync = false;
   /** The last snapshot showed a load in progress: what the load replays waits for its end. */
   #shownLoading = false;
-  /** The webview holds the session's entries from this index on. */
-  #held = 0;
+  /**
+   * The first entry the webview holds (it holds every later one); undefined while it holds none. By id:
+   * the agent's older turns, when fetched, go in front of the host's entries and move every index.
+   */
+  #heldFirst: string | undefined;
 
   constructor(private readonly deps: PanelFeedDeps) {
     this.#timer = deps.timer ?? realTimer;
@@ -91,8 +94,8 @@ export class PanelFeed {
     const page = await src.page(beforeId, count);
     // A request made before the last snapshot asks from an entry the webview no longer starts with; one
     // answered from entries that were cut or brought back meanwhile may not fit either.
-    if (!page || src.generation !== generation || page.window.start + page.entries.length !== this.#held) return;
-    this.#held = page.window.start;
+    if (!page || src.generation !== generation || page.beforeId !== this.#heldFirst) return;
+    if (page.entries[0]) this.#heldFirst = page.entries[0].id;
     this.deps.post({ type: "transcript/page", page });
   }
 
@@ -107,9 +110,9 @@ export class PanelFeed {
     // While a load replays, what is folded so far is not worth a render: the panel says it is loading
     // (and its composer works) until the snapshot at the load's end.
     const { state, window } = this.deps.source.tail(s.loading ? 0 : TAIL_ENTRIES);
-    this.#held = window.start;
+    this.#heldFirst = state.entries[0]?.id;
     this.#shownLoading = s.loading;
-    this.deps.post({ type: "snapshot", state, ...(window.start > 0 ? { window } : {}), ...(announce ? { announce } : {}) });
+    this.deps.post({ type: "snapshot", state, ...(entriesBefore(window) > 0 ? { window } : {}), ...(announce ? { announce } : {}) });
   }
 
   #cancel(): void {
@@ -142,7 +145,8 @@ export class PanelFeed {
   /** Whether the tool card is among the entries the webview holds (searched from the end: it is usually recent). */
   #holdsTool(s: TranscriptState, toolCallId: string): boolean {
     // Live entries only: an event about an archived card brought the archive back before it got here.
-    const from = Math.max(0, this.#held - this.deps.source.archived);
+    const first = this.#heldFirst === undefined ? -1 : indexOfEntry(s.entries, this.#heldFirst);
+    const from = Math.max(0, first);
     for (let i = s.entries.length - 1; i >= from; i--) {
       const e = s.entries[i];
       if (e?.kind === "tool" && e.toolCallId === toolCallId) return true;

@@ -13,10 +13,17 @@ export const PAGE_ENTRIES = 100;
 export const MAX_PAGE_ENTRIES = 500;
 
 export interface TranscriptWindow {
-  /** Index, in the host's entries, of the first entry the webview holds (0: it holds them all). */
+  /** Index, in the host's entries, of the first entry the webview holds (0: the host has none before them). */
   start: number;
-  /** User prompts (steers not counted) before `start`: the first held prompt's index for restore and edit. */
+  /** User prompts (steers not counted) before the held entries: the first held prompt's index for restore and edit. */
   promptsBefore: number;
+  /** The agent holds turns older than the host's first entry, fetched when paged up to (base/historyPages.ts). */
+  older?: boolean;
+}
+
+/** How many entries precede the held ones, at least 1 while older turns wait at the agent (their count is not known). */
+export function entriesBefore(w: TranscriptWindow): number {
+  return w.start + (w.older === true ? 1 : 0);
 }
 
 /** Older entries for a webview that holds entries from `beforeId` on. */
@@ -49,6 +56,7 @@ export function prependPage(
   window: TranscriptWindow,
   page: TranscriptPage,
 ): { state: TranscriptState; window: TranscriptWindow } | undefined {
-  if (state.entries[0]?.id !== page.beforeId || page.window.start >= window.start) return undefined;
+  // Not by index: fetching the agent's older turns puts entries in front of the host's, moving every index.
+  if (state.entries[0]?.id !== page.beforeId || entriesBefore(window) === 0) return undefined;
   return { state: { ...state, entries: [...page.entries, ...state.entries] }, window: page.window };
 }

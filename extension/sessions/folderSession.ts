@@ -3,14 +3,21 @@
 // as small interfaces, so the behaviour is unit-tested against an in-process fake agent. This class
 // holds the state and decides when a session is opened or left (attach, new, switch, close, delete);
 // how one is opened is sessionOpener.ts's, what a turn does is folderTurns.ts's.
-import type { ContentBlock, SessionInfo } from "@agentclientprotocol/sdk";
+import type { ContentBlock, SessionInfo, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AcpClient } from "../agent/acpClient";
 import type { EditorFiles } from "../client/fileService";
 import { PathConfinement } from "../client/folderConfinement";
 import type { PendingPermission } from "../permissions/permissionBroker";
 import type { PendingQuestion } from "../questions/questionBroker";
 import type { CommandSandbox } from "../../sandbox";
-import { clearsHistory, emptyTranscript, type AgentStatus, type TranscriptEvent, type TranscriptState } from "../common/transcript";
+import {
+  clearsHistory,
+  emptyTranscript,
+  type AgentStatus,
+  type TranscriptEvent,
+  type TranscriptState,
+  type TranscriptUpdate,
+} from "../common/transcript";
 import type { McpServerStatus } from "../common/mcpRows";
 import type { ImageData } from "../common/images";
 import { DiffTexts, type DiffText } from "./diffTexts";
@@ -127,6 +134,10 @@ export class FolderSession extends Disposable implements AsyncShutdown {
   /** The whole transcript: the live state and the compressed older entries. */
   get transcript(): HostTranscript {
     return this.#transcript;
+  }
+  /** An agent update in the transcript's form (diff texts kept aside, as for a live one). */
+  viewUpdate(update: SessionUpdate): TranscriptUpdate {
+    return this.#diffs.view(update);
   }
   get sessionId(): string | undefined {
     return this.#binding.current?.sessionId;

@@ -9,7 +9,15 @@
 // question settled, a cancel of unfinished tools, an edit that cuts the history) are rare for old
 // entries; when one refers to an archived entry the archive is thawed first and the reducer sees the
 // whole transcript, exactly as if nothing had been frozen.
-import { clearsHistory, reduceTranscript, type TranscriptEntry, type TranscriptEvent, type TranscriptState } from "../common/transcript";
+import {
+  clearsHistory,
+  emptyTranscript,
+  reduceTranscript,
+  type TranscriptEntry,
+  type TranscriptEvent,
+  type TranscriptState,
+  type TranscriptUpdate,
+} from "../common/transcript";
 import {
   indexOfEntry,
   isPrompt,
@@ -29,12 +37,33 @@ export interface HostTranscriptLimits {
 
 export const DEFAULT_LIMITS: HostTranscriptLimits = { keep: 2 * TAIL_ENTRIES, page: 200 };
 
+/**
+ * Turns the agent still holds before the earliest entry here (a load that replayed only the latest
+ * turns: base/historyPages.ts). They are fetched, folded and put in front of the archive when a panel
+ * pages up to them.
+ */
+export interface OlderHistory {
+  /** User prompts before the earliest entry held (≥ 1). */
+  readonly beforePrompt: number;
+  /** Whole turns before prompt `beforePrompt`, as the transcript's updates, and the prompt they begin at. */
+  fetch(beforePrompt: number): Promise<{ updates: TranscriptUpdate[]; fromPrompt: number }>;
+}
+
+/** Entries of older turns, folded on their own (ids made unique to the page: `h<prompt>.<id>`). */
+function foldOlder(updates: readonly TranscriptUpdate[], fromPrompt: number): TranscriptEntry[] {
+  let s = emptyTranscript("", "");
+  for (const update of updates) s = reduceTranscript(s, { type: "acp", update });
+  return s.entries.map((e) => ({ ...e, id: `h${fromPrompt}.${e.id}` }));
+}
+
 export class HostTranscript {
   #state: TranscriptState;
   readonly #archive = new TranscriptArchive();
   /** Bumped whenever entries are removed or thawed: an answer computed before no longer fits. */
   #generation = 0;
   #historyOf?: string;
+  #older?: OlderHistory;
+  #fetching?: Promise<void>;
 
   constructor(
     initial: TranscriptState,
@@ -54,9 +83,22 @@ export class HostTranscript {
   get length(): number {
     return this.#archive.count + this.#state.entries.length;
   }
-  /** User prompts (steers not counted) in all. */
+  /** User prompts (steers not counted) in all, the agent's older turns included. */
   get prompts(): number {
-    return this.#archive.prompts + this.#state.entries.filter(isPrompt).length;
+    return this.#olderPrompts + this.#archive.prompts + this.#state.entries.filter(isPrompt).length;
+  }
+  /** Whether the agent holds older turns not fetched yet. */
+  get hasOlder(): boolean {
+    return this.#older !== undefined;
+  }
+
+  /** Older turns the agent holds (after a load that replayed only the latest), or none. */
+  setOlder(older: OlderHistory | undefined): void {
+    this.#older = older;
+  }
+
+  get #olderPrompts(): number {
+    return this.#older?.beforePrompt ?? 0;
   }
   /**
    * The session whose history the entries are. Unlike `state.sessionId` it outlives a close (the panel
@@ -88,7 +130,15 @@ export class HostTranscript {
     else if (ev.type === "session/bound") this.#historyOf = ev.sessionId ?? (ev.clearHistory ? undefined : this.#historyOf);
     if (clearsHistory(ev)) {
       this.#archive.clear();
+      this.#older = undefined;
       this.#generation++;
+    } else if (ev.type === "transcript/truncate" && this.#older && ev.keepPrompts < this.#older.beforePrompt) {
+      // The cut is among the turns not fetched: every entry here is after it.
+      this.#archive.clear();
+      this.#state = { ...this.#state, entries: [], plan: [] };
+      this.#older = ev.keepPrompts > 0 ? { ...this.#older, beforePrompt: ev.keepPrompts } : undefined;
+      this.#generation++;
+      return;
     } else if (this.#needsArchive(ev)) {
       this.#state = { ...this.#state, entries: [...this.#archive.thaw(), ...this.#state.entries] };
       this.#generation++;
@@ -104,10 +154,11 @@ export class HostTranscript {
     const live = this.#state.entries;
     const from = Math.max(0, live.length - count);
     const start = this.#archive.count + from;
-    if (start === 0) return { state: this.#state, window: { start: 0, promptsBefore: 0 } };
-    let prompts = this.#archive.prompts;
+    const older = this.#older ? { older: true } : {};
+    if (start === 0) return { state: this.#state, window: { start: 0, promptsBefore: this.#olderPrompts, ...older } };
+    let prompts = this.#olderPrompts + this.#archive.prompts;
     for (let i = 0; i < from; i++) if (isPrompt(live[i] as TranscriptEntry)) prompts++;
-    return { state: { ...this.#state, entries: live.slice(from) }, window: { start, promptsBefore: prompts } };
+    return { state: { ...this.#state, entries: live.slice(from) }, window: { start, promptsBefore: prompts, ...older } };
   }
 
   /**
@@ -116,16 +167,46 @@ export class HostTranscript {
    * page may no longer fit.
    */
   async page(beforeId: string, count: number): Promise<TranscriptPage | undefined> {
+    const want = Math.min(Math.max(1, count), MAX_PAGE_ENTRIES);
+    // Short of entries before `beforeId`: the agent's older turns are fetched first (once at a time).
+    if (this.#older && this.#indexOf(beforeId) < want) await this.#fetchOlder();
     const base = this.#archive.count;
     const live = this.#state.entries;
     const i = indexOfEntry(live, beforeId);
     const end = i >= 0 ? base + i : this.#archive.indexOf(beforeId);
     if (end < 0) return undefined;
-    const start = Math.max(0, end - Math.min(Math.max(1, count), MAX_PAGE_ENTRIES));
-    const prompts = this.#promptsBefore(start);
+    const start = Math.max(0, end - want);
+    const prompts = this.#olderPrompts + this.#promptsBefore(start);
+    const more = this.#older ? { older: true } : {};
     const older = start < base ? await this.#archive.slice(start, Math.min(end, base)) : [];
     const newer = end > base ? live.slice(Math.max(0, start - base), end - base) : [];
-    return { beforeId, entries: [...older, ...newer], window: { start, promptsBefore: prompts } };
+    return { beforeId, entries: [...older, ...newer], window: { start, promptsBefore: prompts, ...more } };
+  }
+
+  /** Absolute index of the entry `id`, or -1. */
+  #indexOf(id: string): number {
+    const i = indexOfEntry(this.#state.entries, id);
+    return i >= 0 ? this.#archive.count + i : this.#archive.indexOf(id);
+  }
+
+  /** Fetches the agent's next older turns into the front of the archive; a fetch that fails leaves them to a later ask. */
+  #fetchOlder(): Promise<void> {
+    this.#fetching ??= (async () => {
+      const older = this.#older;
+      if (!older) return;
+      try {
+        const { updates, fromPrompt } = await older.fetch(older.beforePrompt);
+        // Cleared, cut or replaced meanwhile: what came back is no longer the turns before these entries.
+        if (this.#older !== older) return;
+        this.#archive.prepend(foldOlder(updates, fromPrompt));
+        this.#older = fromPrompt > 0 ? { ...older, beforePrompt: fromPrompt } : undefined;
+      } catch {
+        // The agent is gone or refused: the entries held stay as they are, and a later page asks again.
+      } finally {
+        this.#fetching = undefined;
+      }
+    })();
+    return this.#fetching;
   }
 
   /** Every entry, archived ones included (rare: an export or a test). */
@@ -146,8 +227,8 @@ export class HostTranscript {
 
   /** `ev` as the reducer must see it when it sees only the live entries. */
   #live(ev: TranscriptEvent): TranscriptEvent {
-    // The prompts to keep are counted from the session's first; the archived ones are kept anyway.
-    if (ev.type === "transcript/truncate") return { ...ev, keepPrompts: ev.keepPrompts - this.#archive.prompts };
+    // The prompts to keep are counted from the session's first; the older and archived ones are kept anyway.
+    if (ev.type === "transcript/truncate") return { ...ev, keepPrompts: ev.keepPrompts - this.#olderPrompts - this.#archive.prompts };
     return ev;
   }
 
@@ -169,7 +250,7 @@ export class HostTranscript {
       case "turn/ended":
         return refs.unfinishedTools > 0;
       case "transcript/truncate":
-        return ev.keepPrompts < this.#archive.prompts;
+        return ev.keepPrompts < this.#olderPrompts + this.#archive.prompts;
       default:
         return false;
     }

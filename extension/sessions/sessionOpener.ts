@@ -12,12 +12,20 @@ import { UnsupportedError, type AcpClient, type AgentFeatures } from "../agent/a
 import { PROTECTED_PATHS_META, type SessionServers } from "../mcp/sessionServers";
 import type { Delegation } from "../delegation/childRun";
 import { delegateOffer } from "../agent/delegateProtocol";
-import type { TranscriptEvent, TranscriptState } from "../common/transcript";
+import type { TranscriptEvent, TranscriptState, TranscriptUpdate } from "../common/transcript";
 import type { McpRow } from "../common/mcpRows";
 import { errorText } from "../common/text";
 import { SESSION_ID_META } from "../../base/sessionIds";
+import { HISTORY_META, HistoryMeta, REPLAY_TAIL_META } from "../../base/historyPages";
+import type { OlderHistory } from "./hostTranscript";
 import { isSessionNotFound, mintSessionId } from "./sessionIds";
 import { withProfileMeta } from "./profileChoice";
+
+/**
+ * Logged events a tail-first load replays at least, and each older page brings: several screens of
+ * entries (an entry is one to a few events), a few turns of a long session.
+ */
+const HISTORY_PAGE_EVENTS = 1_000;
 
 /** What opening needs of the folder's dependencies (part of `FolderSessionDeps`). */
 export interface SessionOpenerDeps {
@@ -38,7 +46,9 @@ export interface SessionOpenerHost {
   /** The transcript as it stands: the session it shows, its config options and MCP rows, a running turn. */
   readonly state: TranscriptState;
   /** The whole transcript, archived entries included. */
-  readonly transcript: { readonly length: number; readonly historyOf: string | undefined };
+  readonly transcript: { readonly length: number; readonly historyOf: string | undefined; setOlder(older: OlderHistory | undefined): void };
+  /** An agent update in the transcript's form (diff texts kept aside). */
+  viewUpdate(update: SessionUpdate): TranscriptUpdate;
   /** The client the folder is attached to now (an open on an older one has lost to a newer attach). */
   readonly client: AcpClient | undefined;
   readonly sessionId: string | undefined;
@@ -185,7 +195,9 @@ export class SessionOpener {
         this.replay.begin();
         try {
           // Left before it answers (closed, switched, disposed): the load is given up with `$/cancel_request`.
-          const res = await client.loadSession(sessionId, this.host.folder, mcpServers, meta, this.slot.abandoned);
+          const tail = f.historyPages ? { [REPLAY_TAIL_META]: { events: HISTORY_PAGE_EVENTS } } : {};
+          const res = await client.loadSession(sessionId, this.host.folder, mcpServers, { ...meta, ...tail }, this.slot.abandoned);
+          this.host.transcript.setOlder(this.#olderOf(sessionId, res._meta));
           this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
           this.#showMcp(client, sessionId);
         } finally {
@@ -210,6 +222,24 @@ export class SessionOpener {
       }
       throw err;
     }
+  }
+
+  /** The turns a tail-first load left at the agent (its answer's `_meta`), fetched from whichever session the folder shows then. */
+  #olderOf(sessionId: string, answerMeta: unknown): OlderHistory | undefined {
+    const m = typeof answerMeta === "object" && answerMeta !== null ? (answerMeta as Record<string, unknown>)[HISTORY_META] : undefined;
+    const parsed = HistoryMeta.safeParse(m);
+    if (!parsed.success) return undefined;
+    return {
+      beforePrompt: parsed.data.beforePrompt,
+      fetch: async (beforePrompt) => {
+        // A fork keeps the turns before its cut, so the session shown now is the one to ask.
+        const current = this.host.client;
+        const id = this.host.sessionId ?? sessionId;
+        if (!current) throw new Error("no agent is attached");
+        const page = await current.historyPage(id, beforePrompt, HISTORY_PAGE_EVENTS);
+        return { updates: page.updates.map((u) => this.host.viewUpdate(u)), fromPrompt: page.fromPrompt };
+      },
+    };
   }
 
   /** Binds the agent's fork before prompt `keepPrompts` (the folder left its session first). */

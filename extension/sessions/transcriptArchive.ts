@@ -55,13 +55,23 @@ export class TranscriptArchive {
 
   /** Appends `entries` (the oldest live ones) as one page and compresses it in the background. */
   freeze(entries: TranscriptEntry[]): void {
+    this.#add(entries, "end");
+  }
+
+  /** Puts `entries` (older than every entry held: the agent's older turns) in front, as one page. */
+  prepend(entries: TranscriptEntry[]): void {
+    this.#add(entries, "front");
+  }
+
+  #add(entries: TranscriptEntry[], at: "front" | "end"): void {
     if (entries.length === 0) return;
     const prompts: number[] = [];
     entries.forEach((e, i) => {
       if (isPrompt(e)) prompts.push(i);
     });
     const page: Page = { ids: entries.map((e) => e.id), prompts, data: entries };
-    this.#pages.push(page);
+    if (at === "end") this.#pages.push(page);
+    else this.#pages.unshift(page);
     this.#count += entries.length;
     this.#prompts += prompts.length;
     for (const e of entries) this.#note(e);

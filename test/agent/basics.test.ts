@@ -36,6 +36,7 @@ describe("agent-server basics (spawned)", () => {
         manifold: { mcpStatus: true, mcpRestart: true, mcpConfine: true },
         "session/fork": { "manifold.dev/keepPrompts": true },
         "manifold.dev/exactSessionIds": true,
+        "manifold.dev/historyPages": true,
         "manifold.dev/delegate": { method: "_manifold/delegate", agentsMeta: "manifold.dev/delegateAgents" },
       },
     });

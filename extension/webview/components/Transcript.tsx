@@ -5,7 +5,7 @@ import { useMemo } from "preact/hooks";
 import { compactionText } from "../../common/adapterConventions";
 import { nestedView } from "../../common/nestedTools";
 import type { TerminalView, ToolEntry, TranscriptEntry } from "../../common/transcript";
-import { isPrompt, type TranscriptWindow } from "../../common/transcriptWindow";
+import { entriesBefore, isPrompt, type TranscriptWindow } from "../../common/transcriptWindow";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
 import { QuestionCard } from "./QuestionCard";
@@ -87,12 +87,20 @@ function hasTerminal(e: ToolEntry): boolean {
  * The top of a transcript that holds only the latest entries: a button that loads earlier ones (keyboard
  * and screen readers), watched by an IntersectionObserver so that scrolling up loads them by itself.
  */
-function EarlierEntries({ more, onLoad, sentinel }: { more: number; onLoad: () => void; sentinel: { current: HTMLDivElement | null } }) {
+function EarlierEntries({
+  held,
+  onLoad,
+  sentinel,
+}: {
+  held: TranscriptWindow;
+  onLoad: () => void;
+  sentinel: { current: HTMLDivElement | null };
+}) {
   return (
     <div class="earlier" ref={sentinel}>
-      {more > 0 ? (
+      {entriesBefore(held) > 0 ? (
         <button class="link" data-testid={TEST_IDS.loadEarlier} onClick={onLoad}>
-          Show earlier messages ({more} more entries)
+          {held.older ? "Show earlier messages" : `Show earlier messages (${held.start} more entries)`}
         </button>
       ) : null}
     </div>
@@ -116,7 +124,7 @@ export function Transcript({
   onLoadEarlier: (beforeId: string) => void;
 }) {
   let prompts = held.promptsBefore;
-  const { ref, sentinel, onScroll, load } = useTranscriptScroll(entries, held.start, onLoadEarlier);
+  const { ref, sentinel, onScroll, load } = useTranscriptScroll(entries, entriesBefore(held), onLoadEarlier);
   const view = useMemo(() => nestedView(entries), [entries]);
   return (
     <div
@@ -127,7 +135,7 @@ export function Transcript({
       aria-label="Conversation"
       onScroll={(ev) => onScroll(ev.currentTarget as HTMLDivElement)}
     >
-      <EarlierEntries more={held.start} onLoad={load} sentinel={sentinel} />
+      <EarlierEntries held={held} onLoad={load} sentinel={sentinel} />
       {view.top.map((e) => (
         <Entry
           key={e.id}

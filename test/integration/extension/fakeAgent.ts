@@ -27,8 +27,10 @@ export interface FakeAgent {
   steers: SteerRequest[];
   /** How a steer is answered; the default injects it into a running turn of that session. */
   onSteer(req: SteerRequest, client: AgentContext): Promise<SteerAnswer>;
-  /** What `session/load` does before it answers (replay history: `session/update`s of that session). */
-  onLoad(params: acp.LoadSessionRequest, client: AgentContext, signal: AbortSignal): Promise<void>;
+  /** What `session/load` does before it answers (replay history: `session/update`s of that session); what it returns is the answer's `_meta`. */
+  onLoad(params: acp.LoadSessionRequest, client: AgentContext, signal: AbortSignal): Promise<void | Record<string, unknown>>;
+  /** How `_manifold/session/history` is answered (refused when unset). */
+  onHistory?: (params: { sessionId: string; beforePrompt: number; events: number }) => Promise<unknown>;
   /** The requests the client gave up on (`$/cancel_request` aborted their handler's signal), by method. */
   requestCancels: string[];
   /** The agent-side context (to send unsolicited updates). */
@@ -141,8 +143,18 @@ export function createFakeAgent(caps: AgentCapabilities = {}, opts: { steering?:
         fake.calls.push("session/load");
         signal.addEventListener("abort", () => fake.requestCancels.push("session/load"), { once: true });
         if (!fake.signedIn) throw acp.RequestError.authRequired();
-        await fake.onLoad(params, client, signal);
+        const meta = await fake.onLoad(params, client, signal);
+        return meta ? { _meta: meta } : {};
       })
+      .onRequest(
+        "_manifold/session/history",
+        { parse: (p: unknown) => p as { sessionId: string; beforePrompt: number; events: number } },
+        ({ params }) => {
+          fake.calls.push("_manifold/session/history");
+          if (!fake.onHistory) throw acp.RequestError.methodNotFound("_manifold/session/history");
+          return fake.onHistory(params);
+        },
+      )
       .onRequest(acp.methods.agent.session.resume, () => {
         fake.calls.push("session/resume");
         return {};

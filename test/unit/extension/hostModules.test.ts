@@ -108,6 +108,7 @@ test("capabilities: object-valued capabilities are on when present, off when abs
       logout: false,
       delegate: false,
       exactSessionIds: false,
+      historyPages: false,
     },
   );
   assert.deepEqual(agentFeatures({ mcpCapabilities: { http: true }, _meta: { manifold: { mcpStatus: true } } }).mcp, {
