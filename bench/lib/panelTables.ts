@@ -66,7 +66,7 @@ function openTable(plan: PanelPlan, data: PanelData): Table {
     rows,
     notes: [
       "ready = max(painted, composer usable); the panel was closed and reopened, which re-attaches its bound session (one row per run)",
-      "load rows: the first bind, Switch Session… to the seeded session in an open panel (a session/load replays the whole history; ms from the click on its title; the composer stays usable meanwhile)",
+      "load rows: the first bind, Switch Session… to the seeded session in an open panel (a session/load of the latest turns, older ones paged in on scrolling up (I-123); ms from the click on its title; the composer stays usable meanwhile)",
       "first msg in DOM: — when the panel holds only the latest entries (the history's first message arrives only on scrolling up)",
       "host loop: extension-host event-loop delay beyond its 10 ms timer (perf_hooks) over the open; CPU: used from the click to ready, by process",
     ],
