@@ -24,12 +24,11 @@ const realTimer: FeedTimer = {
 
 /**
  * The session's transcript as the host keeps it (extension/sessions/hostTranscript.ts): the state with
- * its latest entries live, `archived` older ones before them. Indexes are absolute.
+ * its latest entries live, older ones archived before them.
  */
 export interface FeedSource {
   /** With every event pushed so far folded in. */
   readonly state: TranscriptState;
-  readonly archived: number;
   /** Moves whenever entries are removed or brought back: a page computed before no longer fits. */
   readonly generation: number;
   tail(count: number): { state: TranscriptState; window: TranscriptWindow };

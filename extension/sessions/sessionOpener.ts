@@ -22,9 +22,10 @@ import { isSessionNotFound, mintSessionId } from "./sessionIds";
 import { withProfileMeta } from "./profileChoice";
 
 /**
- * Logged events a tail-first load replays at least, and each older page brings: several screens of
- * entries (an entry is one to a few events), a few turns of a long session.
+ * Logged events a tail-first load replays at least: more than a snapshot's entries (an entry is one to
+ * a few events). Each older page brings twice that, so scrolling up fetches rarely.
  */
+const REPLAY_TAIL_EVENTS = 500;
 const HISTORY_PAGE_EVENTS = 1_000;
 
 /** What opening needs of the folder's dependencies (part of `FolderSessionDeps`). */
@@ -195,7 +196,7 @@ export class SessionOpener {
         this.replay.begin();
         try {
           // Left before it answers (closed, switched, disposed): the load is given up with `$/cancel_request`.
-          const tail = f.historyPages ? { [REPLAY_TAIL_META]: { events: HISTORY_PAGE_EVENTS } } : {};
+          const tail = f.historyPages ? { [REPLAY_TAIL_META]: { events: REPLAY_TAIL_EVENTS } } : {};
           const res = await client.loadSession(sessionId, this.host.folder, mcpServers, { ...meta, ...tail }, this.slot.abandoned);
           this.host.transcript.setOlder(this.#olderOf(sessionId, res._meta));
           this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));

@@ -265,3 +265,40 @@ test("a page asked for before a snapshot replaced the webview's entries is not s
   r.feed.dispose();
   assert.equal(r.timer.pending(), 0, "a disposed feed leaves no timer");
 });
+
+test("I-123: with older turns at the agent, the webview is told more exist, and paging up through fetches that move every index gives the whole transcript", async () => {
+  // Prompts 0..149 at the agent; 150..199 folded by the load.
+  const all = turns(200);
+  const r = rig(all.slice(300), { keep: TAIL_ENTRIES + 10, page: 25 });
+  r.host.setOlder({
+    beforePrompt: 150,
+    fetch: async (before) => {
+      const from = Math.max(0, before - 60);
+      const updates = all
+        .slice(2 * from, 2 * before)
+        .flatMap((ev) =>
+          ev.type === "user/prompt"
+            ? [{ sessionUpdate: "user_message_chunk" as const, content: { type: "text" as const, text: ev.text } }]
+            : ev.type === "acp"
+              ? [ev.update]
+              : [],
+        );
+      return { updates, fromPrompt: from };
+    },
+  });
+  r.feed.start();
+  r.deliver();
+  const first = r.store.getSnapshot();
+  assert.equal(first.window.older, true);
+  assert.equal(first.window.promptsBefore, 200 - first.state!.entries.filter((e) => e.kind === "user").length);
+  for (let guard = 0; guard < 20 && (r.host.hasOlder || r.store.getSnapshot().window.start > 0); guard++) {
+    await r.feed.page(r.store.getSnapshot().state!.entries[0]!.id, 100);
+    r.deliver();
+  }
+  const held = r.store.getSnapshot().state!.entries;
+  assert.deepEqual(
+    held.map((e) => (e.kind === "user" || e.kind === "agent" ? e.text : e.kind)),
+    fold(all).entries.map((e) => (e.kind === "user" || e.kind === "agent" ? e.text : e.kind)),
+  );
+  assert.equal(r.store.getSnapshot().window.older, undefined);
+});
