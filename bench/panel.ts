@@ -4,7 +4,8 @@
 //      then a scripted scroll to the top and back (frame times, long tasks);
 //   2. four visible panels streaming at a real model's pace: extension-host event-loop delay,
 //      webview long tasks, heaps;
-//   3. memory of the host, the renderer and the agent as panels of 10,000 events are added.
+//   3. memory of the host, the renderer and the agent as panels of 10,000 events are added;
+//   4. scenario 1 again for one session of 50,000 events (about 70 MB of log).
 // Histories are written into the agent's data dir before code-server starts; a panel is bound to
 // one with Switch Session… (by its title), then closed and reopened, which re-attaches it.
 import { randomUUID } from "node:crypto";
@@ -18,8 +19,28 @@ import { startSseFake } from "./lib/sseFake";
 
 function planFor(quick: boolean): PanelPlan {
   return quick
-    ? { events: 10_000, emptyEvents: 13, reps: 1, idleSeconds: 5, streamSeconds: 20, rate: 100, streamPanels: 4, memoryPanels: 4 }
-    : { events: 10_000, emptyEvents: 13, reps: 3, idleSeconds: 15, streamSeconds: 120, rate: 100, streamPanels: 4, memoryPanels: 20 };
+    ? {
+        events: 10_000,
+        hugeEvents: 50_000,
+        emptyEvents: 13,
+        reps: 1,
+        idleSeconds: 5,
+        streamSeconds: 20,
+        rate: 100,
+        streamPanels: 4,
+        memoryPanels: 4,
+      }
+    : {
+        events: 10_000,
+        hugeEvents: 50_000,
+        emptyEvents: 13,
+        reps: 3,
+        idleSeconds: 15,
+        streamSeconds: 120,
+        rate: 100,
+        streamPanels: 4,
+        memoryPanels: 20,
+      };
 }
 
 const longFolder = (i: number): string => `h${String(i + 1).padStart(2, "0")}`;
@@ -36,7 +57,10 @@ async function measure(stage: Stage, plan: PanelPlan, long: string[]): Promise<P
   const full = await openScenario(stage, long[0] as string, plan.events, plan.reps);
   stage.log(`panel: memory, up to ${plan.memoryPanels} long panels`);
   const mem = await memoryScenario(stage, long.slice(1, plan.memoryPanels), 1);
-  return { baseline, streaming, empty, full, memory: mem };
+  // Last, so that its session weighs on no other figure.
+  stage.log(`panel: open a session of ${plan.hugeEvents} events`);
+  const huge = await openScenario(stage, "huge", plan.hugeEvents, 1);
+  return { baseline, streaming, empty, full, memory: mem, huge };
 }
 
 async function run(ctx: BenchContext): Promise<BenchOutput> {
@@ -45,8 +69,9 @@ async function run(ctx: BenchContext): Promise<BenchOutput> {
   const fake = await startSseFake();
   let host: HostProbe | undefined;
   ctx.log(`panel: seeding ${long.length} histories of ${plan.events} events, starting code-server`);
-  const rig = await startRig(["empty", ...long], `http://127.0.0.1:${fake.port}/v1`, (dataDir, folders) => {
+  const rig = await startRig(["empty", "huge", ...long], `http://127.0.0.1:${fake.port}/v1`, (dataDir, folders) => {
     writePanelHistory(dataDir, randomUUID(), folders.get("empty") as string, plan.emptyEvents, "empty");
+    writePanelHistory(dataDir, randomUUID(), folders.get("huge") as string, plan.hugeEvents, "huge");
     for (const f of long) writePanelHistory(dataDir, randomUUID(), folders.get(f) as string, plan.events, f);
   });
   try {

@@ -26,6 +26,8 @@ import { summarizeHostProfile, type HostProfile } from "./panelProfile";
 
 export interface PanelPlan {
   events: number;
+  /** Events of the one very long session (about 70 MB of log at 50,000). */
+  hugeEvents: number;
   /** Events of the "empty" session: one short turn, so the same marker can be watched. */
   emptyEvents: number;
   reps: number;
@@ -274,4 +276,5 @@ export interface PanelData {
   empty: OpenResult;
   full: OpenResult;
   memory: MemoryResult;
+  huge: OpenResult;
 }

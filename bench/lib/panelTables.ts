@@ -5,10 +5,17 @@ import type { Cell, Table } from "./table";
 
 const tasks = (t: { count: number; totalMs: number; maxMs: number }): Cell[] => [t.count, t.totalMs, t.maxMs];
 
+/** The row's name by its history's size. */
+function sizeName(plan: PanelPlan, events: number): string {
+  return events === plan.emptyEvents ? "empty" : events === plan.hugeEvents ? "huge" : "long";
+}
+
 function openTable(plan: PanelPlan, data: PanelData): Table {
-  const rows = [data.empty, data.full].flatMap((r: OpenResult) =>
+  const results = [data.empty, data.full, data.huge];
+  const sizes = [plan.emptyEvents, plan.events, plan.hugeEvents];
+  const rows = results.flatMap((r: OpenResult) =>
     r.runs.map((x): Cell[] => [
-      x.events === plan.emptyEvents ? "empty: reopen" : "long: reopen",
+      `${sizeName(plan, x.events)}: reopen`,
       x.events,
       x.firstInDom,
       x.inDom,
@@ -24,9 +31,9 @@ function openTable(plan: PanelPlan, data: PanelData): Table {
       x.cpu.rendererMs,
     ]),
   );
-  const loads = [data.empty, data.full].map((r: OpenResult, i): Cell[] => [
-    i === 0 ? "empty: load" : "long: load",
-    i === 0 ? plan.emptyEvents : plan.events,
+  const loads = results.map((r: OpenResult, i): Cell[] => [
+    `${sizeName(plan, sizes[i] as number)}: load`,
+    sizes[i] as number,
     "—",
     "—",
     r.load.painted,
@@ -100,7 +107,7 @@ function scrollTable(data: PanelData): Table {
       "longest ms",
       "workbench long tasks",
     ],
-    rows: [row("empty", data.empty), row("long", data.full)],
+    rows: [row("empty", data.empty), row("long", data.full), row("huge", data.huge)],
   };
 }
 
