@@ -154,11 +154,7 @@ export class HostTranscript {
     const live = this.#state.entries;
     const from = Math.max(0, live.length - count);
     const start = this.#archive.count + from;
-    const older = this.#older ? { older: true } : {};
-    if (start === 0) return { state: this.#state, window: { start: 0, promptsBefore: this.#olderPrompts, ...older } };
-    let prompts = this.#olderPrompts + this.#archive.prompts;
-    for (let i = 0; i < from; i++) if (isPrompt(live[i] as TranscriptEntry)) prompts++;
-    return { state: { ...this.#state, entries: live.slice(from) }, window: { start, promptsBefore: prompts, ...older } };
+    return { state: from === 0 ? this.#state : { ...this.#state, entries: live.slice(from) }, window: this.#windowAt(start) };
   }
 
   /**
@@ -170,17 +166,21 @@ export class HostTranscript {
     const want = Math.min(Math.max(1, count), MAX_PAGE_ENTRIES);
     // Short of entries before `beforeId`: the agent's older turns are fetched first (once at a time).
     if (this.#older && this.#indexOf(beforeId) < want) await this.#fetchOlder();
+    const end = this.#indexOf(beforeId);
+    if (end < 0) return undefined;
     const base = this.#archive.count;
     const live = this.#state.entries;
-    const i = indexOfEntry(live, beforeId);
-    const end = i >= 0 ? base + i : this.#archive.indexOf(beforeId);
-    if (end < 0) return undefined;
     const start = Math.max(0, end - want);
-    const prompts = this.#olderPrompts + this.#promptsBefore(start);
-    const more = this.#older ? { older: true } : {};
+    const window = this.#windowAt(start);
     const older = start < base ? await this.#archive.slice(start, Math.min(end, base)) : [];
     const newer = end > base ? live.slice(Math.max(0, start - base), end - base) : [];
-    return { beforeId, entries: [...older, ...newer], window: { start, promptsBefore: prompts, ...more } };
+    return { beforeId, entries: [...older, ...newer], window };
+  }
+
+  /** The window of a webview whose first entry is at absolute index `start`. */
+  #windowAt(start: number): TranscriptWindow {
+    const promptsBefore = this.#olderPrompts + this.#promptsBefore(start);
+    return this.#older ? { start, promptsBefore, older: true } : { start, promptsBefore };
   }
 
   /** Absolute index of the entry `id`, or -1. */
