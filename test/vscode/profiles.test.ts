@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { TEST_IDS } from "../../extension/webview/testIds";
-import { quickItem, runCommandAndPick, webviewFrame } from "./support/browser";
+import { runCommandAndPick, webviewFrame } from "./support/browser";
 import { byTestId, startScenario, type Scenario } from "./support/scenario";
 
 describe("agent profiles through Manifold's UI", () => {
@@ -40,8 +40,7 @@ describe("agent profiles through Manifold's UI", () => {
       const alpha = await t.openChat("alpha");
       const app = alpha.locator(byTestId(TEST_IDS.app));
       await app.locator(byTestId(TEST_IDS.composer)).waitFor({ state: "visible", timeout: 60_000 });
-      await runCommandAndPick(t.page, "Manifold: New Session…", "Reviewer");
-      await quickItem(t.page, "alpha").click({ timeout: 30_000 });
+      await runCommandAndPick(t.page, "Manifold: New Session…", ["Reviewer", "alpha"]);
       const panel = await webviewFrame(t.page, "Manifold: alpha");
       const profile = panel.locator(byTestId(TEST_IDS.profile));
       await profile.waitFor({ state: "visible", timeout: 60_000 });

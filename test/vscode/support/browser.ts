@@ -132,27 +132,34 @@ export function quickItem(page: Page, label: string) {
 
 /**
  * Runs a palette command that asks with a quick pick, and picks the row labelled `label` (e.g.
- * "Manifold: Open Chat for Folder…" then a folder name). A quick pick closes when focus moves (a webview
- * that just opened takes focus a moment later), so the whole sequence is retried until `timeout`.
+ * "Manifold: Open Chat for Folder…" then a folder name). A command that asks more than once takes the
+ * labels in order (e.g. a profile, then a folder). A quick pick closes when focus moves (a webview
+ * that just opened takes focus a moment later), and a closed pick cancels the command, so the whole
+ * sequence is retried until `timeout`.
  */
 export async function runCommandAndPick(
   page: Page,
   title: string,
-  label: string,
+  label: string | readonly string[],
   timeout = 90_000,
   opts: { filter?: boolean } = {},
 ): Promise<void> {
+  const labels = typeof label === "string" ? [label] : label;
   const deadline = Date.now() + timeout;
   for (;;) {
     await runCommand(page, title, Math.max(deadline - Date.now(), 10_000));
+    let current = labels[0] ?? "";
     try {
-      if (opts.filter) await filterQuickPick(page, label);
-      await quickItem(page, label).click({ timeout: 10_000 });
+      for (const each of labels) {
+        current = each;
+        if (opts.filter) await filterQuickPick(page, each);
+        await quickItem(page, each).click({ timeout: 10_000 });
+      }
       return;
     } catch (error) {
-      console.error(`palette: no "${label}" row after "${title}", retrying (${String(error).split("\n")[0]})`);
+      console.error(`palette: no "${current}" row after "${title}", retrying (${String(error).split("\n")[0]})`);
       await page.keyboard.press("Escape");
-      if (Date.now() > deadline) throw new Error(`no quick-pick item "${label}" after "${title}"`, { cause: error });
+      if (Date.now() > deadline) throw new Error(`no quick-pick item "${current}" after "${title}"`, { cause: error });
     }
   }
 }

@@ -53,14 +53,24 @@ export function mentionTests(scenario: () => Scenario): void {
         await quickItem(page, "Problems").click({ timeout: 60_000 });
         await alpha.locator(byTestId(TEST_IDS.attachment), { hasText: "Problems" }).waitFor({ timeout: 30_000 });
 
-        await openMentionPick();
-        await quickItem(page, "Symbol…").click({ timeout: 60_000 });
         // TypeScript names a function with its parentheses. Its workspace-symbol search can answer empty
         // while its project is still loading (a fresh window, a busy machine) and the pick asks only when
         // the query changes, as VS Code's own symbol pick does: so the query is typed again, as a user would.
         // The symbol pick's own input (the `@` pick before it used the same widget and is closing).
+        // A pick closes when focus moves (a busy window can hand focus back to the panel late), and then
+        // the symbol pick never opens: the two picks are asked again, as a user would.
         const queryBox = page.locator('.quick-input-widget .quick-input-box input[placeholder^="Search symbols in"]');
-        await queryBox.waitFor({ state: "visible", timeout: 60_000 });
+        for (let attempt = 1; ; attempt++) {
+          await openMentionPick();
+          await quickItem(page, "Symbol…").click({ timeout: 60_000 });
+          const open = await queryBox.waitFor({ state: "visible", timeout: 20_000 }).then(
+            () => true,
+            () => false,
+          );
+          if (open) break;
+          if (attempt === 3) throw new Error("the symbol pick never opened after Symbol…");
+          await page.keyboard.press("Escape");
+        }
         const target = quickItem(page, "mentionTarget()");
         for (let attempt = 1; ; attempt++) {
           await queryBox.fill("");
