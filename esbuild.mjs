@@ -51,8 +51,9 @@ const mcpApart = {
 };
 
 // zod's namespace object re-exports all ~60 error-message locales (~0.37 MB) and `import { z }`
-// materializes it, so every locale would be parsed and evaluated at start-up; the agent-server
-// only ever uses the default English messages, so its builds keep `locales.en` alone.
+// materializes it, so every locale would be parsed and evaluated at start-up; the agent-server and
+// the webview only ever use the default English messages, so their builds keep `locales.en` alone
+// (the webview's bundle: 650 → 389 KB minified, parsed once per panel).
 /** @type {esbuild.Plugin} */
 const zodEnglishOnly = {
   name: "zod-english-only",
@@ -134,6 +135,7 @@ const builds = [
     format: "iife",
     jsx: "automatic",
     jsxImportSource: "preact",
+    plugins: [zodEnglishOnly],
   },
 ];
 
