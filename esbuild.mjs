@@ -1,13 +1,17 @@
 // Builds the three bundles: the extension (CJS, `vscode` external), the standalone agent-server
-// (one self-contained file) and the webview script + CSS (browser). Flags: --watch, --production.
+// (a front file and its core: see below) and the webview script + CSS (browser). Flags: --watch,
+// --production, --outdir <dir>.
 import * as esbuild from "esbuild";
 import { cpSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
 const watch = process.argv.includes("--watch");
 const production = process.argv.includes("--production");
+// --outdir <dir>: build elsewhere than dist/ (the benchmark's minified agent-server).
+const outdirAt = process.argv.indexOf("--outdir");
+const dist = outdirAt === -1 ? join(root, "dist") : resolve(process.argv[outdirAt + 1] ?? "dist");
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -50,6 +54,39 @@ const mcpApart = {
   },
 };
 
+// The core: dist/agent-server-core.js (agent-server/server.ts and all it imports), loaded by the
+// front's one dynamic `import("./server")` (main.ts) after `initialize` has been answered.
+const CORE_FILE = "agent-server-core.js";
+/** @type {esbuild.Plugin} */
+const coreApart = {
+  name: "core-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/server$/ }, (args) =>
+      args.importer.endsWith(join("agent-server", "main.ts")) && args.kind === "dynamic-import"
+        ? { path: `./${CORE_FILE}`, external: true }
+        : undefined,
+    );
+  },
+};
+
+// The core uses the front's ACP SDK and zod, not copies of its own: the SDK's dispatch in the front
+// tells a RequestError thrown by a route by `instanceof`, so there must be one class, and one zod
+// is compiled once. The front exports both (main.ts); the core's imports of them read that module
+// (already loaded: it is the process's main module, and Node's module cache answers by path).
+/** @type {esbuild.Plugin} */
+const sharedFromFront = {
+  name: "shared-from-front",
+  setup(build) {
+    const shared = { "@agentclientprotocol/sdk": "acp" };
+    build.onResolve({ filter: /^@agentclientprotocol\/sdk$/ }, (args) => ({ path: args.path, namespace: "front" }));
+    build.onResolve({ filter: /^\.\/agent-server\.js$/, namespace: "front" }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: "front" }, (args) => ({
+      contents: `module.exports = require("./agent-server.js").${shared[args.path]};`,
+      loader: "js",
+    }));
+  },
+};
+
 // zod's namespace object re-exports all ~60 error-message locales (~0.37 MB) and `import { z }`
 // materializes it, so every locale would be parsed and evaluated at start-up; the agent-server and
 // the webview only ever use the default English messages, so their builds keep `locales.en` alone
@@ -70,7 +107,7 @@ const builds = [
   {
     ...common,
     entryPoints: { extension: join(root, "extension/vscode/extension.ts") },
-    outdir: join(root, "dist"),
+    outdir: dist,
     platform: "node",
     target: "node20",
     format: "cjs",
@@ -89,26 +126,37 @@ const builds = [
     // The sign-in terminal's fence (extension/agent/fenceRun.ts): started on VS Code's Node.
     ...common,
     entryPoints: { "fence-run": join(root, "extension/agent/fenceRun.ts") },
-    outdir: join(root, "dist"),
+    outdir: dist,
     platform: "node",
     target: "node20",
     format: "cjs",
     plugins: [zodEnglishOnly],
   },
   {
+    // The front: dist/agent-server.js answers `initialize` with the SDK alone (acp/front.ts); the rest
+    // of the agent-server is the core file, imported once that answer has left (main.ts).
     ...common,
     entryPoints: { "agent-server": join(root, "agent-server/main.ts") },
-    outdir: join(root, "dist"),
+    outdir: dist,
     platform: "node",
     target: "node20",
     format: "cjs",
     banner: { js: "#!/usr/bin/env node" },
-    plugins: [providersApart, mcpApart, zodEnglishOnly],
+    plugins: [coreApart, zodEnglishOnly],
+  },
+  {
+    ...common,
+    entryPoints: { [CORE_FILE.replace(/\.js$/, "")]: join(root, "agent-server/server.ts") },
+    outdir: dist,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    plugins: [providersApart, mcpApart, sharedFromFront, zodEnglishOnly],
   },
   {
     ...common,
     entryPoints: { [MCP_FILE.replace(/\.js$/, "")]: join(root, "agent-server/mcp/connection.ts") },
-    outdir: join(root, "dist"),
+    outdir: dist,
     platform: "node",
     target: "node20",
     format: "cjs",
@@ -117,7 +165,7 @@ const builds = [
   {
     ...common,
     entryPoints: { [PROVIDERS_FILE.replace(/\.js$/, "")]: join(root, "agent-server/model/providers/sdk.ts") },
-    outdir: join(root, "dist"),
+    outdir: dist,
     platform: "node",
     target: "node20",
     format: "cjs",
@@ -129,7 +177,7 @@ const builds = [
       "webview/main": join(root, "extension/webview/main.tsx"),
       "webview/styles": join(root, "extension/webview/styles.css"),
     },
-    outdir: join(root, "dist"),
+    outdir: dist,
     platform: "browser",
     target: "es2022",
     format: "iife",
@@ -140,7 +188,7 @@ const builds = [
 ];
 
 function copyAssets() {
-  const out = join(root, "dist/webview/codicons");
+  const out = join(dist, "webview/codicons");
   mkdirSync(out, { recursive: true });
   for (const f of ["codicon.css", "codicon.ttf"]) {
     cpSync(join(root, "node_modules/@vscode/codicons/dist", f), join(out, f));

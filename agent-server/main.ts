@@ -1,5 +1,7 @@
-// Entry: stdout carries ACP only (console → stderr first), compose the server, serve ACP on stdio,
-// exit when the connection closes; SIGTERM/SIGINT share the one memoized teardown (I-80).
+// Entry: stdout carries ACP only (console → stderr first), serve ACP on stdio through the front
+// (acp/front.ts answers `initialize`), compose the server (server.ts, imported only after that
+// answer has left: the cold start pays for the SDK and this file alone), exit when the connection
+// closes; SIGTERM/SIGINT share the one memoized teardown (I-80).
 import "./stdoutGuard";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -9,7 +11,8 @@ import { batchedOutput } from "./acp/batchedOutput";
 import { guardedNdJsonStream } from "./acp/frameGuard";
 import { HIDE_DIRS_ENV, parseHideDirs, resolveHideDirs } from "../sandbox/hideDirs";
 import { AgentConfigError, loadAgentConfig } from "./configFile";
-import { createServer } from "./server";
+import { createFront } from "./acp/front";
+import type { Server } from "./server";
 import { resolveDataDir } from "./session/fileName";
 import { errorMessage } from "../base/errors";
 
@@ -50,20 +53,32 @@ function configOf(argv: string[], env: NodeJS.ProcessEnv): ReturnType<typeof loa
 }
 
 const config = configOf(process.argv.slice(2), process.env);
-const server = createServer({
+const options = {
   env: process.env,
   profiles: config.agentProfiles,
   dataDir: dataDirOf(process.argv.slice(2), process.env),
   hide: hideDirsOf(process.env),
-});
+};
+let server: Promise<Server> | undefined;
+// The server starts resolving models and probing the sandbox as soon as it exists.
+const loadServer = (): Promise<Server> =>
+  (server ??= import("./server").then(({ createServer }) => {
+    const s = createServer(options);
+    s.start();
+    return s;
+  }));
+const front = createFront({ routes: () => loadServer().then((s) => s.routes), mcp: true });
+
 // Every stdin line is judged (depth, size, encoding) before the SDK parses it (I-108). Lines out
 // are batched per turn of the event loop; whatever is pending still leaves on exit.
 const output = batchedOutput(process.stdout);
 process.on("exit", () => output.flush());
-// The first line out is the `initialize` answer: models and the sandbox probe start after it (cold start).
-output.afterNextWrite(() => server.start());
+// The first line out is the `initialize` answer; the server is imported after it (cold start).
+output.afterNextWrite(() => {
+  front.load().catch((err: unknown) => console.error(`[agent-server] could not load the server: ${errorMessage(err)}`));
+});
 const stream = guardedNdJsonStream(output, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
-const connection = server.app.connect(stream);
+const connection = front.app.connect(stream);
 
 const exits = new Set<string>();
 async function shutdown(why: string): Promise<void> {
@@ -73,7 +88,7 @@ async function shutdown(why: string): Promise<void> {
   if (first) console.error(`[agent-server] shutting down (${why})`);
   let code = 0;
   try {
-    await server.teardown();
+    if (server) await (await server).teardown();
   } catch (err) {
     if (first) console.error(`[agent-server] ${errorMessage(err)}`);
     code = 1;
@@ -84,3 +99,6 @@ async function shutdown(why: string): Promise<void> {
 void connection.closed.then(() => shutdown("connection closed"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+
+// The core (dist/agent-server-core.js) uses this file's SDK instead of bundling its own (esbuild.mjs).
+export * as acp from "@agentclientprotocol/sdk";

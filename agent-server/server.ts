@@ -1,18 +1,18 @@
-// The agent-server's object graph, composed in dependency order, with one teardown.
+// The agent-server's object graph, composed in dependency order, with one teardown. main.ts imports
+// this module only once `initialize` has been answered (acp/front.ts answers it).
 //
-// Two halves, because `initialize` must be answered before the sandbox probe spawns its child and
-// the models are resolved (cold start):
-//   now:   store, MCP sessions, live, ACP app (nothing here needs the probe or the models);
+// Two halves, because the sandbox probe spawns a child and the models are resolved over the network:
+//   now:   store, MCP sessions, live, ACP routes (nothing here needs the probe or the models);
 //   later: models + sandbox → tools → tasks → services, started by `start()` (main calls it once
 //          the first line, the `initialize` answer, has left stdout) or by the first lifecycle
 //          request, whichever comes first. LiveAgents holds the services as that promise: a
 //          creation waits for it, and the ACP handlers wait for `ready` before they create anything.
-import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentProfile } from "../base/agentProfiles";
 import { detectSandbox } from "../sandbox";
 import { outermost } from "../sandbox/hideDirs";
-import { createAcpApp } from "./acp/app";
+import { createAcpRoutes } from "./acp/app";
 import type { Bridge } from "./acp/bridge";
+import type { AcpRoutes } from "./acp/front";
 import { McpSessions, mcpLimitsFrom } from "./mcp";
 import { createModelClient, resolveModels } from "./model";
 import type { ModelConfig } from "./model/types";
@@ -34,7 +34,8 @@ export interface ServerOptions {
 }
 
 export interface Server {
-  app: acp.AgentApp;
+  /** What the front (acp/front.ts) hands each method to. */
+  routes: AcpRoutes;
   /** Models, sandbox and services are in place (rejects with the start-up failure). */
   ready: Promise<void>;
   /** Starts resolving models and probing the sandbox, if that has not started yet; idempotent. */
@@ -92,7 +93,7 @@ export function createServer(opts: ServerOptions): Server {
   });
   // A bad model configuration keeps the process serving: every session request answers with the reason.
   ready.catch((err: unknown) => console.error(`[agent-server] start-up failed: ${errorMessage(err)}`));
-  const { app, bridge } = createAcpApp({
+  const { routes, bridge } = createAcpRoutes({
     live,
     models,
     ready: () => {
@@ -103,7 +104,7 @@ export function createServer(opts: ServerOptions): Server {
     mcp,
     profiles: opts.profiles ?? [],
   });
-  return { app, ready, start, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
+  return { routes, ready, start, teardown: memoize(() => teardown(bridge, () => current, mcp)) };
 }
 
 async function startRuntime(opts: ServerOptions, mcp: McpSessions, models: ModelConfig[]): Promise<Runtime> {

@@ -2,8 +2,6 @@
 // what the LiveAgents still holds (I-110). It exists only when the process was started with
 // `--expose-gc` AND `MANIFOLD_DEBUG_MEMORY=1`; a production agent has neither, so the method is
 // unknown (-32601) there and no client can make it stall the process with forced GCs.
-import type * as acp from "@agentclientprotocol/sdk";
-import * as z from "zod/v4";
 import type { LiveAgents } from "../runtime/liveAgents";
 import type { Bridge } from "./bridge";
 
@@ -21,19 +19,11 @@ export function debugMemoryEnabled(env: NodeJS.ProcessEnv = process.env): boolea
   return env.MANIFOLD_DEBUG_MEMORY === "1" && typeof (globalThis as { gc?: unknown }).gc === "function";
 }
 
-export function withDebugMethods(app: acp.AgentApp, live: LiveAgents, bridge: Bridge): acp.AgentApp {
-  if (!debugMemoryEnabled()) return app;
+/** The method's answer (front.ts registers it when `debugMemoryEnabled()`). */
+export function memoryReport(live: LiveAgents, bridge: Bridge): MemoryReport {
   const gc = (globalThis as unknown as { gc: () => void }).gc;
-  return app.onRequest(DEBUG_MEMORY_METHOD, z.object({}).passthrough(), (): MemoryReport => {
-    gc();
-    gc(); // a second pass collects what the first one's finalizers released
-    const m = process.memoryUsage();
-    return {
-      heapUsed: m.heapUsed,
-      rss: m.rss,
-      agents: live.agents.size,
-      sessions: live.sessions.size,
-      records: bridge.records.size,
-    };
-  });
+  gc();
+  gc(); // a second pass collects what the first one's finalizers released
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed, rss: m.rss, agents: live.agents.size, sessions: live.sessions.size, records: bridge.records.size };
 }

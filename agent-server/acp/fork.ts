@@ -11,9 +11,9 @@ import type { Bridge } from "./bridge";
 import { mapLifecycleError, rejectUnsupported, resumePersisted, sessionState } from "./handlers";
 import { protectedPathsOf } from "./protectedPaths";
 
-export const KEEP_PROMPTS_META = "manifold.dev/keepPrompts";
+import { KEEP_PROMPTS_META } from "./wire";
 
-export const FORK_METHOD = "session/fork";
+export { FORK_METHOD, KEEP_PROMPTS_META } from "./wire";
 
 /** The request as the unstable schema has it (the stable SDK entry has no types for it). */
 export const ForkParams = z.object({

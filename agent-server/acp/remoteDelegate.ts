@@ -15,9 +15,9 @@ import type { SessionRecord } from "./record";
 import { notOffered } from "../tools/delegate";
 import { errorMessage } from "../../base/errors";
 
-export const DELEGATE_AGENTS_META = "manifold.dev/delegateAgents";
-export const DELEGATE_METHOD = "_manifold/delegate";
-export const DELEGATE_CAPABILITY_META = { "manifold.dev/delegate": { method: DELEGATE_METHOD, agentsMeta: DELEGATE_AGENTS_META } } as const;
+import { DELEGATE_AGENTS_META, DELEGATE_METHOD } from "./wire";
+
+export { DELEGATE_AGENTS_META, DELEGATE_METHOD, DELEGATE_CAPABILITY_META } from "./wire";
 export const MAX_DELEGATE_AGENTS = 32;
 
 const Target = z.object({

@@ -19,9 +19,9 @@ import type { Bridge } from "./bridge";
 import { checkPrompt } from "./prompt";
 import { STEER_META } from "./updates";
 
-export const STEERING_METHOD = "_session/steering";
-/** Merged into the top-level `_meta` of the `initialize` response. */
-export const STEERING_META = { steering: { supported: true } } as const;
+import { STEERING_METHOD } from "./wire";
+
+export { STEERING_METHOD, STEERING_META } from "./wire";
 
 const SteeringParams = z.object({
   sessionId: z.string().min(1).max(500),

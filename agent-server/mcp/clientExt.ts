@@ -8,6 +8,8 @@ import * as z from "zod/v4";
 
 export const MCP_STATUS_METHOD = "_manifold/mcp_status";
 export const MCP_RESTART_METHOD = "_manifold/mcp_restart";
+/** Advertised as `agentCapabilities.mcpCapabilities` (stdio is the baseline every agent accepts). */
+export const MCP_CAPABILITIES = { http: true, sse: false } as const;
 export const MCP_META = { manifold: { mcpStatus: true, mcpRestart: true, mcpConfine: true } } as const;
 
 export const mcpRestartParams = z.object({ sessionId: z.string().min(1), name: z.string().min(1).max(200) });

@@ -21,9 +21,6 @@ export interface McpHttpSpec {
 
 export type McpServerSpec = McpStdioSpec | McpHttpSpec;
 
-/** Advertised as `agentCapabilities.mcpCapabilities` (stdio is the baseline every agent accepts). */
-export const MCP_CAPABILITIES = { http: true, sse: false } as const;
-
 export const MAX_MCP_SERVERS = 20;
 /** The per-server `_meta` key a client marks a folder-defined stdio server with (I-114). */
 export const CONFINE_META = "manifold.dev/confine";

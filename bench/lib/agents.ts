@@ -1,10 +1,14 @@
 // The agents under test, as spawn specs: Manifold bundled and unbundled, and the SDK-minimal floor.
 // Third-party peers are in bench/peers/specs.ts.
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { build } from "esbuild";
 import type { AgentSpec } from "./agent";
 import { repoRoot, tempDir } from "./paths";
+
+const execFileAsync = promisify(execFile);
 
 export const bundlePath = join(repoRoot, "dist/agent-server.js");
 
@@ -60,20 +64,11 @@ export function manifoldTsx(modelBaseUrl: string, dataDir = tempDir("data")): Ag
  * dir: cold start with less to parse. Same entry, same code.
  */
 export async function manifoldMinified(modelBaseUrl: string): Promise<AgentSpec> {
-  const out = join(tempDir("min"), "agent-server.js");
-  await build({
-    entryPoints: [join(repoRoot, "agent-server/main.ts")],
-    outfile: out,
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    minify: true,
-    legalComments: "none",
-    logLevel: "warning",
-  });
+  // The production build of every bundle (the front, its core, the lazily loaded parts), as `npm run build:production` makes it.
+  const dir = tempDir("min");
+  await execFileAsync(process.execPath, [join(repoRoot, "esbuild.mjs"), "--production", "--outdir", dir], { cwd: repoRoot });
   const spec = manifoldBundle(modelBaseUrl);
-  return { ...spec, name: "manifold (bundle, minified)", args: [out, ...spec.args.slice(1)] };
+  return { ...spec, name: "manifold (bundle, minified)", args: [join(dir, "agent-server.js"), ...spec.args.slice(1)] };
 }
 
 /** A Node 22+ binary if one is installed (VS Code runs the agent on Node 22/24): MANIFOLD_BENCH_NODE24, else the e2e tools' copy. */

@@ -49,6 +49,8 @@ export interface SpawnOptions {
   /** Arguments after the bundle's `--data-dir DIR` (e.g. `--config FILE`). */
   args?: string[];
   /** Writes raw lines to stdin are possible through `child.stdin`. */
+  /** The agent-server to start (default: the built dist/agent-server.js). */
+  bundle?: string;
 }
 
 /** The content of each finished tool call of a session, as JSON (what its commands printed). */
@@ -80,10 +82,14 @@ export function modelEnv(baseUrl: string): Record<string, string> {
 export function spawnAgent(opts: SpawnOptions = {}): AgentProcess {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "manifold-agent-test-"));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env };
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), AGENT_BUNDLE, "--data-dir", dataDir, ...(opts.args ?? [])], {
-    stdio: ["pipe", "pipe", "pipe"],
-    env,
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), opts.bundle ?? AGENT_BUNDLE, "--data-dir", dataDir, ...(opts.args ?? [])],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+      env,
+    },
+  );
   let stderr = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (d: string) => {
