@@ -10,6 +10,7 @@ import { errorText } from "./lib/bench";
 import { machineInfo } from "./lib/machine";
 import { repoRoot } from "./lib/paths";
 import { renderMarkdown, renderText, type Table } from "./lib/table";
+import { targetRows, targetsTable } from "./lib/targets";
 import { idle } from "./idle";
 import { fanout } from "./fanout";
 import { streaming } from "./streaming";
@@ -63,12 +64,19 @@ async function main(): Promise<void> {
     markdown.push(...tables.map(renderMarkdown));
     results.push(entry);
   }
+  // Every target of a benchmark that ran, beside its floor from this same run.
+  const targets = targetRows(results as { id: string; status: string }[]).filter((t) => results.some((r) => r.id === t.benchmark));
+  if (targets.length > 0) {
+    const t = targetsTable(targets);
+    console.log(renderText(t));
+    markdown.unshift(renderMarkdown(t));
+  }
   const seconds = (Date.now() - started) / 1000;
   console.log(`\ntotal ${seconds.toFixed(1)} s`);
   const dir = join(repoRoot, "bench/results");
   mkdirSync(dir, { recursive: true });
   const loadAvgAtEnd = loadavg().map((l) => Math.round(l * 100) / 100);
-  const doc = { mode: quick ? "quick" : "full", seconds, machine, loadAvgAtEnd, benchmarks: results };
+  const doc = { mode: quick ? "quick" : "full", seconds, machine, loadAvgAtEnd, targets, benchmarks: results };
   const json = JSON.stringify(doc, null, 2) + "\n";
   const base = only ? "partial" : "latest";
   writeFileSync(join(dir, `${base}.json`), json);
