@@ -69,10 +69,11 @@ const coreApart = {
   },
 };
 
-// The core uses the front's ACP SDK and zod, not copies of its own: the SDK's dispatch in the front
-// tells a RequestError thrown by a route by `instanceof`, so there must be one class, and one zod
-// is compiled once. The front exports both (main.ts); the core's imports of them read that module
-// (already loaded: it is the process's main module, and Node's module cache answers by path).
+// The core uses the front's ACP SDK, not a copy of its own: the SDK's dispatch in the front tells a
+// RequestError thrown by a route by `instanceof`, so there must be one class. The front exports the
+// SDK (main.ts); the core's imports of it read that module (already loaded: it is the process's main
+// module, and Node's module cache answers by path). zod stays bundled in each (the front has only
+// what the SDK's schemas use; sharing its whole namespace would make the front slower to compile).
 /** @type {esbuild.Plugin} */
 const sharedFromFront = {
   name: "shared-from-front",
