@@ -55,14 +55,14 @@ const mcpApart = {
 };
 
 // The core: dist/agent-server-core.js (agent-server/server.ts and all it imports), loaded by the
-// front's one dynamic `import("./server")` (main.ts) after `initialize` has been answered.
+// front's one `require("./server")` (main.ts) after `initialize` has been answered.
 const CORE_FILE = "agent-server-core.js";
 /** @type {esbuild.Plugin} */
 const coreApart = {
   name: "core-apart",
   setup(build) {
     build.onResolve({ filter: /^\.\/server$/ }, (args) =>
-      args.importer.endsWith(join("agent-server", "main.ts")) && args.kind === "dynamic-import"
+      args.importer.endsWith(join("agent-server", "main.ts")) && args.kind === "require-call"
         ? { path: `./${CORE_FILE}`, external: true }
         : undefined,
     );

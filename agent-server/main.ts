@@ -60,9 +60,13 @@ const options = {
   hide: hideDirsOf(process.env),
 };
 let server: Promise<Server> | undefined;
-// The server starts resolving models and probing the sandbox as soon as it exists.
+// The core is a second file (esbuild.mjs). `require`, not `import()`: Node's ESM loader would first
+// scan the whole CommonJS file for its export names (cjs-module-lexer, tens of ms). The server starts
+// resolving models and probing the sandbox as soon as it exists.
 const loadServer = (): Promise<Server> =>
-  (server ??= import("./server").then(({ createServer }) => {
+  (server ??= Promise.resolve().then(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second file, loaded late on purpose (above)
+    const { createServer } = require("./server") as typeof import("./server");
     const s = createServer(options);
     s.start();
     return s;
