@@ -23,11 +23,11 @@ const common = {
 };
 
 // The agent-server's cold start skips the AI SDK: its providers are a second file,
-// dist/agent-server-providers.js, loaded at the first model step. This plugin marks the one dynamic
-// `import("./sdk")` (model/providers/aiSdkStream.ts) external under that file's name, so the built
-// dist/agent-server.js keeps a real `import("./agent-server-providers.js")`, not a `require`: Node's
-// ESM loader loads the CJS file and finds its named exports through the `0 && (module.exports = …)`
-// annotation esbuild writes for platform "node".
+// dist/agent-server-providers.js, loaded at the first model step. This plugin marks the one
+// `require("./sdk")` (model/providers/aiSdkStream.ts) external under that file's name, so the built
+// core keeps a runtime `require("./agent-server-providers.js")`. A `require`, never `import()`, for
+// these late files: the ESM loader scans a CommonJS file whole for its export names first (≈ 300 ms
+// for this one).
 const PROVIDERS_FILE = "agent-server-providers.js";
 /** @type {esbuild.Plugin} */
 const providersApart = {
@@ -39,15 +39,15 @@ const providersApart = {
   },
 };
 
-// Likewise the MCP client (the MCP SDK, ajv): dist/agent-server-mcp.js, loaded by `import()` when the
-// first session with MCP servers starts them (the dynamic `import("./connection")` in mcp/sessions.ts).
+// Likewise the MCP client (the MCP SDK, ajv): dist/agent-server-mcp.js, loaded when the first session
+// with MCP servers starts them (the `require("./connection")` in mcp/sessions.ts).
 const MCP_FILE = "agent-server-mcp.js";
 /** @type {esbuild.Plugin} */
 const mcpApart = {
   name: "mcp-apart",
   setup(build) {
     build.onResolve({ filter: /^\.\/connection$/ }, (args) =>
-      args.importer.endsWith(join("mcp", "sessions.ts")) && args.kind === "dynamic-import"
+      args.importer.endsWith(join("mcp", "sessions.ts")) && args.kind === "require-call"
         ? { path: `./${MCP_FILE}`, external: true }
         : undefined,
     );

@@ -12,6 +12,15 @@ import { exposedToolNames } from "./names";
 import { mcpTool } from "./tools";
 import { ignoreError } from "../../base/errors";
 
+/**
+ * Loaded at the first session with servers: the build keeps it a runtime load of
+ * dist/agent-server-mcp.js, so the MCP SDK stays off the agent's start-up path. A `require`, not
+ * `import()`: Node's ESM loader would first scan the whole CommonJS file for its export names.
+ */
+function loadConnection(): typeof import("./connection") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second file, loaded late on purpose (above)
+  return require("./connection") as typeof import("./connection");
+}
 export const DEFAULT_MCP_LIMITS: McpLimits = { startTimeoutMs: 30_000, callTimeoutMs: 120_000 };
 
 /** Limits from the environment (tests shorten them), else the defaults. */
@@ -125,9 +134,7 @@ export class McpSessions implements SessionToolSource {
         await closeAll(current);
       }
       if (specs.length === 0 || this.stopped) return;
-      // Loaded at the first session with servers: the build keeps it a runtime load of
-      // dist/agent-server-mcp.js, so the MCP SDK stays off the agent's start-up path.
-      const { McpConnection } = await import("./connection");
+      const { McpConnection } = loadConnection();
       if (this.stopped) return;
       const set: SessionSet = new SessionSet(
         key,
@@ -150,7 +157,7 @@ export class McpSessions implements SessionToolSource {
         const old = set?.conns.find((c) => c.name === name);
         if (!set || !old || this.stopped) return;
         found = true;
-        const { McpConnection } = await import("./connection");
+        const { McpConnection } = loadConnection();
         await old.close();
         set.swap(old, new McpConnection(old.spec, old.place, this.envSource, this.limits, this.host));
       })

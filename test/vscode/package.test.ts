@@ -37,7 +37,9 @@ describe("packaging (.vsix contents)", () => {
       "LICENSE",
       "dist/extension.js",
       "dist/agent-server.js",
+      "dist/agent-server-core.js",
       "dist/agent-server-providers.js",
+      "dist/agent-server-mcp.js",
       "dist/webview/main.js",
     ];
     assert.deepEqual(

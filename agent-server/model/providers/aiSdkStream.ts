@@ -39,9 +39,14 @@ export const REAL_TIMERS: ModelTimers = {
 
 type Sdk = typeof import("./sdk");
 let sdk: Promise<Sdk> | undefined;
-/** The one dynamic import of the SDK; the build keeps it a runtime load of dist/agent-server-providers.js. */
+/**
+ * The one load of the SDK; the build keeps it a runtime load of dist/agent-server-providers.js. A
+ * `require`, not `import()`: Node's ESM loader would first scan the 1.4 MB CommonJS file for its
+ * export names (≈ 300 ms on the first model step).
+ */
 function loadSdk(): Promise<Sdk> {
-  sdk ??= import("./sdk");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second file, loaded late on purpose (above)
+  sdk ??= Promise.resolve().then(() => require("./sdk") as Sdk);
   return sdk;
 }
 
