@@ -2,7 +2,8 @@
 // map, so they name their package) under one benchmark scenario with `node --cpu-prof`, then prints
 // self time by package and by function.
 // Usage: npm run build && node --import tsx bench/profile.ts start|streaming|paced|new|load
-// (BENCH_PROFILE_TOP=40 for longer lists; BENCH_PROFILE_CHUNKS=20000 for a streaming profile that start-up does not dominate)
+// (BENCH_PROFILE_TOP=40 for longer lists; BENCH_PROFILE_CHUNKS=20000 for a streaming profile that start-up does not dominate;
+// BENCH_PROFILE_TAIL=500 for loads that ask for the latest turns only, as the panel does)
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentSpec } from "./lib/agent";
@@ -48,7 +49,10 @@ async function main(): Promise<void> {
   } else if (scenario === "new") {
     for (let r = 0; r < 5; r++) await createSessions(h, 100, cwd, 100);
   } else if (scenario === "load") {
-    for (const id of loadIds) await h.request("session/load", { sessionId: id, cwd, mcpServers: [] });
+    // BENCH_PROFILE_TAIL=N: each load asks for the latest turns holding N events (what the panel asks).
+    const tail = Number(process.env.BENCH_PROFILE_TAIL ?? 0);
+    const meta = tail > 0 ? { _meta: { "manifold.dev/replayTail": { events: tail } } } : {};
+    for (const id of loadIds) await h.request("session/load", { sessionId: id, cwd, mcpServers: [], ...meta });
   }
   const ms = Date.now() - t0;
   await h.close();

@@ -1,10 +1,10 @@
 // One log line → one checked entry. A log is outside data: every line passes the event schema
 // (`SessionEvent`). The kinds that make up the bulk of a long log (streamed text, turn brackets,
-// plain-text prompts) are checked by hand first, with the schema's own rules and output shape (known
+// plain-text prompts, tool calls, their plain-text or diff results) are checked by hand first, with the schema's own rules and output shape (known
 // keys only, in the schema's order); anything the hand check does not recognise as plainly valid —
 // an extra field on a content block, a wrong type, an unknown value — goes through zod, whose verdict
 // stands. So the fast paths change the cost of a load, never what it accepts or returns.
-import type { ContentBlock } from "@agentclientprotocol/sdk";
+import type { ContentBlock, ToolCallContent } from "@agentclientprotocol/sdk";
 import { SessionEvent, TurnEndReason, type LogEntry } from "./events";
 
 const TURN_SOURCES: ReadonlySet<unknown> = new Set(["user", "task", "subagent"]);
@@ -64,9 +64,79 @@ export function fastEntry(r: Raw, seq: number, at: string): LogEntry | undefined
       if (!blocks) return undefined;
       return { type: "user/message", messageId, content: blocks, seq, at };
     }
+    case "tool/call": {
+      const { toolCallId, name, title, kind } = r;
+      if (typeof toolCallId !== "string" || typeof name !== "string" || typeof title !== "string" || typeof kind !== "string")
+        return undefined;
+      if (!("input" in r)) return undefined;
+      if (r.locations === undefined) return { type: "tool/call", toolCallId, name, input: r.input, title, kind, seq, at };
+      const locations = plainLocations(r.locations);
+      return locations ? { type: "tool/call", toolCallId, name, input: r.input, title, kind, locations, seq, at } : undefined;
+    }
+    case "tool/result": {
+      const { toolCallId, status, output, isError } = r;
+      if (typeof toolCallId !== "string" || (status !== "completed" && status !== "failed") || typeof output !== "string") return undefined;
+      if (typeof isError !== "boolean") return undefined;
+      if (r.content === undefined) return { type: "tool/result", toolCallId, status, output, isError, seq, at };
+      const content = plainToolContent(r.content);
+      return content ? { type: "tool/result", toolCallId, status, output, isError, content, seq, at } : undefined;
+    }
     default:
       return undefined;
   }
+}
+
+/** How many own enumerable keys `o` has (a JSON object's fields). */
+function keyCount(o: Raw): number {
+  let n = 0;
+  for (const _key in o) n++;
+  return n;
+}
+
+const isPlainObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `[{path, line?}]` with no other field, as fresh objects; undefined for anything else. */
+function plainLocations(raw: unknown): { path: string; line?: number }[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const out: { path: string; line?: number }[] = [];
+  for (const item of raw as unknown[]) {
+    if (!isPlainObject(item) || typeof item.path !== "string") return undefined;
+    const n = keyCount(item);
+    if (n === 1) out.push({ path: item.path });
+    else if (n === 2 && typeof item.line === "number") out.push({ path: item.path, line: item.line });
+    else return undefined;
+  }
+  return out;
+}
+
+/**
+ * Tool-call content made only of plain text blocks (`{type: "content", content: {type: "text", text}}`)
+ * and plain diffs (`{type: "diff", path, oldText?, newText}`, oldText a string or null), no other
+ * field, as fresh objects; undefined for anything else (the schema checks terminals, `_meta`, …).
+ */
+function plainToolContent(raw: unknown): ToolCallContent[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const out: ToolCallContent[] = [];
+  for (const item of raw as unknown[]) {
+    if (!isPlainObject(item)) return undefined;
+    if (item.type === "content") {
+      const c = item.content;
+      if (keyCount(item) !== 2 || !isPlainObject(c) || c.type !== "text" || typeof c.text !== "string" || keyCount(c) !== 2)
+        return undefined;
+      out.push({ type: "content", content: { type: "text", text: c.text } });
+    } else if (item.type === "diff") {
+      const { path, oldText, newText } = item;
+      if (typeof path !== "string" || typeof newText !== "string") return undefined;
+      if (!("oldText" in item)) {
+        if (keyCount(item) !== 3) return undefined;
+        out.push({ type: "diff", path, newText });
+      } else {
+        if (keyCount(item) !== 4 || (oldText !== null && typeof oldText !== "string")) return undefined;
+        out.push({ type: "diff", path, oldText, newText });
+      }
+    } else return undefined;
+  }
+  return out;
 }
 
 /**

@@ -1,4 +1,4 @@
-// The hand-checked fast paths of a log line (turn/start, turn/end, user/message, streamed text) give
+// The hand-checked fast paths of a log line (turn/start, turn/end, user/message, streamed text, tool calls and results) give
 // exactly what the schema gives for a valid line, and leave anything else to the schema's verdict.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -39,6 +39,25 @@ const valid: Raw[] = [
   },
   { type: "assistant/text", messageId: "a", text: "x" },
   { type: "assistant/thought", messageId: "a", text: "y", extra: [] },
+  { type: "tool/call", toolCallId: "c", name: "read_file", input: { path: "a" }, title: "Read a", kind: "read" },
+  { type: "tool/call", toolCallId: "c", name: "bash", input: null, title: "t", kind: "execute", locations: [] },
+  { type: "tool/call", toolCallId: "c", name: "n", input: [1], title: "t", kind: "k", locations: [{ path: "a" }, { path: "b", line: 3 }] },
+  { type: "tool/call", toolCallId: "c", name: "n", input: "s", title: "t", kind: "k", extra: 1 },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: "ok", isError: false },
+  { type: "tool/result", toolCallId: "c", status: "failed", output: "", isError: true, content: [] },
+  {
+    type: "tool/result",
+    toolCallId: "c",
+    status: "completed",
+    output: "o",
+    isError: false,
+    content: [
+      { type: "content", content: { type: "text", text: "out" } },
+      { type: "diff", path: "/w/a", oldText: "x", newText: "y" },
+      { type: "diff", path: "/w/b", oldText: null, newText: "new" },
+      { type: "diff", path: "/w/c", newText: "created" },
+    ],
+  },
 ];
 
 const malformed: Raw[] = [
@@ -59,6 +78,29 @@ const malformed: Raw[] = [
   { type: "user/message", messageId: "m", content: [{ type: "text", text: "x", annotations: { priority: "high" } }] },
   { type: "user/message", messageId: "m", content: [{ type: "image", data: "x" }] },
   { type: "user/message", content: [{ type: "text", text: "x" }] },
+  { type: "tool/call", toolCallId: 1, name: "n", input: {}, title: "t", kind: "k" },
+  { type: "tool/call", toolCallId: "c", name: "n", title: "t", kind: "k" },
+  { type: "tool/call", toolCallId: "c", name: "n", input: {}, title: 5, kind: "k" },
+  { type: "tool/call", toolCallId: "c", name: "n", input: {}, title: "t" },
+  { type: "tool/call", toolCallId: "c", name: "n", input: {}, title: "t", kind: "k", locations: [{ line: 1 }] },
+  { type: "tool/call", toolCallId: "c", name: "n", input: {}, title: "t", kind: "k", locations: [{ path: "a", line: "1" }] },
+  { type: "tool/call", toolCallId: "c", name: "n", input: {}, title: "t", kind: "k", locations: { path: "a" } },
+  { type: "tool/result", toolCallId: "c", status: "done", output: "o", isError: false },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: 1, isError: false },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: "o", isError: "no" },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: "o", isError: false, content: "x" },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: "o", isError: false, content: [{ type: "content" }] },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: "o", isError: false, content: [{ type: "diff", path: "a" }] },
+  {
+    type: "tool/result",
+    toolCallId: "c",
+    status: "completed",
+    output: "o",
+    isError: false,
+    content: [{ type: "diff", path: "a", oldText: 3, newText: "n" }],
+  },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: "o", isError: false, content: [{ type: "picture" }] },
+  { type: "tool/result", toolCallId: "c", status: "completed", output: "o", isError: false, content: [null] },
 ];
 
 // Valid by the schema, but not the plain shape the fast path takes: the schema decides.
@@ -73,10 +115,43 @@ const schemaOnly: Raw[] = [
     ],
   },
   { type: "user/message", messageId: "m", content: [{ type: "text", text: "x", _meta: null }] },
+  { type: "tool/call", toolCallId: "c", name: "n", input: {}, title: "t", kind: "k", locations: [{ path: "a", column: 2 }] },
+  {
+    type: "tool/result",
+    toolCallId: "c",
+    status: "completed",
+    output: "o",
+    isError: false,
+    content: [{ type: "terminal", terminalId: "term-1" }],
+  },
+  {
+    type: "tool/result",
+    toolCallId: "c",
+    status: "completed",
+    output: "o",
+    isError: false,
+    content: [{ type: "content", content: { type: "text", text: "x", annotations: { priority: 1 } }, _meta: { k: 1 } }],
+  },
+  {
+    type: "tool/result",
+    toolCallId: "c",
+    status: "completed",
+    output: "o",
+    isError: false,
+    content: [{ type: "diff", path: "a", newText: "n", extra: true }],
+  },
+  {
+    type: "tool/result",
+    toolCallId: "c",
+    status: "completed",
+    output: "o",
+    isError: false,
+    content: [{ type: "content", content: { type: "image", data: "AA==", mimeType: "image/png" } }],
+  },
 ];
 
 describe("session log: a line's fast path", () => {
-  it("a valid turn/start, turn/end, user/message or text line gives what the schema gives, field for field and in its order", () => {
+  it("a valid turn/start, turn/end, user/message, text, tool/call or tool/result line gives what the schema gives, field for field and in its order", () => {
     for (const e of valid) {
       const l = line(e);
       const reference = viaSchema(l);
