@@ -1,7 +1,6 @@
 // LiveAgents: live agents keyed by SessionId (agent id == session id, I-8). One creation
 // transaction serves create and resume: final-entry conflict check, rollback, quiescence (I-15, I-20..24).
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import type { PermissionAnswer } from "../policy/types";
 import { SessionNotFoundError } from "../session/errors";
 import { LOG_FORMAT_VERSION, type SessionHeader, type SessionProfile } from "../session/events";
@@ -196,9 +195,8 @@ export class LiveAgents {
     try {
       if (log.id !== id) throw new SessionNotFoundError(id);
       const root = knownRoot ?? (await raceAbort(canonicalCwd(log.header.cwd), signal));
+      // Made on first use (Agent.sandboxContext): a session that never runs a tool costs no directory.
       const tmpDir = this.store.tmpDirFor(id);
-      // Synchronous, like the store's own file creation: our temp base, not a path a client named (I-111).
-      mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
       const services = await raceAbort(Promise.resolve(this.services), signal);
       agent = new Agent({ log, root, tmpDir, services, hooks: this.hooks });
       // Final-entry conflict check (I-21): someone else won this id while we were building.
