@@ -73,6 +73,8 @@ export class LiveAgents {
   private readonly disposing = new WeakMap<Agent, Promise<void>>();
   /** The hooks every agent of this LiveAgents reports through (exposed so tests can build impostors). */
   readonly hooks: AgentHooks;
+  /** The services once they are there: a creation then takes them without a race against its signal. */
+  private servicesReady: AgentServices | null;
 
   constructor(
     readonly store: SessionStore,
@@ -82,6 +84,9 @@ export class LiveAgents {
     /** Called after a session's log is deleted (drop its task records, grants, …). */
     private readonly onForgetOwner: (sessionId: string) => Promise<void> = async () => undefined,
   ) {
+    this.servicesReady = services instanceof Promise ? null : services;
+    if (services instanceof Promise)
+      services.then((s) => void (this.servicesReady = s), ignoreError("a creation waiting for the services hears their failure itself"));
     this.hooks = {
       publish: (agent, ev: AgentEvent) => this.bus.publish({ type: "agent/event", agent, event: ev }),
       requestPermission: (agent, toolCallId, ask, signal) => {
@@ -197,7 +202,8 @@ export class LiveAgents {
       const root = knownRoot ?? (await raceAbort(canonicalCwd(log.header.cwd), signal));
       // Made on first use (Agent.sandboxContext): a session that never runs a tool costs no directory.
       const tmpDir = this.store.tmpDirFor(id);
-      const services = await raceAbort(Promise.resolve(this.services), signal);
+      const services = this.servicesReady ?? (await raceAbort(Promise.resolve(this.services), signal));
+      if (signal?.aborted) throw new AbortedError("creation aborted");
       agent = new Agent({ log, root, tmpDir, services, hooks: this.hooks });
       // Final-entry conflict check (I-21): someone else won this id while we were building.
       if (this.agents.has(id) || this.sessions.has(id)) throw new AlreadyLiveError(id);
