@@ -1,9 +1,9 @@
 // Agent: one live agent of one session. A message queue; each message runs one turn
 // (`turn/start` … `turn/end{reason}`) of model steps and tool calls (steps.ts); queue-aware cancel; dispose.
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import type { ChatMessage } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
+import { ensureDir } from "../../sandbox/tmpArea";
 import type { SandboxContext } from "../../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
@@ -254,7 +254,7 @@ export class Agent implements AsyncShutdown {
   sandboxContext(): SandboxContext {
     if (!this.tmpDirMade) {
       // Synchronous, like the store's own file creation: our temp base, not a path a client named (I-111).
-      mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
+      ensureDir(this.tmpDir);
       this.tmpDirMade = true;
     }
     return {
