@@ -11,10 +11,16 @@ export function commandsUpdate(): SessionUpdate {
   return { sessionUpdate: "available_commands_update", availableCommands: COMMANDS.map((c) => ({ ...c })) };
 }
 
-/** After `session/new` has answered (the next macrotask: the response is written first). */
+/**
+ * After `session/new` has answered. The response leaves in the batch flushed at the end of this turn
+ * of the event loop (batchedOutput); the update is built in the next turn, so the answer (and, in a
+ * burst, every other answer of the turn) never waits for it.
+ */
 export function announceCommandsAfterNew(bridge: Bridge, sessionId: string): void {
-  setImmediate(() => {
-    const rec = bridge.records.get(sessionId);
-    if (rec) bridge.send(rec, commandsUpdate());
-  });
+  setImmediate(() =>
+    setImmediate(() => {
+      const rec = bridge.records.get(sessionId);
+      if (rec) bridge.send(rec, commandsUpdate());
+    }),
+  );
 }

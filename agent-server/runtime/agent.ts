@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { ChatMessage } from "../model/types";
 import type { PermissionAnswer } from "../policy/types";
+import { ensureDir } from "../../sandbox/tmpArea";
 import type { SandboxContext } from "../../sandbox/types";
 import type { LogEntry, SessionEvent, TurnEndReason } from "../session/events";
 import type { SessionLog } from "../session/log";
@@ -49,6 +50,7 @@ export interface AgentOptions {
   log: SessionLog;
   /** realpath of the cwd: the sandbox root. */
   root: string;
+  /** The session's private temp area; made when a sandbox context is first handed out. */
   tmpDir: string;
   services: AgentServices;
   hooks: AgentHooks;
@@ -81,6 +83,7 @@ export class Agent implements AsyncShutdown {
   private settingsValue: SessionSettings;
   private disposed = false;
   private shutdownPromise: Promise<void> | null = null;
+  private tmpDirMade = false;
   private readonly tasks: TaskAccess;
   /** Tasks this exact instance started: only their completion notices are delivered here (I-60). */
   private readonly startedTasks = new Set<string>();
@@ -247,7 +250,13 @@ export class Agent implements AsyncShutdown {
     this.protectedPathsValue = [...paths];
   }
 
+  /** Every consumer of the temp area (tools, tasks, the fence) gets it through here, so it exists by then. */
   sandboxContext(): SandboxContext {
+    if (!this.tmpDirMade) {
+      // Synchronous, like the store's own file creation: our temp base, not a path a client named (I-111).
+      ensureDir(this.tmpDir);
+      this.tmpDirMade = true;
+    }
     return {
       protectedPaths: this.protectedPathsValue,
       sessionId: this.sessionId,

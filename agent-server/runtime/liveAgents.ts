@@ -1,7 +1,6 @@
 // LiveAgents: live agents keyed by SessionId (agent id == session id, I-8). One creation
 // transaction serves create and resume: final-entry conflict check, rollback, quiescence (I-15, I-20..24).
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import type { PermissionAnswer } from "../policy/types";
 import { SessionNotFoundError } from "../session/errors";
 import { LOG_FORMAT_VERSION, type SessionHeader, type SessionProfile } from "../session/events";
@@ -74,6 +73,8 @@ export class LiveAgents {
   private readonly disposing = new WeakMap<Agent, Promise<void>>();
   /** The hooks every agent of this LiveAgents reports through (exposed so tests can build impostors). */
   readonly hooks: AgentHooks;
+  /** The services once they are there: a creation then takes them without a race against its signal. */
+  private servicesReady: AgentServices | null;
 
   constructor(
     readonly store: SessionStore,
@@ -83,6 +84,9 @@ export class LiveAgents {
     /** Called after a session's log is deleted (drop its task records, grants, …). */
     private readonly onForgetOwner: (sessionId: string) => Promise<void> = async () => undefined,
   ) {
+    this.servicesReady = services instanceof Promise ? null : services;
+    if (services instanceof Promise)
+      services.then((s) => void (this.servicesReady = s), ignoreError("a creation waiting for the services hears their failure itself"));
     this.hooks = {
       publish: (agent, ev: AgentEvent) => this.bus.publish({ type: "agent/event", agent, event: ev }),
       requestPermission: (agent, toolCallId, ask, signal) => {
@@ -196,10 +200,10 @@ export class LiveAgents {
     try {
       if (log.id !== id) throw new SessionNotFoundError(id);
       const root = knownRoot ?? (await raceAbort(canonicalCwd(log.header.cwd), signal));
+      // Made on first use (Agent.sandboxContext): a session that never runs a tool costs no directory.
       const tmpDir = this.store.tmpDirFor(id);
-      // Synchronous, like the store's own file creation: our temp base, not a path a client named (I-111).
-      mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-      const services = await raceAbort(Promise.resolve(this.services), signal);
+      const services = this.servicesReady ?? (await raceAbort(Promise.resolve(this.services), signal));
+      if (signal?.aborted) throw new AbortedError("creation aborted");
       agent = new Agent({ log, root, tmpDir, services, hooks: this.hooks });
       // Final-entry conflict check (I-21): someone else won this id while we were building.
       if (this.agents.has(id) || this.sessions.has(id)) throw new AlreadyLiveError(id);

@@ -193,15 +193,15 @@ async function runTool(host: StepHost, name: string, input: unknown, signal: Abo
   host.append(call);
   host.session.flush();
   host.publish({ kind: "tool-progress", toolCallId, status: "in_progress" });
-  const ctx = host.toolContext(toolCallId, signal);
   let result: ToolResult;
   const profile = host.session.header.profile;
   try {
     // A tool the profile does not allow is refused even if the model names it (it was never offered).
+    // The context inside the try: making the session's temp area on first use can fail like the tool.
     result =
       profile && !toolAllowed(profile, name)
         ? { output: refusedToolOutput(profile, name), isError: true }
-        : await raceAbort(tools.run(name, input, ctx), signal);
+        : await raceAbort(tools.run(name, input, host.toolContext(toolCallId, signal)), signal);
   } catch (err) {
     if (signal.aborted) return; // closed as cancelled by the turn
     result = { output: `The tool failed: ${errorMessage(err)}`, isError: true };

@@ -1,6 +1,6 @@
 // LiveAgents: identity rules (I-6, I-8, I-11, I-15) and the creation transaction (I-21..24).
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -53,6 +53,14 @@ describe("live agents", () => {
       ids.add(a.sessionId);
     }
     assert.equal(ids.size, 1000);
+  });
+
+  it("I-76: a new session's temp area is made when its sandbox is first handed out (0700), not at creation", async () => {
+    const a = await live.create({ cwd: ws });
+    assert.equal(a.tmpDir, store.tmpDirFor(a.sessionId));
+    assert.equal(existsSync(a.tmpDir), false, "a session that runs no tool costs no directory");
+    assert.equal(a.sandboxContext().tmpDir, a.tmpDir);
+    assert.equal(statSync(a.tmpDir).mode & 0o777, 0o700, "there before any tool, task or the fence sees it");
   });
 
   it("I-8: LiveAgents id, Session.id and header.id agree for created, resumed and subagent agents", async () => {
