@@ -11,7 +11,7 @@ import {
   frameHeapMiB,
   frameStats,
   mergeTasks,
-  rendererHeapMiB,
+  rendererHeaps,
   rssMiB,
   summarizeTasks,
   type Cpu,
@@ -50,6 +50,8 @@ export interface Stage {
 
 export interface Memory {
   rendererHeapMiB: number;
+  /** Blink's heap in the same renderer (DOM, styles, layout). */
+  rendererDomMiB: number;
   hostHeapMiB: number;
   hostRssMiB: number;
   agentRssMiB: number;
@@ -58,7 +60,14 @@ export interface Memory {
 export async function memory(s: Stage): Promise<Memory> {
   const host = await s.host.heap();
   const agentRssMiB = s.rig.agentPids().reduce((sum, pid) => sum + rssMiB(pid), 0);
-  return { rendererHeapMiB: await rendererHeapMiB(s.rig.page), hostHeapMiB: host.heapMiB, hostRssMiB: host.rssMiB, agentRssMiB };
+  const renderer = await rendererHeaps(s.rig.page);
+  return {
+    rendererHeapMiB: renderer.jsMiB,
+    rendererDomMiB: renderer.domMiB,
+    hostHeapMiB: host.heapMiB,
+    hostRssMiB: host.rssMiB,
+    agentRssMiB,
+  };
 }
 
 /** The workbench page's own long tasks in [from, to] (its renderer may also run the webviews). */
@@ -276,5 +285,7 @@ export interface PanelData {
   empty: OpenResult;
   full: OpenResult;
   memory: MemoryResult;
+  /** Bare webviews added beside the long panels (bench/lib/panelFloor.ts). */
+  floor: MemoryResult;
   huge: OpenResult;
 }
