@@ -6,7 +6,7 @@
 import { runCommand, webviewFrame } from "../../test/vscode/support/browser";
 import { closeEditor } from "../../test/vscode/support/scenario";
 import type { PanelRig } from "./panelRig";
-import { memory, type MemoryResult, type Stage } from "./panelPhases";
+import { memory, visibleWebviews, type MemoryResult, type Stage } from "./panelPhases";
 
 const OPEN_BARE = "Bench: Open Bare Webview";
 const bareTitle = (n: number): string => `Bare webview ${n}`;
@@ -27,13 +27,13 @@ export async function closeBareWebviews(rig: PanelRig, count: number): Promise<v
  * then closes them again.
  */
 export async function floorScenario(s: Stage, count: number): Promise<MemoryResult> {
-  const rows: MemoryResult["rows"] = [{ panels: 0, ...(await memory(s)) }];
+  const rows: MemoryResult["rows"] = [{ panels: 0, visible: await visibleWebviews(s), ...(await memory(s)) }];
   let opened = 0;
   try {
     for (let n = 1; n <= count; n++) {
       await openBareWebview(s.rig, n);
       opened = n;
-      rows.push({ panels: n, ...(await memory(s)) });
+      rows.push({ panels: n, visible: await visibleWebviews(s), ...(await memory(s)) });
     }
     s.log(`panel: ${count} bare webviews open`);
     return { rows };

@@ -165,18 +165,28 @@ function streamTable(plan: PanelPlan, data: PanelData): Table {
 }
 
 type MemoryRow = PanelData["memory"]["rows"][number];
-type Memory = Omit<MemoryRow, "panels">;
+type Memory = Omit<MemoryRow, "panels" | "visible">;
 
 function memoryTable(plan: PanelPlan, data: PanelData): Table {
-  const m = (label: string, x: Memory): Cell[] => [label, x.rendererHeapMiB, x.rendererDomMiB, x.hostHeapMiB, x.hostRssMiB, x.agentRssMiB];
+  const m = (label: string, x: Memory, visible: number | null = null): Cell[] => [
+    label,
+    visible,
+    x.rendererHeapMiB,
+    x.rendererDomMiB,
+    x.hostHeapMiB,
+    x.hostRssMiB,
+    x.agentRssMiB,
+  ];
   const long = data.memory.rows;
   const rows: Cell[][] = [
     m("no panel", data.baseline.memory),
     m(`${data.streaming.panels} new sessions`, data.streaming.before),
-    ...long.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r)),
+    ...long.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r, r.visible)),
     ...data.floor.rows
       .slice(1)
-      .map((r) => m(`${long[long.length - 1]?.panels ?? 0} × ${plan.events.toLocaleString("en-US")} events + ${r.panels} bare`, r)),
+      .map((r) =>
+        m(`${long[long.length - 1]?.panels ?? 0} × ${plan.events.toLocaleString("en-US")} events + ${r.panels} bare`, r, r.visible),
+      ),
   ];
   const notes: string[] = data.memory.error ? [`did not reach ${plan.memoryPanels} panels: ${data.memory.error}`] : [];
   if (data.floor.error) notes.push(`floor: ${data.floor.error}`);
@@ -200,7 +210,15 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   );
   return {
     title: "panel 3: memory as panels are added (after a forced GC)",
-    headers: ["panels open", "renderer heap MiB", "renderer DOM MiB", "host heap MiB", "host RSS MiB", "agent RSS MiB"],
+    headers: [
+      "panels open",
+      "webviews on screen",
+      "renderer heap MiB",
+      "renderer DOM MiB",
+      "host heap MiB",
+      "host RSS MiB",
+      "agent RSS MiB",
+    ],
     rows,
     notes,
   };
