@@ -1,6 +1,6 @@
 // A tool call's card: its kind, title and status, the locations it touched (each opens the file), and its
 // content: text output, diffs (each opens VS Code's diff editor) and terminals (their live output).
-// Open while the call runs or when it failed.
+// Open while the call runs or when it failed; its content is built once it has been open (../useShownOnce.ts).
 import { memo } from "preact/compat";
 import { useState } from "preact/hooks";
 import { nestedLabel } from "../../common/nestedTools";
@@ -8,6 +8,7 @@ import { blockText, type TerminalView, type ToolContentView, type ToolEntry } fr
 import { TEST_IDS } from "../testIds";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { post } from "../vscodeApi";
+import { useShownOnce } from "../useShownOnce";
 
 function basename(p: string): string {
   return p.split(/[\\/]/).pop() || p;
@@ -90,6 +91,7 @@ export const ToolCard = memo(function ToolCard({
   childrenOf?: (toolCallId: string) => ToolEntry[];
 }) {
   const open = e.status === "in_progress" || e.status === "pending" || e.status === "failed";
+  const { shown, onToggle } = useShownOnce(open);
   return (
     <details
       class={`card tool status-${e.status}`}
@@ -97,6 +99,7 @@ export const ToolCard = memo(function ToolCard({
       data-status={e.status}
       data-tool-call-id={e.toolCallId}
       open={open}
+      onToggle={onToggle}
     >
       <summary>
         <Icon name={kindIcon(e.toolKind)} />
@@ -121,9 +124,7 @@ export const ToolCard = memo(function ToolCard({
           ))}
         </div>
       ) : null}
-      {e.content.map((c, i) => (
-        <ToolContent key={i} c={c} index={i} toolCallId={e.toolCallId} terminals={terminals} />
-      ))}
+      {shown ? e.content.map((c, i) => <ToolContent key={i} c={c} index={i} toolCallId={e.toolCallId} terminals={terminals} />) : null}
       {e.nested && childrenOf ? <NestedCalls e={e} childrenOf={childrenOf} terminals={terminals} /> : null}
     </details>
   );

@@ -14,6 +14,20 @@ import { Markdown } from "./Markdown";
 import { PermissionCard } from "./PermissionCard";
 import { ToolCard } from "./ToolCard";
 import { useTranscriptScroll } from "../useTranscriptScroll";
+import { useShownOnce } from "../useShownOnce";
+
+/** A thought, collapsed: its markdown is rendered once the user opens it. */
+function Thought({ text }: { text: string }) {
+  const { shown, onToggle } = useShownOnce(false);
+  return (
+    <details class="msg thought" data-testid={TEST_IDS.thought} onToggle={onToggle}>
+      <summary>
+        <Icon name="lightbulb" /> Thinking
+      </summary>
+      {shown ? <Markdown text={text} /> : null}
+    </details>
+  );
+}
 
 const Entry = memo(function Entry({
   e,
@@ -42,14 +56,7 @@ const Entry = memo(function Entry({
         </div>
       );
     case "thought":
-      return (
-        <details class="msg thought" data-testid={TEST_IDS.thought}>
-          <summary>
-            <Icon name="lightbulb" /> Thinking
-          </summary>
-          <Markdown text={e.text} />
-        </details>
-      );
+      return <Thought text={e.text} />;
     case "tool":
       return <ToolCard e={e} terminals={terminals} {...(childrenOf ? { childrenOf } : {})} />;
     case "compaction":
