@@ -1,14 +1,28 @@
 // A tool call's card: its kind, title and status, the locations it touched (each opens the file), and its
 // content: text output, diffs (each opens VS Code's diff editor) and terminals (their live output).
-// Open while the call runs or when it failed; its content is built once it has been open (../useShownOnce.ts).
+// Open while the call runs or when it failed; its content is built once it has been open (useShownOnce).
 import { memo } from "preact/compat";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { nestedLabel } from "../../common/nestedTools";
 import { blockText, type TerminalView, type ToolContentView, type ToolEntry } from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { post } from "../vscodeApi";
-import { useShownOnce } from "../useShownOnce";
+
+/**
+ * A <details> whose body is built only once it has been open: a long history's collapsed tool cards
+ * (their output) and thoughts keep no DOM and no rendered markdown for it until the user opens one, or
+ * it was open (while its call ran). Once built, the body stays, so closing a card loses nothing.
+ */
+export function useShownOnce(open: boolean): { shown: boolean; onToggle: (ev: Event) => void } {
+  const wasOpen = useRef(open);
+  if (open) wasOpen.current = true;
+  const [opened, setOpened] = useState(false);
+  const onToggle = (ev: Event): void => {
+    if ((ev.currentTarget as HTMLDetailsElement).open) setOpened(true);
+  };
+  return { shown: wasOpen.current || opened, onToggle };
+}
 
 function basename(p: string): string {
   return p.split(/[\\/]/).pop() || p;

@@ -12,9 +12,8 @@ import { QuestionCard } from "./QuestionCard";
 import { UserMessage } from "./UserMessage";
 import { Markdown } from "./Markdown";
 import { PermissionCard } from "./PermissionCard";
-import { ToolCard } from "./ToolCard";
+import { ToolCard, useShownOnce } from "./ToolCard";
 import { useTranscriptScroll } from "../useTranscriptScroll";
-import { useShownOnce } from "../useShownOnce";
 
 /** A thought, collapsed: its markdown is rendered once the user opens it. */
 function Thought({ text }: { text: string }) {
