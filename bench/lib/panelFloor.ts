@@ -1,6 +1,6 @@
 // The panel benchmark's floor: what a bare VS Code webview panel costs the renderer, measured in the
 // same run as Manifold's panels. A tiny second extension (bench/fixtures/bareWebview), which the rig
-// installs beside the packaged .vsix, opens webview panels beside the last, as Manifold does,
+// installs beside the packaged .vsix, opens webview panels each in a new editor group after the last,
 // each holding an empty document under a CSP that allows nothing, and no script. Nothing of it is in
 // the shipped extension.
 import { runCommand, webviewFrame } from "../../test/vscode/support/browser";

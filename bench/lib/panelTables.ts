@@ -190,6 +190,8 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   ];
   const notes: string[] = data.memory.error ? [`did not reach ${plan.memoryPanels} panels: ${data.memory.error}`] : [];
   if (data.floor.error) notes.push(`floor: ${data.floor.error}`);
+  const hidden = data.floor.rows.some((r, i) => i > 0 && r.visible !== (data.floor.rows[i - 1]?.visible ?? 0) + 1);
+  if (hidden) notes.push("floor: a bare webview did not add one webview on screen (it hid another): its per-panel figure is not a floor");
   const first = long[0];
   const last = long[long.length - 1];
   if (first && last && last.panels > first.panels) {
