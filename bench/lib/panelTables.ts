@@ -208,7 +208,7 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
       : `a long panel's own renderer heap: ${own.toFixed(1)} MiB`,
   );
   notes.push(
-    "bare: a webview panel with an empty document under a CSP that allows nothing, no script (bench/fixtures/bareWebview), opened beside the long panels",
+    "bare: a webview panel with an empty document under a CSP that allows nothing, no script (bench/fixtures/bareWebview), each opened in a new editor group after the long panels",
   );
   return {
     title: "panel 3: memory as panels are added (after a forced GC)",
