@@ -11,10 +11,16 @@ import { memory, visibleWebviews, type MemoryResult, type Stage } from "./panelP
 const OPEN_BARE = "Bench: Open Bare Webview";
 const bareTitle = (n: number): string => `Bare webview ${n}`;
 
-/** Opens bare webview number `n` (1-based: the extension counts its panels) and waits for its frame. */
+/**
+ * Opens bare webview number `n` (1-based: the extension counts its panels) and waits for its document
+ * by a locator, as the rig waits for a chat panel's composer: Playwright then holds the same
+ * instrumentation (its injected script, about 330 KB of source per frame, outer and content) in the
+ * bare frames as in Manifold's, and the floor counts it too.
+ */
 export async function openBareWebview(rig: PanelRig, n: number): Promise<void> {
   await runCommand(rig.page, OPEN_BARE);
-  await webviewFrame(rig.page, bareTitle(n), 120_000);
+  const frame = await webviewFrame(rig.page, bareTitle(n), 120_000);
+  await frame.locator("body").waitFor({ state: "attached", timeout: 60_000 });
 }
 
 /** Closes bare webviews `count` down to 1 (highest first: a tab is found by the start of its label). */
