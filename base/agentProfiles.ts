@@ -4,14 +4,9 @@
 // both (I-10). A profile's id is a label: shown and logged, and the prefix of the session ids it
 // mints (I-7), never a routing key (I-8). Pure.
 import * as z from "zod/v4";
+import { PROFILE_ID_PATTERN, RESERVED_PROFILE_ID } from "./profileIds";
 
-export const PROFILE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,39}$/;
-/** The id of "no profile": a client may not name a profile so. */
-export const RESERVED_PROFILE_ID = "default";
-/** `session/new` `_meta` key naming the profile to start from. */
-export const PROFILE_META_KEY = "manifold.dev/profile";
-/** The ACP config option offering the profiles. */
-export const PROFILE_CONFIG_ID = "profile";
+export { PROFILE_CONFIG_ID, PROFILE_ID_PATTERN, PROFILE_META_KEY, RESERVED_PROFILE_ID } from "./profileIds";
 
 // The agent-server checks these lists against its own policy types (agent-server/runtime/profiles.ts).
 export const PROFILE_MODES = ["read-only", "agent", "full-access"] as const;

@@ -4,12 +4,14 @@
 //      then a scripted scroll to the top and back (frame times, long tasks);
 //   2. four visible panels streaming at a real model's pace: extension-host event-loop delay,
 //      webview long tasks, heaps;
-//   3. memory of the host, the renderer and the agent as panels of 10,000 events are added;
+//   3. memory of the host, the renderer and the agent as panels of 10,000 events are added, and the
+//      renderer's as bare webviews (empty document, no script: the floor) are added beside them;
 //   4. scenario 1 again for one session of 50,000 events (about 70 MB of log).
 // Histories are written into the agent's data dir before code-server starts; a panel is bound to
 // one with Switch Session… (by its title), then closed and reopened, which re-attaches it.
 import { randomUUID } from "node:crypto";
 import type { Benchmark, BenchContext, BenchOutput } from "./lib/bench";
+import { floorScenario } from "./lib/panelFloor";
 import { attachHostProbe, type HostProbe } from "./lib/panelInspector";
 import { writePanelHistory } from "./lib/panelHistory";
 import { idle, memoryScenario, openScenario, streamScenario, type PanelData, type PanelPlan, type Stage } from "./lib/panelPhases";
@@ -57,10 +59,13 @@ async function measure(stage: Stage, plan: PanelPlan, long: string[]): Promise<P
   const full = await openScenario(stage, long[0] as string, plan.events, plan.reps);
   stage.log(`panel: memory, up to ${plan.memoryPanels} long panels`);
   const mem = await memoryScenario(stage, long.slice(1, plan.memoryPanels), 1);
+  // The floor: as many bare webviews added beside them, then closed.
+  stage.log(`panel: memory, ${plan.memoryPanels - 1} bare webviews`);
+  const floor = await floorScenario(stage, plan.memoryPanels - 1);
   // Last, so that its session weighs on no other figure.
   stage.log(`panel: open a session of ${plan.hugeEvents} events`);
   const huge = await openScenario(stage, "huge", plan.hugeEvents, 1);
-  return { baseline, streaming, empty, full, memory: mem, huge };
+  return { baseline, streaming, empty, full, memory: mem, floor, huge };
 }
 
 async function run(ctx: BenchContext): Promise<BenchOutput> {

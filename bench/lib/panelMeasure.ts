@@ -9,16 +9,17 @@ import { percentile } from "./stats";
 const MiB = 2 ** 20;
 
 /**
- * JS heap of the renderer that runs the workbench page, after a full GC. Code-server serves the
- * webviews from the workbench's own origin, so unless Chromium put a webview in a process of its
- * own (then `frameHeapMiB` answers for it) this heap holds every panel too.
+ * Heaps of the renderer that runs the workbench page, after a full GC: V8's (JS objects, code) and
+ * Blink's (`embedderHeapUsedSize`: DOM nodes, styles, layout objects). Code-server serves the webviews
+ * from the workbench's own origin, so unless Chromium put a webview in a process of its own (then
+ * `frameHeapMiB` answers for it) these heaps hold every panel too.
  */
-export async function rendererHeapMiB(page: Page): Promise<number> {
+export async function rendererHeaps(page: Page): Promise<{ jsMiB: number; domMiB: number }> {
   const cdp = await page.context().newCDPSession(page);
   try {
     await cdp.send("HeapProfiler.collectGarbage");
     const usage = await cdp.send("Runtime.getHeapUsage");
-    return usage.usedSize / MiB;
+    return { jsMiB: usage.usedSize / MiB, domMiB: usage.embedderHeapUsedSize / MiB };
   } finally {
     await cdp.detach().catch(() => undefined);
   }

@@ -11,7 +11,7 @@ import {
   frameHeapMiB,
   frameStats,
   mergeTasks,
-  rendererHeapMiB,
+  rendererHeaps,
   rssMiB,
   summarizeTasks,
   type Cpu,
@@ -50,6 +50,8 @@ export interface Stage {
 
 export interface Memory {
   rendererHeapMiB: number;
+  /** Blink's heap in the same renderer (DOM, styles, layout). */
+  rendererDomMiB: number;
   hostHeapMiB: number;
   hostRssMiB: number;
   agentRssMiB: number;
@@ -58,7 +60,14 @@ export interface Memory {
 export async function memory(s: Stage): Promise<Memory> {
   const host = await s.host.heap();
   const agentRssMiB = s.rig.agentPids().reduce((sum, pid) => sum + rssMiB(pid), 0);
-  return { rendererHeapMiB: await rendererHeapMiB(s.rig.page), hostHeapMiB: host.heapMiB, hostRssMiB: host.rssMiB, agentRssMiB };
+  const renderer = await rendererHeaps(s.rig.page);
+  return {
+    rendererHeapMiB: renderer.jsMiB,
+    rendererDomMiB: renderer.domMiB,
+    hostHeapMiB: host.heapMiB,
+    hostRssMiB: host.rssMiB,
+    agentRssMiB,
+  };
 }
 
 /** The workbench page's own long tasks in [from, to] (its renderer may also run the webviews). */
@@ -190,15 +199,19 @@ export interface StreamResult {
   profile?: HostProfile;
 }
 
-/** How many of these folders' panels have a webview on screen (the workbench hides a background tab's). */
-async function visiblePanels(s: Stage, folders: readonly string[]): Promise<number> {
-  const titles = JSON.stringify(folders.map((f) => `Manifold: ${f}`));
+/**
+ * How many webviews are on screen (the workbench hides a background tab's): of these folders' panels,
+ * or any (Manifold's and the floor's bare ones) without `folders`.
+ */
+export async function visibleWebviews(s: Stage, folders?: readonly string[]): Promise<number> {
+  const titles = folders ? JSON.stringify(folders.map((f) => `Manifold: ${f}`)) : "null";
   const n: unknown = await s.rig.page.evaluate(`(() => {
+    const titles = ${titles};
     let n = 0;
     for (const outer of document.querySelectorAll("iframe.webview.ready")) {
       const inner = outer.contentDocument && outer.contentDocument.querySelector("iframe#active-frame");
       const r = outer.getBoundingClientRect();
-      if (inner && ${titles}.includes(inner.getAttribute("title")) && r.width > 0 && r.height > 0 && getComputedStyle(outer).visibility !== "hidden") n++;
+      if (inner && (!titles || titles.includes(inner.getAttribute("title"))) && r.width > 0 && r.height > 0 && getComputedStyle(outer).visibility !== "hidden") n++;
     }
     return n;
   })()`);
@@ -212,7 +225,7 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
   // one up again now, and again after the streams (a frame rebuilt meanwhile loses its long tasks).
   const frameOf = async (f: string): Promise<Frame> => contentFrame(await webviewFrame(s.rig.page, panelTitle(f)));
   const before = await memory(s);
-  const visible = await visiblePanels(s, folders);
+  const visible = await visibleWebviews(s, folders);
   const chunks = rate * seconds;
   const target = s.fake.stats.chunks + chunks * folders.length;
   if (s.profile) await s.host.startProfile();
@@ -251,11 +264,11 @@ export async function streamScenario(s: Stage, folders: readonly string[], rate:
  * history), measuring memory after each, so the growth per panel can be read off the rows.
  */
 export async function memoryScenario(s: Stage, folders: readonly string[], alreadyOpen: number): Promise<MemoryResult> {
-  const rows: Array<{ panels: number } & Memory> = [{ panels: alreadyOpen, ...(await memory(s)) }];
+  const rows: MemoryResult["rows"] = [{ panels: alreadyOpen, visible: await visibleWebviews(s), ...(await memory(s)) }];
   try {
     for (const [i, f] of folders.entries()) {
       await switchToSeeded(s.rig, f, await openPanel(s.rig, f));
-      rows.push({ panels: alreadyOpen + i + 1, ...(await memory(s)) });
+      rows.push({ panels: alreadyOpen + i + 1, visible: await visibleWebviews(s), ...(await memory(s)) });
       s.log(`panel: ${alreadyOpen + i + 1} long panels open`);
     }
     return { rows };
@@ -266,7 +279,8 @@ export async function memoryScenario(s: Stage, folders: readonly string[], alrea
 }
 
 export interface MemoryResult {
-  rows: Array<{ panels: number } & Memory>;
+  /** `visible`: webviews on screen then (a panel opened as a tab over another hides that one's). */
+  rows: Array<{ panels: number; visible: number } & Memory>;
   error?: string;
 }
 
@@ -276,5 +290,7 @@ export interface PanelData {
   empty: OpenResult;
   full: OpenResult;
   memory: MemoryResult;
+  /** Bare webviews added beside the long panels (bench/lib/panelFloor.ts). */
+  floor: MemoryResult;
   huge: OpenResult;
 }

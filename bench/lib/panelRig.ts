@@ -1,9 +1,11 @@
 // The panel benchmark's stage, built from the VS Code tier's harness (test/vscode/support): the
-// packaged .vsix in code-server, a workspace of N folders, headless Chromium with the probe in every
-// frame, the bench SSE fake as the model. Panels are driven like a user would: palette commands by
+// packaged .vsix in code-server (and the bare-webview floor's extension beside it), a workspace of N
+// folders, headless Chromium with the probe in every frame, the bench SSE fake as the model. Panels are driven like a user would: palette commands by
 // title, quick picks by label, editor tabs by the panel title "Manifold: <folder>".
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { buildSync } from "esbuild";
 import type { Browser, BrowserContext, FrameLocator, Page } from "playwright-core";
 import {
   filterQuickPick,
@@ -24,7 +26,7 @@ import { TEST_IDS } from "../../extension/webview/testIds";
 import { ensureTools } from "../../test/vscode/support/tools";
 import { firstMessageMarker, historyTitle, lastMessageMarker } from "./panelHistory";
 import { contentFrame, probeScript, probeState } from "./panelProbe";
-import { tempDir } from "./paths";
+import { repoRoot, tempDir } from "./paths";
 
 const SWITCH_SESSION = "Manifold: Switch Session…";
 export const panelTitle = (folder: string): string => `Manifold: ${folder}`;
@@ -42,6 +44,28 @@ export interface PanelRig {
   hostPid(): number;
   agentPids(): number[];
   close(): Promise<void>;
+}
+
+/** Bundles and packs bench/fixtures/bareWebview (the floor's extension, bench/lib/panelFloor.ts) in `dir`. */
+function packBareWebview(dir: string): string {
+  const fixture = join(repoRoot, "bench/fixtures/bareWebview");
+  const ext = join(dir, "bare-webview");
+  mkdirSync(ext, { recursive: true });
+  copyFileSync(join(fixture, "package.json"), join(ext, "package.json"));
+  buildSync({
+    entryPoints: [join(fixture, "extension.ts")],
+    outfile: join(ext, "extension.js"),
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    external: ["vscode"],
+    logLevel: "warning",
+  });
+  const out = join(dir, "bare-webview.vsix");
+  const vsce = join(repoRoot, "node_modules/@vscode/vsce/vsce");
+  const args = [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "--out", out];
+  execFileSync(process.execPath, args, { cwd: ext, stdio: ["ignore", "ignore", "inherit"] });
+  return out;
 }
 
 function createWorkspace(root: string, names: readonly string[]): { file: string; folders: Map<string, string> } {
@@ -78,6 +102,7 @@ export async function startRig(
     tools,
     stateDir,
     vsix: vsixPath,
+    extraVsix: [packBareWebview(root)],
     env: fakeModelEnv({ url: modelUrl }),
     settings: { "workbench.editor.enablePreview": false },
   });

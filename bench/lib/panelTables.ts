@@ -164,22 +164,36 @@ function streamTable(plan: PanelPlan, data: PanelData): Table {
   };
 }
 
+type MemoryRow = PanelData["memory"]["rows"][number];
+type Memory = Omit<MemoryRow, "panels" | "visible">;
+
 function memoryTable(plan: PanelPlan, data: PanelData): Table {
-  const m = (label: string, x: { rendererHeapMiB: number; hostHeapMiB: number; hostRssMiB: number; agentRssMiB: number }): Cell[] => [
+  const m = (label: string, x: Memory, visible: number | null = null): Cell[] => [
     label,
+    visible,
     x.rendererHeapMiB,
+    x.rendererDomMiB,
     x.hostHeapMiB,
     x.hostRssMiB,
     x.agentRssMiB,
   ];
+  const long = data.memory.rows;
   const rows: Cell[][] = [
     m("no panel", data.baseline.memory),
     m(`${data.streaming.panels} new sessions`, data.streaming.before),
-    ...data.memory.rows.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r)),
+    ...long.map((r) => m(`${r.panels} × ${plan.events.toLocaleString("en-US")} events`, r, r.visible)),
+    ...data.floor.rows
+      .slice(1)
+      .map((r) =>
+        m(`${long[long.length - 1]?.panels ?? 0} × ${plan.events.toLocaleString("en-US")} events + ${r.panels} bare`, r, r.visible),
+      ),
   ];
-  const first = data.memory.rows[0];
-  const last = data.memory.rows[data.memory.rows.length - 1];
   const notes: string[] = data.memory.error ? [`did not reach ${plan.memoryPanels} panels: ${data.memory.error}`] : [];
+  if (data.floor.error) notes.push(`floor: ${data.floor.error}`);
+  const hidden = data.floor.rows.some((r, i) => i > 0 && r.visible !== (data.floor.rows[i - 1]?.visible ?? 0) + 1);
+  if (hidden) notes.push("floor: a bare webview did not add one webview on screen (it hid another): its per-panel figure is not a floor");
+  const first = long[0];
+  const last = long[long.length - 1];
   if (first && last && last.panels > first.panels) {
     const per = (k: "rendererHeapMiB" | "hostHeapMiB" | "agentRssMiB"): string =>
       ((last[k] - first[k]) / (last.panels - first.panels)).toFixed(1);
@@ -190,14 +204,69 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   const own = data.full.ownHeapMiB;
   notes.push(
     own === null
-      ? "the webviews run in the workbench's renderer (same origin): their heap is in the renderer column; each panel opens beside the last, so every one is on screen with its webview alive"
+      ? "the webviews run in the workbench's renderer (same origin): their heap is in the renderer columns; each panel opens beside the last, so every one is on screen with its webview alive"
       : `a long panel's own renderer heap: ${own.toFixed(1)} MiB`,
+  );
+  notes.push(
+    "bare: a webview panel with an empty document under a CSP that allows nothing, no script (bench/fixtures/bareWebview), each opened in a new editor group after the long panels",
   );
   return {
     title: "panel 3: memory as panels are added (after a forced GC)",
-    headers: ["panels open", "renderer heap MiB", "host heap MiB", "host RSS MiB", "agent RSS MiB"],
+    headers: [
+      "panels open",
+      "webviews on screen",
+      "renderer heap MiB",
+      "renderer DOM MiB",
+      "host heap MiB",
+      "host RSS MiB",
+      "agent RSS MiB",
+    ],
     rows,
     notes,
+  };
+}
+
+interface PerPanel {
+  added: number;
+  js: number;
+  dom: number;
+}
+
+/** The renderer's growth per panel between two memory readings. */
+function perPanel(from: Memory | undefined, to: Memory | undefined, added: number): PerPanel | undefined {
+  if (!from || !to || added <= 0) return undefined;
+  return { added, js: (to.rendererHeapMiB - from.rendererHeapMiB) / added, dom: (to.rendererDomMiB - from.rendererDomMiB) / added };
+}
+
+const growth = (rows: MemoryRow[]): PerPanel | undefined => {
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return first && last ? perPanel(first, last, last.panels - first.panels) : undefined;
+};
+
+function floorTable(plan: PanelPlan, data: PanelData): Table {
+  const floor = growth(data.floor.rows);
+  const fresh = perPanel(data.baseline.memory, data.streaming.before, data.streaming.panels);
+  const long = growth(data.memory.rows);
+  const row = (label: string, p: PerPanel | undefined): Cell[] =>
+    p ? [label, p.added, p.js, p.dom, floor ? p.js / floor.js : null] : [label, null, null, null, null];
+  const over = (label: string, p: PerPanel | undefined): Cell[] =>
+    p && floor ? [label, null, p.js - floor.js, p.dom - floor.dom, null] : [label, null, null, null, null];
+  const events = plan.events.toLocaleString("en-US");
+  return {
+    title: "panel 3b: the renderer's cost per panel, Manifold's and a bare webview's (the floor, same run)",
+    headers: ["panel", "panels added", "JS heap MiB / panel", "DOM MiB / panel", "JS heap × floor"],
+    rows: [
+      row("bare webview (floor)", floor),
+      row("Manifold, new session", fresh),
+      row(`Manifold, ${events} events`, long),
+      over("Manifold new session over the floor", fresh),
+      over(`Manifold ${events} events over the floor`, long),
+    ],
+    notes: [
+      "per panel: the growth of the renderer's heaps (after a forced GC) over the panels added, divided by their number",
+      `new sessions: the ${data.streaming.panels} panels of scenario 2 before streaming, over the idle reading; ${events} events: the rows of panel 3; the floor: its bare rows`,
+    ],
   };
 }
 
@@ -239,5 +308,6 @@ export function panelTables(plan: PanelPlan, data: PanelData): Table[] {
       data.streaming.seconds,
     ),
     memoryTable(plan, data),
+    floorTable(plan, data),
   ];
 }

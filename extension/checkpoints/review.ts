@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import { oneLine, quotePrompt } from "../common/text";
-import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView, WebviewToHost } from "../common/webviewProtocol";
+import type { ChangesView, HostToWebview, RestoreDoneView, RestorePlanView } from "../common/webviewProtocol";
+import type { WebviewToHost } from "../common/webviewMessages";
 import type { FolderSession } from "../sessions/folderSession";
 import type { FolderCheckpoints, RestoreOutcome, RestorePlan } from "./folderCheckpoints";
 

@@ -1,14 +1,15 @@
 // What the big ACP adapters (claude-agent-acp, codex-acp) send beyond ACP v1, read from an update's
 // `_meta` with a shape check: a subagent's calls name their parent (`_meta.claudeCode.parentToolUseId`),
 // a compaction is a synthetic "Compact conversation" call (`_meta.contextCompaction`) or a
-// `compaction_update`. Anything that does not match is an ordinary update. Pure: both sides import it.
-import { z } from "zod";
+// `compaction_update`. Anything that does not match is an ordinary update. Pure: both sides import it
+// (the webview's reducer too, hence zod's tree-shakable mini API: the bundle keeps only what it uses).
+import * as z from "zod/mini";
 import type { CompactionEntry, PermissionEntry } from "./transcriptModel";
 
-const parentMeta = z.object({ claudeCode: z.object({ parentToolUseId: z.string().min(1).max(200) }) });
+const parentMeta = z.object({ claudeCode: z.object({ parentToolUseId: z.string().check(z.minLength(1), z.maxLength(200)) }) });
 /** Manifold's own: a delegated child agent's update, nested under the delegate card (extension/delegation/childNesting.ts). */
 export const DELEGATE_PARENT_META = "manifold.dev/parentToolCallId";
-const delegateParent = z.object({ [DELEGATE_PARENT_META]: z.string().min(1).max(600) });
+const delegateParent = z.object({ [DELEGATE_PARENT_META]: z.string().check(z.minLength(1), z.maxLength(600)) });
 
 /** The tool call a subagent's update runs under, when its `_meta` names one. */
 export function parentToolCallId(meta: unknown, self: string): string | undefined {
@@ -19,15 +20,15 @@ export function parentToolCallId(meta: unknown, self: string): string | undefine
   return id === self ? undefined : id;
 }
 
-const count = z.number().int().nonnegative().optional().catch(undefined);
+const count = z.catch(z.optional(z.int().check(z.nonnegative())), undefined);
 /** Every field optional and tolerated when malformed: the entry shows what it can. */
 const compactionMeta = z.object({
   contextCompaction: z.object({
-    trigger: z.enum(["manual", "auto"]).optional().catch(undefined),
+    trigger: z.catch(z.optional(z.enum(["manual", "auto"])), undefined),
     preTokens: count,
     postTokens: count,
     durationMs: count,
-    error: z.string().max(2_000).optional().catch(undefined),
+    error: z.catch(z.optional(z.string().check(z.maxLength(2_000))), undefined),
   }),
 });
 

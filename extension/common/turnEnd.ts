@@ -2,7 +2,7 @@
 // from Manifold's agent marking the text it sends for a turn end (`_meta["manifold/turnEnd"]`, so a
 // replayed session shows it too). Both fold into one notice: the marked text is never agent prose.
 import type { StopReason } from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod/mini"; // the webview's reducer runs this too: the tree-shakable API
 
 /** How a turn ended as the panel knows it: the agent's stop reason, or the host's own verdict. */
 export type TurnStop = StopReason | "interrupted" | "error";

@@ -7,7 +7,8 @@ import type { CreateElicitationResponse } from "@agentclientprotocol/sdk";
 import type { SessionElicitation } from "../agent/clientHandlers";
 import { PendingRequests } from "../common/pendingRequests";
 import type { TranscriptEvent } from "../common/transcript";
-import { answerSummary, coerceAnswer, parseQuestionSchema, type QuestionForm, type QuestionUrl } from "../common/questionForm";
+import { answerSummary, coerceAnswer, type QuestionForm, type QuestionUrl } from "../common/questionForm";
+import { parseQuestionSchema } from "../common/questionSchema";
 
 /** What the broker adds to its session's transcript: the card, its outcome, a notice for a form it cannot show. */
 type QuestionEvent = Extract<TranscriptEvent, { type: "question/requested" | "question/resolved" | "notice" }>;

@@ -5,7 +5,7 @@ import { readAgentProfiles, SECRET_KEYS, selectedAgent } from "./config";
 import { profileChoices } from "../sessions/profileChoice";
 import { pickPendingApproval } from "../permissions/vscode/permissionSurface";
 import { registerAgentPicker } from "../registry/vscode/agentCommands";
-import type { SessionAction } from "../common/webviewProtocol";
+import type { SessionAction } from "../common/webviewMessages";
 import { errorText, oneLine, quotePrompt } from "../common/text";
 import type { FolderSession } from "../sessions/folderSession";
 import type { SessionManager } from "../sessions/vscode/sessionManager";

@@ -2,15 +2,15 @@
 // page is dropped and rebuilt when it is shown again, and a window reload restores the panel from it):
 // the folder it belongs to (the host restores the panel from that), the composer's draft, and the
 // values typed into question cards still waiting for an answer. Read back as `unknown` and validated.
-import { z } from "zod";
+import * as z from "zod/mini"; // zod's tree-shakable API: the bundle keeps only what it uses
 import type { RawValue } from "../common/questionForm";
 import { vscodeState } from "./vscodeApi";
 
 const rawValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 const stateSchema = z.object({
-  folder: z.string().optional(),
-  draft: z.string().optional(),
-  questions: z.record(z.string(), z.record(z.string(), rawValue)).optional(),
+  folder: z.optional(z.string()),
+  draft: z.optional(z.string()),
+  questions: z.optional(z.record(z.string(), z.record(z.string(), rawValue))),
 });
 type PanelState = z.infer<typeof stateSchema>;
 

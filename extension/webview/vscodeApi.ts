@@ -1,5 +1,6 @@
 // The webview side of the message channel.
-import type { HostToWebview, WebviewToHost } from "../common/webviewProtocol";
+import type { HostToWebview } from "../common/webviewProtocol";
+import type { WebviewToHost } from "../common/webviewMessages";
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

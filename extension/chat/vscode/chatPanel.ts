@@ -2,13 +2,8 @@
 import * as vscode from "vscode";
 import type { FolderSession } from "../../sessions/folderSession";
 import { errorText } from "../../common/text";
-import {
-  parseWebviewMessage,
-  type Attachment,
-  type HostToWebview,
-  type SessionAction,
-  type WebviewToHost,
-} from "../../common/webviewProtocol";
+import type { Attachment, HostToWebview } from "../../common/webviewProtocol";
+import { parseWebviewMessage, type SessionAction, type WebviewToHost } from "../../common/webviewMessages";
 import { renderShell } from "../html";
 import { PanelFeed } from "../panelFeed";
 import { attachmentLabel, buildPrompt, composePrompt, type ResolvedAttachment } from "../promptBuilder";

@@ -11,7 +11,7 @@ import { ignoredSettingNotice, IgnoredSettingNotices } from "../../common/userSe
 import { McpHost } from "../../mcp/vscode/mcpHost";
 import { surfaceHiddenRequest } from "../../permissions/vscode/permissionSurface";
 import { surfaceHiddenQuestion } from "../../questions/vscode/questionSurface";
-import type { SessionAction } from "../../common/webviewProtocol";
+import type { SessionAction } from "../../common/webviewMessages";
 import { permissionState } from "../../common/transcript";
 import { compactionText } from "../../common/adapterConventions";
 import * as os from "node:os";

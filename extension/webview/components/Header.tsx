@@ -4,7 +4,7 @@ import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { isDemoModel, type TranscriptState } from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
 import { Icon } from "../icons";
-import { PROFILE_CONFIG_ID, RESERVED_PROFILE_ID } from "../../../base/agentProfiles";
+import { PROFILE_CONFIG_ID, RESERVED_PROFILE_ID } from "../../../base/profileIds";
 import { post } from "../vscodeApi";
 
 function ConfigPicker({ o }: { o: SessionConfigOption }) {

@@ -1,13 +1,28 @@
 // A tool call's card: its kind, title and status, the locations it touched (each opens the file), and its
 // content: text output, diffs (each opens VS Code's diff editor) and terminals (their live output).
-// Open while the call runs or when it failed.
+// Open while the call runs or when it failed; its content is built once it has been open (useShownOnce).
 import { memo } from "preact/compat";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { nestedLabel } from "../../common/nestedTools";
 import { blockText, type TerminalView, type ToolContentView, type ToolEntry } from "../../common/transcript";
 import { TEST_IDS } from "../testIds";
 import { Icon, kindIcon, statusIcon } from "../icons";
 import { post } from "../vscodeApi";
+
+/**
+ * A <details> whose body is built only once it has been open: a long history's collapsed tool cards
+ * (their output) and thoughts keep no DOM and no rendered markdown for it until the user opens one, or
+ * it was open (while its call ran). Once built, the body stays, so closing a card loses nothing.
+ */
+export function useShownOnce(open: boolean): { shown: boolean; onToggle: (ev: Event) => void } {
+  const wasOpen = useRef(open);
+  if (open) wasOpen.current = true;
+  const [opened, setOpened] = useState(false);
+  const onToggle = (ev: Event): void => {
+    if ((ev.currentTarget as HTMLDetailsElement).open) setOpened(true);
+  };
+  return { shown: wasOpen.current || opened, onToggle };
+}
 
 function basename(p: string): string {
   return p.split(/[\\/]/).pop() || p;
@@ -90,6 +105,7 @@ export const ToolCard = memo(function ToolCard({
   childrenOf?: (toolCallId: string) => ToolEntry[];
 }) {
   const open = e.status === "in_progress" || e.status === "pending" || e.status === "failed";
+  const { shown, onToggle } = useShownOnce(open);
   return (
     <details
       class={`card tool status-${e.status}`}
@@ -97,6 +113,7 @@ export const ToolCard = memo(function ToolCard({
       data-status={e.status}
       data-tool-call-id={e.toolCallId}
       open={open}
+      onToggle={onToggle}
     >
       <summary>
         <Icon name={kindIcon(e.toolKind)} />
@@ -121,9 +138,7 @@ export const ToolCard = memo(function ToolCard({
           ))}
         </div>
       ) : null}
-      {e.content.map((c, i) => (
-        <ToolContent key={i} c={c} index={i} toolCallId={e.toolCallId} terminals={terminals} />
-      ))}
+      {shown ? e.content.map((c, i) => <ToolContent key={i} c={c} index={i} toolCallId={e.toolCallId} terminals={terminals} />) : null}
       {e.nested && childrenOf ? <NestedCalls e={e} childrenOf={childrenOf} terminals={terminals} /> : null}
     </details>
   );

@@ -12,8 +12,21 @@ import { QuestionCard } from "./QuestionCard";
 import { UserMessage } from "./UserMessage";
 import { Markdown } from "./Markdown";
 import { PermissionCard } from "./PermissionCard";
-import { ToolCard } from "./ToolCard";
+import { ToolCard, useShownOnce } from "./ToolCard";
 import { useTranscriptScroll } from "../useTranscriptScroll";
+
+/** A thought, collapsed: its markdown is rendered once the user opens it. */
+function Thought({ text }: { text: string }) {
+  const { shown, onToggle } = useShownOnce(false);
+  return (
+    <details class="msg thought" data-testid={TEST_IDS.thought} onToggle={onToggle}>
+      <summary>
+        <Icon name="lightbulb" /> Thinking
+      </summary>
+      {shown ? <Markdown text={text} /> : null}
+    </details>
+  );
+}
 
 const Entry = memo(function Entry({
   e,
@@ -42,14 +55,7 @@ const Entry = memo(function Entry({
         </div>
       );
     case "thought":
-      return (
-        <details class="msg thought" data-testid={TEST_IDS.thought}>
-          <summary>
-            <Icon name="lightbulb" /> Thinking
-          </summary>
-          <Markdown text={e.text} />
-        </details>
-      );
+      return <Thought text={e.text} />;
     case "tool":
       return <ToolCard e={e} terminals={terminals} {...(childrenOf ? { childrenOf } : {})} />;
     case "compaction":

@@ -10,7 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { AcpClient, type ClientOffer } from "../../../extension/agent/acpClient";
 import { noEditor } from "../../../extension/client/fileService";
 import { FolderSession } from "../../../extension/sessions/folderSession";
-import { parseWebviewMessage } from "../../../extension/common/webviewProtocol";
+import { parseWebviewMessage } from "../../../extension/common/webviewMessages";
 import { createFakeAgent, type FakeAgent } from "./fakeAgent";
 import { createNoSandbox } from "../../../sandbox/none";
 import { ensureNoDisposablesAreLeaked } from "../../support/disposableLeaks";

@@ -8,7 +8,7 @@ import { IMAGE_TYPES, MAX_IMAGE_BYTES, imageProblem, imageSrc, imageTypeOf } fro
 import { NO_IMAGES, checkImage, checkImageFile } from "../../../extension/chat/imageAttachments";
 import { buildPrompt, type ResolvedAttachment } from "../../../extension/chat/promptBuilder";
 import { emptyTranscript, reduceTranscript, type TranscriptEvent, type UserEntry } from "../../../extension/common/transcript";
-import { parseWebviewMessage } from "../../../extension/common/webviewProtocol";
+import { parseWebviewMessage } from "../../../extension/common/webviewMessages";
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
 const b64 = (bytes: number): string => Buffer.alloc(bytes, 1).toString("base64");

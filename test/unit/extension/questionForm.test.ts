@@ -3,8 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { questionRequest } from "../../../agent-server/acp/questions";
-import { parseWebviewMessage } from "../../../extension/common/webviewProtocol";
-import { answerSummary, coerceAnswer, initialValues, parseQuestionSchema, type QuestionForm } from "../../../extension/common/questionForm";
+import { parseWebviewMessage } from "../../../extension/common/webviewMessages";
+import { answerSummary, coerceAnswer, initialValues, type QuestionForm } from "../../../extension/common/questionForm";
+import { parseQuestionSchema } from "../../../extension/common/questionSchema";
 
 function form(raw: unknown): QuestionForm {
   const r = parseQuestionSchema(raw);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
-import { configValueMismatch, PERMISSION_NOTE_MAX, parseWebviewMessage, rejectWithNote } from "../../../extension/common/webviewProtocol";
+import { configValueMismatch, PERMISSION_NOTE_MAX, rejectWithNote } from "../../../extension/common/webviewProtocol";
+import { parseWebviewMessage } from "../../../extension/common/webviewMessages";
 
 test("the webview protocol guard accepts each well-formed message", () => {
   const good = [

@@ -47,6 +47,8 @@ export interface CodeServerOptions {
   extensionsDir?: string;
   /** Installed with `--install-extension … --force` before the server starts. */
   vsix?: string;
+  /** More .vsix files installed beside `vsix` (the panel benchmark's bare-webview floor). */
+  extraVsix?: readonly string[];
   /** Needed for `payload` (extensionDevelopmentPath / extensionTestsPath) in the URL. */
   smokeTestDriver?: boolean;
   /** Added to the server's environment, which the extension host (and so the agent) inherits. */
@@ -155,8 +157,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const env = serverEnv(options);
   const base = commonArgs(options, userDataDir, extensionsDir);
 
-  if (options.vsix) {
-    await execFileAsync(options.tools.node, [...base, "--install-extension", options.vsix, "--force"], { env, timeout: 120_000 });
+  const vsixes = [...(options.vsix ? [options.vsix] : []), ...(options.extraVsix ?? [])];
+  if (vsixes.length > 0) {
+    const installs = vsixes.flatMap((v) => ["--install-extension", v]);
+    await execFileAsync(options.tools.node, [...base, ...installs, "--force"], { env, timeout: 120_000 });
   }
 
   const args = [
