@@ -11,6 +11,7 @@ import { machineInfo } from "./lib/machine";
 import { repoRoot } from "./lib/paths";
 import { renderMarkdown, renderText, type Table } from "./lib/table";
 import { targetRows, targetsTable } from "./lib/targets";
+import { panelTargets } from "./lib/panelTargets";
 import { idle } from "./idle";
 import { fanout } from "./fanout";
 import { streaming } from "./streaming";
@@ -65,7 +66,9 @@ async function main(): Promise<void> {
     results.push(entry);
   }
   // Every target of a benchmark that ran, beside its floor from this same run.
-  const targets = targetRows(results as { id: string; status: string }[]).filter((t) => results.some((r) => r.id === t.benchmark));
+  const targets = targetRows(results as { id: string; status: string }[], { panel: panelTargets }).filter((t) =>
+    results.some((r) => r.id === t.benchmark),
+  );
   if (targets.length > 0) {
     const t = targetsTable(targets);
     console.log(renderText(t));

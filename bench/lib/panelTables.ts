@@ -226,7 +226,7 @@ function memoryTable(plan: PanelPlan, data: PanelData): Table {
   };
 }
 
-interface PerPanel {
+export interface PerPanel {
   added: number;
   js: number;
   dom: number;
@@ -238,7 +238,7 @@ function perPanel(from: Memory | undefined, to: Memory | undefined, added: numbe
   return { added, js: (to.rendererHeapMiB - from.rendererHeapMiB) / added, dom: (to.rendererDomMiB - from.rendererDomMiB) / added };
 }
 
-const growth = (rows: MemoryRow[]): PerPanel | undefined => {
+export const growth = (rows: readonly MemoryRow[]): PerPanel | undefined => {
   const first = rows[0];
   const last = rows[rows.length - 1];
   return first && last ? perPanel(first, last, last.panels - first.panels) : undefined;
