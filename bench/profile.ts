@@ -3,7 +3,8 @@
 // self time by package and by function.
 // Usage: npm run build && node --import tsx bench/profile.ts start|streaming|paced|new|load
 // (BENCH_PROFILE_TOP=40 for longer lists; BENCH_PROFILE_CHUNKS=20000 for a streaming profile that start-up does not dominate;
-// BENCH_PROFILE_TAIL=500 for loads that ask for the latest turns only, as the panel does)
+// BENCH_PROFILE_TAIL=500 for loads that ask for the latest turns only, as the panel does; BENCH_PROFILE_HISTORY=panel
+// for the panel benchmark's rich logs)
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentSpec } from "./lib/agent";
@@ -11,6 +12,7 @@ import { manifoldBundle } from "./lib/agents";
 import { summarizeProfile } from "./lib/cpuprofile";
 import { startFakeProcess } from "./lib/fakeProcess";
 import { newId, writeHistory } from "./lib/history";
+import { writePanelHistory } from "./lib/panelHistory";
 import { tempDir } from "./lib/paths";
 import { chunkText, createSessions, prompt, startAgent } from "./lib/session";
 import { sessionLogPath } from "./lib/store";
@@ -30,7 +32,9 @@ async function main(): Promise<void> {
   if (scenario === "load") {
     for (let i = 0; i < 5; i++) {
       const id = newId();
-      writeHistory(sessionLogPath(dataDir, id), id, cwd, 10_000);
+      // BENCH_PROFILE_HISTORY=panel: the panel benchmark's rich logs (tool calls, long outputs, diffs).
+      if (process.env.BENCH_PROFILE_HISTORY === "panel") writePanelHistory(dataDir, id, cwd, 10_000, `p${i}`);
+      else writeHistory(sessionLogPath(dataDir, id), id, cwd, 10_000);
       loadIds.push(id);
     }
   }
