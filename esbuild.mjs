@@ -71,18 +71,27 @@ const coreApart = {
 
 // The core uses the front's ACP SDK, not a copy of its own: the SDK's dispatch in the front tells a
 // RequestError thrown by a route by `instanceof`, so there must be one class. The front exports the
-// SDK (main.ts); the core's imports of it read that module (already loaded: it is the process's main
-// module, and Node's module cache answers by path). zod stays bundled in each (the front has only
-// what the SDK's schemas use; sharing its whole namespace would make the front slower to compile).
+// SDK's values the core uses (main.ts), and only those, so the front keeps no SDK code the floor would
+// not; the core's imports read that module (already loaded: it is the process's main module, and
+// Node's module cache answers by path). zod stays bundled in each (sharing its whole namespace would
+// make the front slower to compile).
+// What of the SDK the core may use at run time (its types are erased): main.ts exports these, and an
+// import of any other SDK value in the core fails the build ("No matching export").
+const SHARED_SDK = ["RequestError", "methods"];
 /** @type {esbuild.Plugin} */
 const sharedFromFront = {
   name: "shared-from-front",
   setup(build) {
-    const shared = { "@agentclientprotocol/sdk": "acp" };
     build.onResolve({ filter: /^@agentclientprotocol\/sdk$/ }, (args) => ({ path: args.path, namespace: "front" }));
     build.onResolve({ filter: /^\.\/agent-server\.js$/, namespace: "front" }, (args) => ({ path: args.path, external: true }));
-    build.onLoad({ filter: /.*/, namespace: "front" }, (args) => ({
-      contents: `module.exports = require("./agent-server.js").${shared[args.path]};`,
+    build.onLoad({ filter: /.*/, namespace: "front" }, () => ({
+      contents: [
+        'const front = require("./agent-server.js");',
+        ...SHARED_SDK.flatMap((n) => [
+          `if (front.${n} === undefined) throw new Error("the agent-server's front does not export ${n}");`,
+          `export const ${n} = front.${n};`,
+        ]),
+      ].join("\n"),
       loader: "js",
     }));
   },
@@ -153,6 +162,8 @@ const builds = [
     target: "node20",
     format: "cjs",
     plugins: [providersApart, mcpApart, sharedFromFront, zodEnglishOnly],
+    // An SDK value the front does not share would be undefined at run time: a build error instead.
+    logOverride: { "import-is-undefined": "error" },
   },
   {
     ...common,

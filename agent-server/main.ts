@@ -104,5 +104,6 @@ void connection.closed.then(() => shutdown("connection closed"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
-// The core (dist/agent-server-core.js) uses this file's SDK instead of bundling its own (esbuild.mjs).
-export * as acp from "@agentclientprotocol/sdk";
+// The core (dist/agent-server-core.js) uses these of this file's SDK instead of bundling its own
+// (esbuild.mjs names the same ones; the build fails when the core imports another).
+export { RequestError, methods } from "@agentclientprotocol/sdk";

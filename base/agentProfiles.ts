@@ -13,48 +13,55 @@ export const PROFILE_MODES = ["read-only", "agent", "full-access"] as const;
 export const PROFILE_SANDBOXES = ["read-only", "workspace-write", "danger-full-access"] as const;
 export const PROFILE_APPROVALS = ["untrusted", "on-request", "never"] as const;
 
-export const ProfileIdSchema = z
-  .string()
-  .regex(PROFILE_ID_PATTERN, "a profile id is 1 to 40 of a-z, 0-9, _ and -, starting with a letter or digit")
-  .refine((id) => id !== RESERVED_PROFILE_ID, `"${RESERVED_PROFILE_ID}" is reserved (it means no profile)`);
-
-export const AgentProfileSchema = z
-  .object({
-    id: ProfileIdSchema,
-    name: z.string().min(1).max(80),
-    description: z.string().max(300).optional(),
-    model: z.string().min(1).optional(),
-    /** Appended to the system prompt. */
-    instructions: z.string().max(20_000).optional(),
-    mode: z.enum(PROFILE_MODES).optional(),
-    /** Applied after `mode`. */
-    sandbox: z.enum(PROFILE_SANDBOXES).optional(),
-    approval: z.enum(PROFILE_APPROVALS).optional(),
-    /** Allow-list of tool names; absent: every tool. */
-    tools: z.array(z.string().min(1)).optional(),
-  })
-  .strict();
-export type AgentProfile = z.infer<typeof AgentProfileSchema>;
-
-/** I-10: one id, one profile; the message names both entries. */
-export const AgentProfilesSchema = z.array(AgentProfileSchema).superRefine((profiles, ctx) => {
-  const first = new Map<string, number>();
-  profiles.forEach((p, i) => {
-    const seen = first.get(p.id);
-    if (seen === undefined) {
-      first.set(p.id, i);
-      return;
-    }
-    ctx.addIssue({
-      code: "custom",
-      path: [i, "id"],
-      message: `duplicate profile id: [${seen}] "${p.id}" and [${i}] "${p.id}"`,
+// Built on first use, not at import: the agent-server's front imports this module and answers
+// `initialize` before any profile is read (zod builds each schema eagerly).
+function buildSchemas() {
+  const id = z
+    .string()
+    .regex(PROFILE_ID_PATTERN, "a profile id is 1 to 40 of a-z, 0-9, _ and -, starting with a letter or digit")
+    .refine((v) => v !== RESERVED_PROFILE_ID, `"${RESERVED_PROFILE_ID}" is reserved (it means no profile)`);
+  const profile = z
+    .object({
+      id,
+      name: z.string().min(1).max(80),
+      description: z.string().max(300).optional(),
+      model: z.string().min(1).optional(),
+      /** Appended to the system prompt. */
+      instructions: z.string().max(20_000).optional(),
+      mode: z.enum(PROFILE_MODES).optional(),
+      /** Applied after `mode`. */
+      sandbox: z.enum(PROFILE_SANDBOXES).optional(),
+      approval: z.enum(PROFILE_APPROVALS).optional(),
+      /** Allow-list of tool names; absent: every tool. */
+      tools: z.array(z.string().min(1)).optional(),
+    })
+    .strict();
+  /** I-10: one id, one profile; the message names both entries. */
+  const profiles = z.array(profile).superRefine((list, ctx) => {
+    const first = new Map<string, number>();
+    list.forEach((p, i) => {
+      const seen = first.get(p.id);
+      if (seen === undefined) {
+        first.set(p.id, i);
+        return;
+      }
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "id"],
+        message: `duplicate profile id: [${seen}] "${p.id}" and [${i}] "${p.id}"`,
+      });
     });
   });
-});
+  const config = z.object({ agentProfiles: profiles.default([]) }).strict();
+  return { profile, profiles, config };
+}
 
-export const AgentConfigSchema = z.object({ agentProfiles: AgentProfilesSchema.default([]) }).strict();
-export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+type Schemas = ReturnType<typeof buildSchemas>;
+let schemas: Schemas | undefined;
+const built = (): Schemas => (schemas ??= buildSchemas());
+
+export type AgentProfile = z.infer<Schemas["profile"]>;
+export type AgentConfig = z.infer<Schemas["config"]>;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -68,13 +75,13 @@ function describeIssues(where: string, error: z.ZodError): string {
 
 /** The profiles of a setting's value (`where` names it in the message, e.g. `manifold.agentProfiles`). */
 export function parseAgentProfiles(raw: unknown, where: string): Parsed<AgentProfile[]> {
-  const r = AgentProfilesSchema.safeParse(raw ?? []);
+  const r = built().profiles.safeParse(raw ?? []);
   return r.success ? { ok: true, value: r.data } : { ok: false, message: describeIssues(where, r.error) };
 }
 
 /** A config file's content (`{ "agentProfiles": [...] }`). */
 export function parseAgentConfig(raw: unknown, where: string): Parsed<AgentConfig> {
-  const r = AgentConfigSchema.safeParse(raw);
+  const r = built().config.safeParse(raw);
   return r.success ? { ok: true, value: r.data } : { ok: false, message: describeIssues(where, r.error) };
 }
 

@@ -1,5 +1,6 @@
 // The ACP app's routes: what each method does, a thin adapter onto the Bridge per method. front.ts
-// registers the methods and answers `initialize`; these run behind it, on the one connection.
+// registers the methods and answers `initialize`; these run behind it, on the one connection (the
+// agent-server's core imports only the front's types: its code is the front file's alone).
 // "Agent" elsewhere in agent-server/ is the runtime `Agent` of one session.
 import * as acp from "@agentclientprotocol/sdk";
 import { MCP_STATUS_METHOD, mcpRestartParams, type McpSessions } from "../mcp";
@@ -9,15 +10,13 @@ import type { LiveAgents } from "../runtime/liveAgents";
 import { Bridge } from "./bridge";
 import { memoryReport } from "./debug";
 import { forkSession, parseForkParams } from "./fork";
-import { createFront, type AcpRoutes } from "./front";
+import type { AcpRoutes } from "./front";
 import { attachSession, deleteSession, listSessions, newSession, setConfig } from "./handlers";
 import { checkPrompt } from "./prompt";
 import { parseSteeringParams, steerSession } from "./steering";
 import { announceCommandsAfterNew } from "./availableCommands";
 import { errorMessage, logError } from "../../base/errors";
 import { historyPage, parseHistoryParams } from "./historyPages";
-
-export { AGENT_CAPABILITIES, AGENT_INFO } from "./front";
 
 export interface AcpAppDeps {
   live: LiveAgents;
@@ -53,12 +52,6 @@ export function createAcpRoutes(deps: AcpAppDeps): { routes: AcpRoutes; bridge: 
     debugMemory: () => memoryReport(deps.live, bridge),
   };
   return { routes, bridge };
-}
-
-/** The front and the routes in one app, loaded together (the in-process harness). */
-export function createAcpApp(deps: AcpAppDeps): { app: acp.AgentApp; bridge: Bridge } {
-  const { routes, bridge } = createAcpRoutes(deps);
-  return { app: createFront({ routes: () => Promise.resolve(routes), mcp: deps.mcp !== undefined }).app, bridge };
 }
 
 /** The connection: the bridge attached to its client, MCP status forwarded, teardown on close; the client's capabilities. */

@@ -4,7 +4,8 @@ import * as acp from "@agentclientprotocol/sdk";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAcpApp } from "../../agent-server/acp/app";
+import { createAcpRoutes } from "../../agent-server/acp/app";
+import { createFront } from "../../agent-server/acp/front";
 import type { Bridge } from "../../agent-server/acp/bridge";
 import type { AgentServices } from "../../agent-server/runtime/agent";
 import { LiveAgents } from "../../agent-server/runtime/liveAgents";
@@ -124,7 +125,9 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     modelIds,
     tools,
     async connect(connectOpts: ConnectOptions = {}) {
-      const { app, bridge } = createAcpApp({ live, models: configs, ...(opts.profiles ? { profiles: opts.profiles } : {}) });
+      // The front and the routes in one process, loaded together.
+      const { routes, bridge } = createAcpRoutes({ live, models: configs, ...(opts.profiles ? { profiles: opts.profiles } : {}) });
+      const { app } = createFront({ routes: () => Promise.resolve(routes), mcp: false });
       const updates = new Map<string, acp.SessionUpdate[]>();
       const order: string[] = [];
       const permissionRequests: acp.RequestPermissionRequest[] = [];
