@@ -19,6 +19,18 @@ export interface WorktreeChange {
 /** Options every diff Manifold reads or applies gets, whatever the repository's diff config says. */
 const DIFF = ["--no-ext-diff", "--no-textconv", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", "--ignore-submodules=none"];
 
+/**
+ * A copy of an index that git reads as it reads the original: with the original's mtime. Git takes an
+ * entry whose file has the cached size and mtime as unchanged unless the entry is as new as the index
+ * ("racily clean", then it reads the file); a copy written later would hide an edit made in the second
+ * the index was written. Date's milliseconds can only make the copy older, so git checks more, not less.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  const st = await fs.stat(from);
+  await fs.copyFile(from, to);
+  await fs.utimes(to, st.atime, st.mtime);
+}
+
 /** Runs `fn` with a temporary index holding the worktree's state (new files intent-to-add), in the worktree. */
 export async function withWorktreeIndex<T>(
   rec: WorktreeRecord,
@@ -31,7 +43,7 @@ export async function withWorktreeIndex<T>(
   const run = async (args: readonly string[]) => (await userGit(commonDir, rec.path, args, { indexFile })).stdout;
   try {
     const own = text(await userGit(commonDir, rec.path, ["rev-parse", "--path-format=absolute", "--git-path", "index"]));
-    const copied = await fs.copyFile(own, indexFile).then(
+    const copied = await copyIndex(own, indexFile).then(
       () => true,
       () => false,
     );

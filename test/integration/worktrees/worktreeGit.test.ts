@@ -3,7 +3,7 @@
 // and stash stay exactly as they were throughout.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -156,6 +156,24 @@ test("changes lists committed, uncommitted and new files against the base withou
   assert.equal((await baseContent(rec, "old.txt"))?.toString("utf8"), "a long enough file\n".repeat(10));
   assert.equal(await baseContent(rec, "dir/new.txt"), undefined);
   assert.equal(await baseContent(rec, "missing/x.txt"), undefined);
+});
+
+test("changes sees an edit that keeps a file's size and mtime, made in the second git last wrote the worktree's index", async () => {
+  const base = tempBase();
+  const folder = makeRepo(base, { "a.txt": "one\n", "b.txt": "bee\n" });
+  const rec = await createWorktree(folder, { branch: "racy" });
+  // The index records a.txt at second T; the file is then edited in that same second (same size, same
+  // mtime) and the index was written in that second too: git itself takes such an entry as "racily
+  // clean" and reads the file. A copy of the index written later must not make it look clean.
+  const t = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+  const file = join(rec.path, "a.txt");
+  utimesSync(file, t, t);
+  sh(rec.path, "update-index", "--refresh");
+  const index = sh(rec.path, "rev-parse", "--path-format=absolute", "--git-path", "index").trim();
+  writeFileSync(file, "ONE\n");
+  utimesSync(file, t, t);
+  utimesSync(index, t, t);
+  assert.deepEqual(await changes(rec), [{ path: "a.txt", status: "modified" }]);
 });
 
 test("isMerged and hasUnappliedChanges follow the branch and the folder's files", async () => {
