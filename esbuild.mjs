@@ -22,52 +22,39 @@ const common = {
   legalComments: "none",
 };
 
-// The agent-server's cold start skips the AI SDK: its providers are a second file,
-// dist/agent-server-providers.js, loaded at the first model step. This plugin marks the one
-// `require("./sdk")` (model/providers/aiSdkStream.ts) external under that file's name, so the built
-// core keeps a runtime `require("./agent-server-providers.js")`. A `require`, never `import()`, for
-// these late files: the ESM loader scans a CommonJS file whole for its export names first (≈ 300 ms
-// for this one).
+/**
+ * A late file: one `require("<specifier>")` in `importer` stays a runtime require of `file` (built by its
+ * own entry below) instead of being bundled into the importing file. A `require`, never `import()`:
+ * the ESM loader scans a CommonJS file whole for its export names first (≈ 300 ms for the providers).
+ * @param {string} name @param {string} specifier @param {string} importer @param {string} file
+ * @returns {esbuild.Plugin}
+ */
+function lateFile(name, specifier, importer, file) {
+  const filter = new RegExp(`^${specifier.replaceAll(".", "\\.").replaceAll("/", "\\/")}$`);
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter }, (args) =>
+        args.importer.endsWith(importer) && args.kind === "require-call" ? { path: `./${file}`, external: true } : undefined,
+      );
+    },
+  };
+}
+
+// The agent-server's cold start skips the AI SDK: its providers are dist/agent-server-providers.js,
+// loaded at the first model step (the `require("./sdk")` in model/providers/aiSdkStream.ts).
 const PROVIDERS_FILE = "agent-server-providers.js";
-/** @type {esbuild.Plugin} */
-const providersApart = {
-  name: "providers-apart",
-  setup(build) {
-    build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
-      args.importer.endsWith(join("model", "providers", "aiSdkStream.ts")) ? { path: `./${PROVIDERS_FILE}`, external: true } : undefined,
-    );
-  },
-};
+const providersApart = lateFile("providers-apart", "./sdk", join("model", "providers", "aiSdkStream.ts"), PROVIDERS_FILE);
 
 // Likewise the MCP client (the MCP SDK, ajv): dist/agent-server-mcp.js, loaded when the first session
 // with MCP servers starts them (the `require("./connection")` in mcp/sessions.ts).
 const MCP_FILE = "agent-server-mcp.js";
-/** @type {esbuild.Plugin} */
-const mcpApart = {
-  name: "mcp-apart",
-  setup(build) {
-    build.onResolve({ filter: /^\.\/connection$/ }, (args) =>
-      args.importer.endsWith(join("mcp", "sessions.ts")) && args.kind === "require-call"
-        ? { path: `./${MCP_FILE}`, external: true }
-        : undefined,
-    );
-  },
-};
+const mcpApart = lateFile("mcp-apart", "./connection", join("mcp", "sessions.ts"), MCP_FILE);
 
 // The core: dist/agent-server-core.js (agent-server/server.ts and all it imports), loaded by the
 // front's one `require("./server")` (main.ts) after `initialize` has been answered.
 const CORE_FILE = "agent-server-core.js";
-/** @type {esbuild.Plugin} */
-const coreApart = {
-  name: "core-apart",
-  setup(build) {
-    build.onResolve({ filter: /^\.\/server$/ }, (args) =>
-      args.importer.endsWith(join("agent-server", "main.ts")) && args.kind === "require-call"
-        ? { path: `./${CORE_FILE}`, external: true }
-        : undefined,
-    );
-  },
-};
+const coreApart = lateFile("core-apart", "./server", join("agent-server", "main.ts"), CORE_FILE);
 
 // The core uses the front's ACP SDK, not a copy of its own: the SDK's dispatch in the front tells a
 // RequestError thrown by a route by `instanceof`, so there must be one class. The front exports the

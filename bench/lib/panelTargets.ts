@@ -4,33 +4,15 @@
 // webview, the floor) and the host.
 import type { PanelData } from "./panelPhases";
 import { growth } from "./panelTables";
-import type { Reader } from "./targets";
+import { median } from "./stats";
+import { ms, notMeasured, ratioRow, type Reader, type Row } from "./targets";
 
-type Row = ReturnType<Reader>[number];
-
-const ms = (v: number): string => `${v.toFixed(0)} ms`;
 const mib = (v: number): string => `${v.toFixed(2)} MiB`;
-const verdict = (ok: boolean, value: number): Row["verdict"] => (Number.isFinite(value) ? (ok ? "met" : "missed") : "not measured");
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : (s[Math.floor((s.length - 1) / 2)] as number);
-};
 
 /** An absolute target: met when value ≤ max. */
 function atMost(target: string, value: number, max: number, unit: (v: number) => string, floor = "—"): Row {
-  return { target, value: unit(value), floor, ratio: "—", goal: `≤ ${unit(max)}`, verdict: verdict(value <= max, value) };
-}
-
-function ratio(target: string, value: number, floor: number, max: number, floorName: string): Row {
-  const r = value / floor;
-  return {
-    target,
-    value: ms(value),
-    floor: `${ms(floor)} (${floorName})`,
-    ratio: `${r.toFixed(2)}×`,
-    goal: `≤ ${max}×`,
-    verdict: verdict(r <= max, r),
-  };
+  const verdict = Number.isFinite(value) ? (value <= max ? "met" : "missed") : "not measured";
+  return { target, value: unit(value), floor, ratio: "—", goal: `≤ ${unit(max)}`, verdict };
 }
 
 const TARGETS = [
@@ -50,8 +32,7 @@ function isPanelData(data: unknown): data is PanelData {
 }
 
 export const panelTargets: Reader = (data) => {
-  if (!isPanelData(data))
-    return TARGETS.map((target) => ({ target, value: "—", floor: "—", ratio: "—", goal: "—", verdict: "not measured" }));
+  if (!isPanelData(data)) return TARGETS.map((target) => notMeasured(target, "—"));
   const d = data;
   const reopen = (runs: readonly { ready: number }[]): number => median(runs.map((r) => r.ready));
   const long = growth(d.memory.rows);
@@ -64,9 +45,9 @@ export const panelTargets: Reader = (data) => {
   const [t0, t1, t2, t3, t4, t5, t6, t7] = TARGETS as [string, string, string, string, string, string, string, string];
   return [
     atMost(t0, d.full.load.painted, 1000, ms),
-    ratio(t1, d.full.load.painted, d.empty.load.painted, 1.5, "empty session"),
+    ratioRow(t1, d.full.load.painted, d.empty.load.painted, 1.5, "empty session"),
     { ...atMost(t2, d.full.load.loop.p99, 50, ms), goal: "< 50 ms" },
-    ratio(t3, reopen(d.full.runs), reopen(d.empty.runs), 1.2, "empty session"),
+    ratioRow(t3, reopen(d.full.runs), reopen(d.empty.runs), 1.2, "empty session"),
     atMost(t4, d.huge.load.painted, 1500, ms),
     {
       ...atMost(t5, d.huge.scroll.max, 50, ms),

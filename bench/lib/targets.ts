@@ -26,15 +26,15 @@ const Lifecycle = z
   })
   .passthrough();
 
-type Row = Omit<TargetRow, "benchmark">;
+export type Row = Omit<TargetRow, "benchmark">;
 
 const FLOOR = "sdk-minimal (floor)";
 const BUNDLE = "manifold (bundle)";
 
-const ms = (v: number): string => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
+export const ms = (v: number): string => `${v < 10 ? v.toFixed(2) : v.toFixed(0)} ms`;
 
 /** A ratio target: met when value ÷ floor ≤ max. */
-function ratioRow(target: string, value: number, floor: number, max: number, floorName: string): Row {
+export function ratioRow(target: string, value: number, floor: number, max: number, floorName: string): Row {
   const ratio = value / floor;
   return {
     target,
@@ -46,7 +46,7 @@ function ratioRow(target: string, value: number, floor: number, max: number, flo
   };
 }
 
-function notMeasured(target: string, goal: string): Row {
+export function notMeasured(target: string, goal: string): Row {
   return { target, value: "—", floor: "—", ratio: "—", goal, verdict: "not measured" };
 }
 
