@@ -6,9 +6,8 @@ import "./stdoutGuard";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Readable } from "node:stream";
 import { batchedOutput } from "./acp/batchedOutput";
-import { guardedNdJsonStream } from "./acp/frameGuard";
+import { guardedStream } from "./acp/frameGuard";
 import { HIDE_DIRS_ENV, parseHideDirs, resolveHideDirs } from "../sandbox/hideDirs";
 import { AgentConfigError, loadAgentConfig } from "./configFile";
 import { createFront } from "./acp/front";
@@ -81,7 +80,7 @@ process.on("exit", () => output.flush());
 output.afterNextWrite(() => {
   front.load().catch((err: unknown) => console.error(`[agent-server] could not load the server: ${errorMessage(err)}`));
 });
-const stream = guardedNdJsonStream(output, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+const stream = guardedStream(output, process.stdin);
 const connection = front.app.connect(stream);
 
 const exits = new Set<string>();

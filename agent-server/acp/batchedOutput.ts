@@ -1,15 +1,16 @@
-// The agent's stdout as the byte stream under the SDK's ndJsonStream. The SDK writes each message as
-// one whole line, in order; the lines written within one turn of the event loop leave together, in
-// writes of about `BATCH_BYTES` (a `session/load` replay of thousands of updates is a few dozen writes
-// instead of one per line, and the client reads the first lines while the agent writes the rest).
-// Order and whole lines are kept: chunks only ever join in the order written, never split. While the
-// stream is above its high-water mark, writes wait for `drain` (the SDK's queue waits with them).
+// The agent's stdout, line by line. Each message goes out as one whole line, in order. The first line
+// of a turn of the event loop leaves at once (an answer waits for nothing); the lines after it in the
+// same turn leave together at the turn's end, in writes of about `BATCH_BYTES` (a `session/load`
+// replay of thousands of updates is a few dozen writes instead of one per line, and the client reads
+// the first lines while the agent writes the rest). Chunks only ever join in the order written, never
+// split. While the stream is above its high-water mark, `write` hands back a promise that resolves at
+// `drain` (the SDK's writer waits on it).
 import type { Writable } from "node:stream";
 
 export interface BatchedOutput {
-  /** What the SDK's ndJsonStream writes its lines into. */
-  readonly writable: WritableStream<Uint8Array>;
-  /** One whole line of our own (the frame guard's refusals), joined to the same batch, without the SDK's writer lock. */
+  /** One whole line; a promise when the stream is full (resolves at drain), rejected once the stream failed. */
+  write(line: Uint8Array): Promise<void> | undefined;
+  /** One whole line of our own (the frame guard's refusals), joined to the same batch, with no backpressure. */
   writeLine(line: Uint8Array): void;
   /** Writes what is still pending, now (for a synchronous exit). */
   flush(): void;
@@ -25,7 +26,12 @@ export function batchedOutput(out: Writable, batchBytes = BATCH_BYTES): BatchedO
   let pendingBytes = 0;
   let scheduled = false;
   let drained: Promise<void> | null = null;
+  let failed: unknown = null;
   let afterWrite: (() => void)[] = [];
+  // A broken pipe fails the next write, as Node's own Writable.toWeb adapter would.
+  out.on("error", (err) => {
+    failed ??= err;
+  });
 
   const flush = (): void => {
     if (pending.length === 0) return;
@@ -56,25 +62,21 @@ export function batchedOutput(out: Writable, batchBytes = BATCH_BYTES): BatchedO
   const add = (chunk: Uint8Array): void => {
     pending.push(chunk);
     pendingBytes += chunk.byteLength;
-    if (pendingBytes >= batchBytes) flush();
-    else if (!scheduled) {
+    if (!scheduled) {
       scheduled = true;
       setImmediate(atTurnEnd);
-    }
+      flush();
+    } else if (pendingBytes >= batchBytes) flush();
   };
 
-  const writable = new WritableStream<Uint8Array>({
-    start(controller) {
-      // A broken pipe fails the next write, as Node's own Writable.toWeb adapter would.
-      out.on("error", (err) => controller.error(err));
-    },
-    write(chunk) {
-      add(chunk);
+  return {
+    write(line) {
+      if (failed !== null) return Promise.reject(failed);
+      add(line);
       return drained ?? undefined;
     },
-    close() {
-      flush();
-    },
-  });
-  return { writable, writeLine: add, flush, afterNextWrite: (fn) => void afterWrite.push(fn) };
+    writeLine: add,
+    flush,
+    afterNextWrite: (fn) => void afterWrite.push(fn),
+  };
 }

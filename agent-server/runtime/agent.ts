@@ -298,6 +298,9 @@ export class Agent implements AsyncShutdown {
         for (const n of this.notices.splice(0)) this.append({ type: "task/notice", taskId: n.taskId, text: n.text });
       }
       this.append({ type: "user/message", messageId: msg.messageId, content: msg.content });
+      // A lazily created log's file exists before the turn talks to a model or runs a tool.
+      await this.session.ready();
+      signal.throwIfAborted();
       const command = msg.source === "user" ? parseCommand(msg.content) : null;
       if (command && isLocalCommand(command)) {
         turn.closing = true; // a local command takes no steer

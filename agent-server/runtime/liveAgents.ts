@@ -148,8 +148,9 @@ export class LiveAgents {
       const header: SessionHeader = { type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: new Date().toISOString() };
       if (opts.parent !== undefined) header.parent = opts.parent;
       if (opts.profile !== undefined) header.profile = opts.profile;
-      // The header's cwd was just made canonical: it is the root, no second realpath.
-      return { log: await this.store.create(header), root: cwd };
+      // The header's cwd was just made canonical: it is the root, no second realpath. A minted id
+      // cannot collide (I-6), so its file is created while the answer leaves; a client's is made first (I-88).
+      return { log: await this.store.create(header, { lazy: opts.sessionId === undefined }), root: cwd };
     });
   }
 

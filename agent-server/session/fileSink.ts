@@ -2,6 +2,8 @@
 // A write is retried until every byte is down (write(2) may write less than asked, e.g. as a disk
 // fills); if it fails part-way, the file is cut back to its last whole line before the error is
 // thrown, so a later append never lands after a torn fragment.
+// A log created lazily (a server-minted id) writes through an OpeningSink: its file is created off
+// the event loop while the session/new answer leaves, and the log holds its lines until it exists.
 import { close, fstat, fsync, ftruncateSync, writeSync } from "node:fs";
 import type { LogSink } from "./log";
 
@@ -72,5 +74,55 @@ export class FileSink implements LogSink {
     if (fd === null) return;
     this.fd = null;
     await new Promise<void>((resolve) => close(fd, () => resolve()));
+  }
+}
+
+/**
+ * A FileSink whose file is still being created (`openFile`, started at once). Until it exists,
+ * `isOpen` is false and the log keeps its lines queued (log.ts waits on `ready`); a creation that
+ * failed is tried again at the next `ready`, so a data dir that comes back lets the session go on.
+ */
+export class OpeningSink implements LogSink {
+  private inner: FileSink | null = null;
+  private opening: Promise<void> | null = null;
+
+  constructor(
+    private readonly openFile: () => Promise<number>,
+    private readonly size: number,
+    private readonly writeFn?: WriteFn,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.inner !== null;
+  }
+
+  ready(): Promise<void> {
+    if (this.inner) return Promise.resolve();
+    this.opening ??= this.openFile().then(
+      (fd) => {
+        this.inner = new FileSink(fd, this.size, this.writeFn);
+      },
+      (err: unknown) => {
+        this.opening = null;
+        throw err;
+      },
+    );
+    return this.opening;
+  }
+
+  write(text: string): void {
+    if (!this.inner) throw new Error("the log file is not created yet");
+    this.inner.write(text);
+  }
+
+  async sync(): Promise<void> {
+    await this.ready();
+    await this.inner!.sync();
+  }
+
+  async close(): Promise<void> {
+    // A creation still running is waited for, so its descriptor is closed too.
+    if (!this.inner && this.opening) await this.opening.catch(() => undefined);
+    await this.inner?.close();
   }
 }

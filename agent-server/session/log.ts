@@ -24,6 +24,10 @@ export interface LogSink {
   write(text: string): void;
   sync(): Promise<void>;
   close(): Promise<void>;
+  /** A sink whose file is still being created (OpeningSink): false until `ready` has resolved. */
+  readonly isOpen?: boolean;
+  /** Resolves once the sink takes writes; a failed creation rejects and is tried again on the next call. */
+  ready?(): Promise<void>;
 }
 
 export class SessionLog {
@@ -98,6 +102,20 @@ export class SessionLog {
     this.writePending();
   }
 
+  /**
+   * Resolves once the file exists: at once, except for a log created lazily whose file is still being
+   * created. A creation that failed is tried again and, if it fails again, throws LogWriteError.
+   */
+  async ready(): Promise<void> {
+    if (this.sink.isOpen !== false) return;
+    try {
+      await this.sink.ready!();
+    } catch (err) {
+      throw this.fail(err);
+    }
+    this.writePending(); // what was appended meanwhile
+  }
+
   private writePending(): boolean {
     if (this.timer !== null) {
       clearTimeout(this.timer);
@@ -105,6 +123,8 @@ export class SessionLog {
     }
     if (this.pending.length === 0) return true;
     if (this.closed) return false;
+    // Not created yet: the lines stay queued; `ready` writes them, or reports why it could not.
+    if (this.sink.isOpen === false) return false;
     try {
       this.sink.write(this.pending.join(""));
     } catch (err) {
@@ -129,6 +149,7 @@ export class SessionLog {
 
   /** Turn checkpoint: resolves once everything appended so far is on disk; else throws LogWriteError. */
   async checkpoint(): Promise<void> {
+    await this.ready();
     if (!this.writePending()) throw this.failureValue!;
     try {
       await this.sink.sync();

@@ -1,6 +1,6 @@
 // The JSONL session store: one file per session under the data dir, exclusive first create (I-88),
 // injective file names (I-75), recovery on open (I-87), version check (I-89).
-import { closeSync, constants, openSync, writeSync, type PathLike } from "node:fs";
+import { closeSync, constants, open as openCb, openSync, writeSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rm, stat, truncate } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CorruptSessionError, SessionExistsError, SessionNotFoundError } from "./errors";
 import type { LogEntry, SessionHeader } from "./events";
 import { escapeSessionId, logFileName, LOG_SUFFIX, unescapeSessionId } from "./fileName";
-import { FileSink, type WriteFn } from "./fileSink";
+import { FileSink, OpeningSink, type WriteFn } from "./fileSink";
 import { SessionLog } from "./log";
 import { logError } from "../../base/errors";
 import { parseLog, recoveryEvents } from "./parse";
@@ -23,9 +23,17 @@ export interface SessionSummary {
   profile?: string;
 }
 
+export interface CreateOptions {
+  lazy?: boolean;
+}
+
 export interface SessionStore {
-  /** Exclusive first materialization: fails with SessionExistsError if the id exists (I-88). */
-  create(header: SessionHeader): Promise<SessionLog>;
+  /**
+   * Exclusive first materialization: fails with SessionExistsError if the id exists (I-88). `lazy`
+   * resolves before the file exists (for a server-minted id): a collision or a failure to create it
+   * is then the log's write failure, and its lines wait in memory until the file exists.
+   */
+  create(header: SessionHeader, opts?: CreateOptions): Promise<SessionLog>;
   /** Opens and recovers an existing log. SessionNotFoundError / CorruptSessionError / UnsupportedVersionError. */
   open(id: string): Promise<SessionLog>;
   /** Reads the header only (no recovery, no descriptor kept). */
@@ -40,12 +48,26 @@ export interface SessionStore {
 /** Exclusive first create (I-88), append-only from the start: the header and every later line go through one descriptor. */
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
 
+/** On the thread pool: a slow disk delays this session's file, never the event loop the others share. */
+function openExclusive(path: string): Promise<number> {
+  return new Promise((resolve, reject) => openCb(path, CREATE_FLAGS, 0o600, (err, fd) => (err ? reject(err) : resolve(fd))));
+}
+
 function isErrno(err: unknown, code: string): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === code;
 }
 
 export class FileSessionStore implements SessionStore {
   private ready: Promise<void> | null = null;
+  /** Lazily created files not yet settled, by id. */
+  private readonly creating = new Map<string, Promise<void>>();
+  /**
+   * A write, create or open in the data dir failed since the last create that succeeded (a full
+   * disk, a read-only mount): creations are made before the answer again, so session/new fails at
+   * once and says why, until one succeeds.
+   */
+  private doubted = false;
+  private readonly writeFn: WriteFn;
 
   /** Temp areas live outside the data dir (the sandbox hides the data dir from commands). */
   readonly tmpBase: string;
@@ -54,8 +76,19 @@ export class FileSessionStore implements SessionStore {
     readonly dataDir: string,
     tmpBase?: string,
     /** How log lines are written (tests simulate a full disk at a chosen moment). */
-    private readonly writeFn?: WriteFn,
+    writeFn: WriteFn = (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length),
   ) {
+    // Every log line goes through here: a failed write puts creations back before the answer.
+    this.writeFn = (fd, buffer, offset, length) => {
+      try {
+        const n = writeFn(fd, buffer, offset, length);
+        if (n <= 0) this.doubted = true;
+        return n;
+      } catch (err) {
+        this.doubted = true;
+        throw err;
+      }
+    };
     this.tmpBase = tmpBase ?? join(tmpdir(), `manifold-tmp-${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`);
   }
 
@@ -72,21 +105,52 @@ export class FileSessionStore implements SessionStore {
     return join(this.tmpBase, escapeSessionId(id));
   }
 
-  async create(header: SessionHeader): Promise<SessionLog> {
+  async create(header: SessionHeader, opts: CreateOptions = {}): Promise<SessionLog> {
     await this.ensureDir();
-    const path = this.pathFor(header.id);
+    const headerLine = Buffer.from(JSON.stringify(header) + "\n", "utf8");
+    const sink = new OpeningSink(() => this.createFile(header.id, headerLine), headerLine.length, this.writeFn);
+    if (!opts.lazy || this.doubted) {
+      await sink.ready();
+      this.doubted = false;
+      return new SessionLog(header, [], sink);
+    }
+    const log = new SessionLog(header, [], sink);
+    // The file is created on the thread pool while the answer leaves; a failure is the log's to
+    // report (its next checkpoint tries again). Until it settles, list, open, readHeader and delete
+    // of this id wait for it (read-your-writes).
+    const settled = new Promise<void>((resolve) => setImmediate(() => void log.ready().then(resolve, () => resolve())));
+    this.creating.set(header.id, settled);
+    void settled.then(() => {
+      if (this.creating.get(header.id) === settled) this.creating.delete(header.id);
+    });
+    return log;
+  }
+
+  /** The exclusive create (I-88) and the header, off the event loop; the descriptor the log appends through. */
+  private async createFile(id: string, headerLine: Buffer): Promise<number> {
+    try {
+      return await this.createFileOnce(id, headerLine);
+    } catch (err) {
+      if (!(err instanceof SessionExistsError)) this.doubted = true;
+      throw err;
+    }
+  }
+
+  private async createFileOnce(id: string, headerLine: Buffer): Promise<number> {
+    const path = this.pathFor(id);
     let fd: number;
     try {
-      fd = openSync(path as PathLike, CREATE_FLAGS, 0o600);
+      fd = await openExclusive(path);
     } catch (err) {
-      if (isErrno(err, "EEXIST")) throw new SessionExistsError(header.id);
+      if (isErrno(err, "EEXIST")) throw new SessionExistsError(id);
       if (!isErrno(err, "ENOENT")) throw err;
       // The data dir vanished under us: make it again, once.
       this.ready = null;
       await this.ensureDir();
-      fd = openSync(path as PathLike, CREATE_FLAGS, 0o600);
+      fd = await openExclusive(path).catch((again: unknown) => {
+        throw isErrno(again, "EEXIST") ? new SessionExistsError(id) : again;
+      });
     }
-    const headerLine = Buffer.from(JSON.stringify(header) + "\n", "utf8");
     try {
       // No fsync here: a session with no completed turn has nothing to lose; the first turn checkpoint syncs.
       let done = 0;
@@ -94,13 +158,20 @@ export class FileSessionStore implements SessionStore {
     } catch (err) {
       closeSync(fd);
       // A header that could not be written whole is no session: remove it, so the id is not wedged.
-      await rm(path, { force: true }).catch(logError(console.error, `[session] removing the torn header of ${header.id}`));
+      await rm(path, { force: true }).catch(logError(console.error, `[session] removing the torn header of ${id}`));
       throw err;
     }
-    return new SessionLog(header, [], new FileSink(fd, headerLine.length, this.writeFn));
+    return fd;
+  }
+
+  /** Resolves once a lazily created file of `id` exists or failed to (at once when none is being created). */
+  private async created(id?: string): Promise<void> {
+    if (id !== undefined) await this.creating.get(id);
+    else if (this.creating.size > 0) await Promise.all(this.creating.values());
   }
 
   async open(id: string): Promise<SessionLog> {
+    await this.created(id);
     const path = this.pathFor(id);
     let text: string;
     try {
@@ -111,8 +182,14 @@ export class FileSessionStore implements SessionStore {
     }
     if (text.length === 0) throw new CorruptSessionError(id, "the file is empty");
     const parsed = parseLog(id, text);
-    if (parsed.torn) await truncate(path, parsed.goodLength);
-    const fd = openSync(path, "a");
+    let fd: number;
+    try {
+      if (parsed.torn) await truncate(path, parsed.goodLength);
+      fd = openSync(path, "a");
+    } catch (err) {
+      this.doubted = true;
+      throw err;
+    }
     const log = new SessionLog(parsed.header, parsed.entries, new FileSink(fd, parsed.goodLength, this.writeFn));
     const fixes = recoveryEvents(parsed.entries);
     if (fixes.length > 0) {
@@ -129,6 +206,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async readHeader(id: string): Promise<SessionHeader> {
+    await this.created(id);
     const path = this.pathFor(id);
     let handle;
     try {
@@ -150,6 +228,7 @@ export class FileSessionStore implements SessionStore {
 
   async list(): Promise<SessionSummary[]> {
     await this.ensureDir();
+    await this.created();
     const names = (await readdir(this.dataDir)).filter((n) => n.endsWith(LOG_SUFFIX));
     const out: SessionSummary[] = [];
     await Promise.all(
@@ -193,6 +272,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
+    await this.created(id);
     await rm(this.pathFor(id), { force: true });
     await rm(this.tmpDirFor(id), { recursive: true, force: true });
   }

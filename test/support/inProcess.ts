@@ -13,7 +13,7 @@ import { createAgentServices } from "../../agent-server/runtime/services";
 import type { SessionHeader } from "../../agent-server/session/events";
 import type { SessionLog } from "../../agent-server/session/log";
 import type { WriteFn } from "../../agent-server/session/fileSink";
-import { FileSessionStore } from "../../agent-server/session/store";
+import { FileSessionStore, type CreateOptions } from "../../agent-server/session/store";
 import type { TaskAccess, ToolRunner } from "../../agent-server/tools/types";
 import { createFakeTools, createScriptedModels, type Gate, type ScriptedModel } from "./scriptedModel";
 import type { AgentProfile } from "../../base/agentProfiles";
@@ -23,10 +23,10 @@ export class GatedStore extends FileSessionStore {
   createGate: Gate | null = null;
   openGate: Gate | null = null;
   calls = { create: 0, open: 0, readHeader: 0 };
-  override async create(header: SessionHeader): Promise<SessionLog> {
+  override async create(header: SessionHeader, opts?: CreateOptions): Promise<SessionLog> {
     this.calls.create++;
     if (this.createGate) await this.createGate.promise;
-    return super.create(header);
+    return super.create(header, opts);
   }
   override async open(id: string): Promise<SessionLog> {
     this.calls.open++;
