@@ -2,8 +2,8 @@
 // A write is retried until every byte is down (write(2) may write less than asked, e.g. as a disk
 // fills); if it fails part-way, the file is cut back to its last whole line before the error is
 // thrown, so a later append never lands after a torn fragment.
-// A log created lazily (a server-minted id) writes through an OpeningSink: its file is created off
-// the event loop while the session/new answer leaves, and the log holds its lines until it exists.
+// A log created lazily (a server-minted id) writes through an OpeningSink: its file is created on the
+// thread pool once the session/new answer has left, and the log holds its lines until it exists.
 import { close, fstat, fsync, ftruncateSync, writeSync } from "node:fs";
 import type { LogSink } from "./log";
 
@@ -85,6 +85,7 @@ export class FileSink implements LogSink {
 export class OpeningSink implements LogSink {
   private inner: FileSink | null = null;
   private opening: Promise<void> | null = null;
+  private closed = false;
 
   constructor(
     private readonly openFile: () => Promise<number>,
@@ -98,6 +99,8 @@ export class OpeningSink implements LogSink {
 
   ready(): Promise<void> {
     if (this.inner) return Promise.resolve();
+    // Closed before its file was made: no file is made after that (and no descriptor leaks).
+    if (this.closed && !this.opening) return Promise.reject(new Error("the log is closed"));
     this.opening ??= this.openFile().then(
       (fd) => {
         this.inner = new FileSink(fd, this.size, this.writeFn);
@@ -121,6 +124,7 @@ export class OpeningSink implements LogSink {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     // A creation still running is waited for, so its descriptor is closed too.
     if (!this.inner && this.opening) await this.opening.catch(() => undefined);
     await this.inner?.close();

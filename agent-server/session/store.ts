@@ -115,9 +115,9 @@ export class FileSessionStore implements SessionStore {
       return new SessionLog(header, [], sink);
     }
     const log = new SessionLog(header, [], sink);
-    // The file is created on the thread pool while the answer leaves; a failure is the log's to
-    // report (its next checkpoint tries again). Until it settles, list, open, readHeader and delete
-    // of this id wait for it (read-your-writes).
+    // The file is made in the next turn, once the answer has left (batchedOutput writes a turn's
+    // first line at once), on the thread pool; a failure is the log's to report (its next checkpoint
+    // tries again). Until it settles, list, open, readHeader and delete of this id wait for it.
     const settled = new Promise<void>((resolve) => setImmediate(() => void log.ready().then(resolve, () => resolve())));
     this.creating.set(header.id, settled);
     void settled.then(() => {

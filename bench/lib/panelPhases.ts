@@ -114,7 +114,7 @@ export interface OpenResult {
   load: { painted: number; loop: LoopDelay; cpu: Cpu; profile?: HostProfile };
   /** Closed and opened again: the folder re-attaches the session it still holds. */
   runs: OpenRun[];
-  scroll: FrameStats & { height: number; webview: TaskSummary; workbench: TaskSummary };
+  scroll: FrameStats & { height: number; top?: boolean; webview: TaskSummary; workbench: TaskSummary };
   /** Heap of the panel's own renderer if it has one (null: it shares the workbench's). */
   ownHeapMiB: number | null;
 }
@@ -175,6 +175,7 @@ export async function openScenario(s: Stage, folder: string, events: number, rep
     scroll: {
       ...frameStats(sc.intervals),
       height: sc.height,
+      top: sc.top,
       webview: await webviewTasks(frame, sc.start, sc.end),
       workbench: await workbenchTasks(s, sc.start, sc.end),
     },

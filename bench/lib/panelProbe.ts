@@ -119,6 +119,8 @@ const ScrollResult = z.object({
   intervals: z.array(z.number()),
   start: z.number(),
   end: z.number(),
+  /** Reached the session's first entry (nothing earlier left to load). */
+  top: z.boolean(),
 });
 export type ScrollResult = z.infer<typeof ScrollResult>;
 
@@ -139,12 +141,24 @@ export async function scriptedScroll(frame: Frame): Promise<ScrollResult> {
     let last = performance.now();
     const frame = () => new Promise((r) => requestAnimationFrame((t) => { intervals.push(t - last); last = t; r(); }));
     const step = Math.max(box.clientHeight, best / 150);
+    const more = () => document.querySelector('[data-testid="load-earlier"]') !== null;
     await frame();
     intervals.length = 0;
-    for (let y = box.scrollTop; y > 0; y -= step) { box.scrollTop = Math.max(0, y - step); await frame(); }
-    for (let y = 0; y < best; y += step) { box.scrollTop = Math.min(best, y + step); await frame(); }
+    // Towards the session's true top: earlier pages load as the top comes near, until none is left or
+    // 600 frames have passed (a panel holds every page it loaded, so a 50,000-event history is not
+    // reached by then: \`top\` says whether it was).
+    let still = 0;
+    for (let i = 0; i < 600 && still < 30; i++) {
+      const before = box.scrollTop;
+      box.scrollTop = Math.max(0, before - step);
+      await frame();
+      still = box.scrollTop === 0 && !more() ? still + 1 : 0;
+    }
+    const height = box.scrollHeight - box.clientHeight;
+    const down = Math.max(box.clientHeight, height / 150);
+    for (let y = box.scrollTop; y < height; y += down) { box.scrollTop = Math.min(height, y + down); await frame(); }
     await frame();
-    return JSON.stringify({ height: best, frames: intervals.length, intervals, start, end: now() });
+    return JSON.stringify({ height, frames: intervals.length, intervals, start, end: now(), top: !more() && box.scrollHeight > 0 });
   })()`);
   return ScrollResult.parse(JSON.parse(String(raw)));
 }

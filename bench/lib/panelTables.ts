@@ -84,6 +84,7 @@ function scrollTable(data: PanelData): Table {
   const row = (name: string, r: OpenResult): Cell[] => [
     name,
     r.scroll.height,
+    r.scroll.top === false ? "no" : "yes",
     r.scroll.frames,
     r.scroll.p50,
     r.scroll.p95,
@@ -93,10 +94,11 @@ function scrollTable(data: PanelData): Table {
     r.scroll.workbench.count,
   ];
   return {
-    title: "panel 1b: scripted scroll to the top and back (one step per frame)",
+    title: "panel 1b: scripted scroll to the session's first entry (earlier pages load on the way) and back, one step per frame",
     headers: [
       "history",
       "scroll px",
+      "first entry reached",
       "frames",
       "frame p50 ms",
       "frame p95 ms",

@@ -98,6 +98,18 @@ describe("session store: a log created lazily", () => {
     await log.close();
   });
 
+  it("a log closed after its file could not be made never makes it later, even when asked", async () => {
+    const log = await store.create(header("s6"), { lazy: true });
+    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(dir, "not a directory");
+    await assert.rejects(log.close(), LogWriteError);
+    rmSync(dir);
+    mkdirSync(dir);
+    await assert.rejects(log.ready(), LogWriteError); // even when asked: closed is closed
+    await turn();
+    assert.equal(existsSync(store.pathFor("s6")), false);
+  });
+
   it("after a failed write in the data dir, creations are made before the answer again until one succeeds", async () => {
     let full = false;
     const failing = new FileSessionStore(dir, join(root, "tmp"), (fd, buffer, offset, length) => {
