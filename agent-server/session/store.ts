@@ -138,18 +138,19 @@ export class FileSessionStore implements SessionStore {
 
   private async createFileOnce(id: string, headerLine: Buffer): Promise<number> {
     const path = this.pathFor(id);
+    const create = (): Promise<number> =>
+      openExclusive(path).catch((err: unknown) => {
+        throw isErrno(err, "EEXIST") ? new SessionExistsError(id) : err;
+      });
     let fd: number;
     try {
-      fd = await openExclusive(path);
+      fd = await create();
     } catch (err) {
-      if (isErrno(err, "EEXIST")) throw new SessionExistsError(id);
       if (!isErrno(err, "ENOENT")) throw err;
       // The data dir vanished under us: make it again, once.
       this.ready = null;
       await this.ensureDir();
-      fd = await openExclusive(path).catch((again: unknown) => {
-        throw isErrno(again, "EEXIST") ? new SessionExistsError(id) : again;
-      });
+      fd = await create();
     }
     try {
       // No fsync here: a session with no completed turn has nothing to lose; the first turn checkpoint syncs.

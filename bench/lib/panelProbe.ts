@@ -149,8 +149,7 @@ export async function scriptedScroll(frame: Frame): Promise<ScrollResult> {
     // reached by then: \`top\` says whether it was).
     let still = 0;
     for (let i = 0; i < 600 && still < 30; i++) {
-      const before = box.scrollTop;
-      box.scrollTop = Math.max(0, before - step);
+      box.scrollTop = Math.max(0, box.scrollTop - step);
       await frame();
       still = box.scrollTop === 0 && !more() ? still + 1 : 0;
     }
@@ -158,7 +157,7 @@ export async function scriptedScroll(frame: Frame): Promise<ScrollResult> {
     const down = Math.max(box.clientHeight, height / 150);
     for (let y = box.scrollTop; y < height; y += down) { box.scrollTop = Math.min(height, y + down); await frame(); }
     await frame();
-    return JSON.stringify({ height, frames: intervals.length, intervals, start, end: now(), top: !more() && box.scrollHeight > 0 });
+    return JSON.stringify({ height, frames: intervals.length, intervals, start, end: now(), top: !more() });
   })()`);
   return ScrollResult.parse(JSON.parse(String(raw)));
 }

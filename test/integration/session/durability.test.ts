@@ -5,15 +5,12 @@ import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { LOG_FORMAT_VERSION, type SessionEvent, type SessionHeader } from "../../../agent-server/session/events";
+import type { SessionEvent } from "../../../agent-server/session/events";
 import { FLUSH_MS, SessionLog, type LogSink } from "../../../agent-server/session/log";
 import { LogWriteError, UnserializableEventError } from "../../../agent-server/session/errors";
 import { FileSink, type WriteFn } from "../../../agent-server/session/fileSink";
 import { FileSessionStore } from "../../../agent-server/session/store";
-
-function header(id: string): SessionHeader {
-  return { type: "header", version: LOG_FORMAT_VERSION, id, cwd: "/w/a", createdAt: "2026-11-30T00:00:00.000Z" };
-}
+import { header } from "../../support/sessionLogs";
 
 function deepObject(depth: number): Record<string, unknown> {
   let v: Record<string, unknown> = {};

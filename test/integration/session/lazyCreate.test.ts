@@ -6,19 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { LogWriteError } from "../../../agent-server/session/errors";
-import { LOG_FORMAT_VERSION, type SessionHeader } from "../../../agent-server/session/events";
 import { FileSessionStore } from "../../../agent-server/session/store";
-
-function header(id: string): SessionHeader {
-  return { type: "header", version: LOG_FORMAT_VERSION, id, cwd: "/w/a", createdAt: "2026-12-03T00:00:00.000Z" };
-}
-
-function lines(path: string): Array<Record<string, unknown>> {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+import { header, lines } from "../../support/sessionLogs";
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -9,20 +9,10 @@ import {
   SessionNotFoundError,
   UnsupportedVersionError,
 } from "../../../agent-server/session/errors";
-import { LOG_FORMAT_VERSION, type SessionHeader } from "../../../agent-server/session/events";
+import { LOG_FORMAT_VERSION } from "../../../agent-server/session/events";
 import { escapeSessionId, resolveDataDir } from "../../../agent-server/session/fileName";
 import { FileSessionStore } from "../../../agent-server/session/store";
-
-function header(id: string, cwd = "/w/a"): SessionHeader {
-  return { type: "header", version: LOG_FORMAT_VERSION, id, cwd, createdAt: "2026-11-30T00:00:00.000Z" };
-}
-
-function lines(path: string): Array<Record<string, unknown>> {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+import { header, lines } from "../../support/sessionLogs";
 
 describe("session store", () => {
   let root: string;
