@@ -126,7 +126,8 @@ export type ScrollResult = z.infer<typeof ScrollResult>;
 
 /**
  * Scrolls the panel's tallest scroll container to the top and back to the bottom, one step per
- * animation frame (steps of a viewport, at most 150 each way), and records frame intervals.
+ * animation frame (steps of a viewport or 1/150 of the scrollable height, whichever is larger), loading
+ * every earlier page on the way up, and records frame intervals.
  */
 export async function scriptedScroll(frame: Frame): Promise<ScrollResult> {
   const raw: unknown = await frame.evaluate(`(async () => {
@@ -140,15 +141,15 @@ export async function scriptedScroll(frame: Frame): Promise<ScrollResult> {
     const intervals = [];
     let last = performance.now();
     const frame = () => new Promise((r) => requestAnimationFrame((t) => { intervals.push(t - last); last = t; r(); }));
-    const step = Math.max(box.clientHeight, best / 150);
     const more = () => document.querySelector('[data-testid="load-earlier"]') !== null;
     await frame();
     intervals.length = 0;
-    // Towards the session's true top: earlier pages load as the top comes near, until none is left or
-    // 600 frames have passed (a panel holds every page it loaded, so a 50,000-event history is not
-    // reached by then: \`top\` says whether it was).
+    // Towards the session's true top, a step per frame of a viewport or 1/150 of what is held then
+    // (a fast drag of the scrollbar): earlier pages load as the top comes near, until none is left or
+    // 2,400 frames have passed (\`top\` says whether it was reached).
     let still = 0;
-    for (let i = 0; i < 600 && still < 30; i++) {
+    for (let i = 0; i < 2400 && still < 30; i++) {
+      const step = Math.max(box.clientHeight, (box.scrollHeight - box.clientHeight) / 150);
       box.scrollTop = Math.max(0, box.scrollTop - step);
       await frame();
       still = box.scrollTop === 0 && !more() ? still + 1 : 0;

@@ -8,7 +8,7 @@ import type { TranscriptEntry, TranscriptState } from "./transcript";
 /** Entries a snapshot carries: several screens of the latest messages. */
 export const TAIL_ENTRIES = 150;
 /** Entries one `transcript/page` answer carries. */
-export const PAGE_ENTRIES = 100;
+export const PAGE_ENTRIES = 250;
 /** The most a webview may ask for at once (the host clamps to it). */
 export const MAX_PAGE_ENTRIES = 500;
 

@@ -7,13 +7,14 @@ import { nestedView } from "../../common/nestedTools";
 import type { TerminalView, ToolEntry, TranscriptEntry } from "../../common/transcript";
 import { entriesBefore, isPrompt, type TranscriptWindow } from "../../common/transcriptWindow";
 import { TEST_IDS } from "../testIds";
+import { GAP_PX } from "../transcriptLayout";
 import { Icon } from "../icons";
 import { QuestionCard } from "./QuestionCard";
 import { UserMessage } from "./UserMessage";
 import { Markdown } from "./Markdown";
 import { PermissionCard } from "./PermissionCard";
 import { ToolCard, useShownOnce } from "./ToolCard";
-import { useTranscriptScroll } from "../useTranscriptScroll";
+import { ENTRY_ATTR, useTranscriptScroll } from "../useTranscriptScroll";
 
 /** A thought, collapsed: its markdown is rendered once the user opens it. */
 function Thought({ text }: { text: string }) {
@@ -129,9 +130,18 @@ export function Transcript({
   pendingPermissions: string[];
   onLoadEarlier: (beforeId: string) => void;
 }) {
-  let prompts = held.promptsBefore;
-  const { ref, sentinel, onScroll, load } = useTranscriptScroll(entries, entriesBefore(held), onLoadEarlier);
   const view = useMemo(() => nestedView(entries), [entries]);
+  const ids = useMemo(() => view.top.map((e) => e.id), [view]);
+  const prompts = useMemo(() => {
+    let n = held.promptsBefore;
+    return view.top.map((e) => (isPrompt(e) ? n++ : -1));
+  }, [view, held.promptsBefore]);
+  const { ref, column, sentinel, onScroll, load, range, padding } = useTranscriptScroll(
+    ids,
+    entries[0]?.id,
+    entriesBefore(held),
+    onLoadEarlier,
+  );
   return (
     <div
       class="transcript"
@@ -142,17 +152,24 @@ export function Transcript({
       onScroll={(ev) => onScroll(ev.currentTarget as HTMLDivElement)}
     >
       <EarlierEntries held={held} onLoad={load} sentinel={sentinel} />
-      {view.top.map((e) => (
-        <Entry
-          key={e.id}
-          e={e}
-          terminals={e.kind === "tool" && (hasTerminal(e) || e.nested) ? terminals : EMPTY}
-          promptIndex={isPrompt(e) ? prompts++ : -1}
-          running={e.kind === "user" && running}
-          pending={e.kind === "permission" && pendingPermissions.includes(e.requestId)}
-          {...(e.kind === "tool" && e.nested ? { childrenOf: view.childrenOf } : {})}
-        />
-      ))}
+      <div
+        class="entries"
+        ref={column}
+        style={{ gap: `${GAP_PX}px`, paddingTop: `${padding.top}px`, paddingBottom: `${padding.bottom}px` }}
+      >
+        {view.top.slice(range.lo, range.hi).map((e, k) => (
+          <div class="entry" key={e.id} {...{ [ENTRY_ATTR]: e.id }}>
+            <Entry
+              e={e}
+              terminals={e.kind === "tool" && (hasTerminal(e) || e.nested) ? terminals : EMPTY}
+              promptIndex={prompts[range.lo + k] ?? -1}
+              running={e.kind === "user" && running}
+              pending={e.kind === "permission" && pendingPermissions.includes(e.requestId)}
+              {...(e.kind === "tool" && e.nested ? { childrenOf: view.childrenOf } : {})}
+            />
+          </div>
+        ))}
+      </div>
     </div>
   );
 }
