@@ -94,7 +94,8 @@ function scrollTable(data: PanelData): Table {
     r.scroll.workbench.count,
   ];
   return {
-    title: "panel 1b: scripted scroll to the session's first entry (earlier pages load on the way) and back, one step per frame (a viewport or 1/150 of what is held)",
+    title:
+      "panel 1b: scripted scroll to the session's first entry (earlier pages load on the way) and back, one step per frame (a viewport or 1/150 of what is held)",
     headers: [
       "history",
       "scroll px",
