@@ -11,7 +11,7 @@ export const WINDOW_MIN_ENTRIES = 200;
 export const OVERSCAN_PX = 600;
 /** A re-render is due when the viewport comes within this many px of the rendered range's edge. */
 export const REFILL_PX = 200;
-/** More entries than this to mount at once (a fling, a jump): only those in the viewport now, the rest once scrolling pauses. */
+/** New entries mounted per render beyond the viewport's own (a fling, a jump): the rest of the overscan follows frame by frame. */
 export const MOUNT_BUDGET = 12;
 /** The height assumed for an entry never measured, before any was. */
 export const DEFAULT_ESTIMATE_PX = 80;
@@ -113,7 +113,6 @@ export function entriesToMount(prev: Range | undefined, next: Range): number {
  * The range to render now, mounting at most `budget` entries not rendered before: the viewport's
  * (always, whatever it costs), what was rendered and still is wanted, then the overscan, nearest first
  * (below, then above, in turn). `partial`: more of the overscan is still to come, on a later render.
- * `all`: every entry is wanted (few entries: the whole transcript, so the browser's find sees it).
  */
 export function planRange(
   layout: Layout,
@@ -124,8 +123,8 @@ export function planRange(
 ): { range: Range; partial: boolean } {
   const full = rangeFor(layout, top, height);
   const view = rangeFor(layout, top, height, 0, 0);
-  let lo = Math.max(full.lo, view.lo);
-  let hi = Math.min(full.hi, view.hi);
+  // The viewport's entries are within `full` (its overscan only adds to them).
+  let { lo, hi } = view;
   if (prev) {
     // Keep what is mounted and wanted, when it touches the viewport's entries (else it is dropped).
     const keepLo = Math.max(prev.lo, full.lo);

@@ -34,7 +34,7 @@ function yIn(scroller: HTMLElement, node: Element): number {
 }
 
 /** The rendered slot under the viewport's top (binary search: slots are in order), if one is. */
-function slotAtTop(scroller: HTMLElement, column: HTMLElement): { id: string; offset: number } | undefined {
+function slotAtTop(scroller: HTMLElement, column: HTMLElement): Anchor | undefined {
   const slots = column.children;
   const top = scroller.scrollTop;
   let lo = 0;
