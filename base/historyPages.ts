@@ -12,6 +12,13 @@ export const HISTORY_PAGES_META = "manifold.dev/historyPages";
 export const REPLAY_TAIL_META = "manifold.dev/replayTail";
 /** The `session/load` answer's `_meta`: `{beforePrompt: P}` — the replay began at user prompt P; 0..P-1 are older. */
 export const HISTORY_META = "manifold.dev/history";
+/**
+ * The last update of a tail replay: a `session_info_update` (no title) whose `_meta[REPLAYED_META]` is
+ * `{beforePrompt: P}` as the answer will say, or `{}` when the whole history was replayed. The client
+ * may show the replay at once: the answer comes once the agent holds the whole session, which for a
+ * long one takes longer than its tail.
+ */
+export const REPLAYED_META = "manifold.dev/replayed";
 /** Older turns: whole turns before `beforePrompt`, holding at least `events` logged events. */
 export const HISTORY_METHOD = "_manifold/session/history";
 
@@ -20,6 +27,7 @@ export const MAX_PAGE_EVENTS = 20_000;
 
 export const ReplayTail = z.object({ events: z.number().int().min(1) });
 export const HistoryMeta = z.object({ beforePrompt: z.number().int().min(1) });
+export const ReplayedMeta = z.object({ beforePrompt: z.number().int().min(1).optional() });
 export const HistoryParams = z.object({
   sessionId: z.string().min(1).max(500),
   beforePrompt: z.number().int().min(1),

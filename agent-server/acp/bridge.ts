@@ -132,16 +132,30 @@ export class Bridge implements AgentOwner {
 
   // ---- updates -------------------------------------------------------------------------------
 
+  /**
+   * An update of a session whose load has not built its record yet (a replay sent ahead, I-25); in
+   * order with every later send on this connection.
+   */
+  sendAhead(sessionId: string, update: SessionUpdate): Promise<void> {
+    const client = this.client;
+    if (!client || this.closedFlag) return Promise.resolve();
+    return this.notifyUpdate(client, sessionId, update);
+  }
+
   send(rec: SessionRecord, update: SessionUpdate): void {
     const client = this.client;
     if (!client || this.records.get(rec.sessionId) !== rec) return;
+    rec.lastSend = this.notifyUpdate(client, rec.sessionId, update);
+  }
+
+  /** Failures while sending never block settlement (I-32): they are logged, and the promise resolves. */
+  private notifyUpdate(client: AgentContext, sessionId: string, update: SessionUpdate): Promise<void> {
+    const failed = (err: unknown): void => console.error(`[acp] update for ${sessionId} not sent: ${errorMessage(err)}`);
     try {
-      // Failures while sending never block settlement (I-32).
-      rec.lastSend = client.notify(methods.client.session.update, { sessionId: rec.sessionId, update }).catch((err: unknown) => {
-        console.error(`[acp] update for ${rec.sessionId} not sent: ${errorMessage(err)}`);
-      });
+      return client.notify(methods.client.session.update, { sessionId, update }).catch(failed);
     } catch (err) {
-      console.error(`[acp] update for ${rec.sessionId} not sent: ${errorMessage(err)}`);
+      failed(err);
+      return Promise.resolve();
     }
   }
 

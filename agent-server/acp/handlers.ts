@@ -20,7 +20,8 @@ import type { Bridge } from "./bridge";
 import { configOptions, effectiveSettings, modeState } from "./config";
 import type { SessionRecord } from "./record";
 import { commandsUpdate } from "./availableCommands";
-import { replayOf } from "./historyPages";
+import { replayOf, replayTailEvents } from "./historyPages";
+import { entriesSource, TailKeeper } from "./replaySource";
 import { McpConfigError, parseMcpServers, type McpServerSpec } from "../mcp";
 import { protectedPathsOf } from "./protectedPaths";
 import { delegateAgentsOf } from "./remoteDelegate";
@@ -190,6 +191,33 @@ function withAnswerMeta<T extends object>(answer: T, meta: Record<string, unknow
   return meta ? { ...answer, _meta: meta } : answer;
 }
 
+/**
+ * A tail-first load's replay, sent before the session is built: a scan of the log (open's checks,
+ * nothing kept but what the tail needs) gives the latest turns, so the client paints them while the
+ * whole log is read into the agent; every update still precedes the answer (I-25). Undefined (the
+ * replay comes from the built agent) for a full replay, a session live elsewhere, or a log that open
+ * would recover (I-87: its recovery events are part of what is replayed).
+ */
+async function replayAhead(bridge: Bridge, id: string, meta: Record<string, unknown> | null | undefined): Promise<Replay | undefined> {
+  const events = replayTailEvents(meta);
+  if (events === undefined || bridge.live.get(id)) return undefined;
+  const kept = new TailKeeper(events);
+  let scanned;
+  try {
+    scanned = await bridge.live.store.scan(id, (entry) => kept.add(entry));
+  } catch (err) {
+    throw mapLifecycleError(err, id);
+  }
+  if (scanned.recovers) return undefined;
+  const replayed = replayOf(kept, meta);
+  let sent: Promise<void> = Promise.resolve();
+  for (const u of replayed.updates) sent = bridge.sendAhead(id, u);
+  await sent;
+  return replayed;
+}
+
+type Replay = ReturnType<typeof replayOf>;
+
 /** load (replay) and resume (no replay) share the reservation and the checks (I-16..20). */
 export async function attachSession(
   bridge: Bridge,
@@ -226,12 +254,13 @@ export async function attachSession(
       throw mapLifecycleError(err, id);
     }
     await checkPersistedCwd(id, header, cwd, params.cwd);
+    const ahead = replay ? await replayAhead(bridge, id, params._meta) : undefined;
     const agent = await resumePersisted(bridge, id);
     if (protectedPaths) agent.setProtectedPaths(protectedPaths);
     const rec = bridge.adopt(agent);
     rec.delegateAgents = delegates;
-    const replayed = replay ? replayOf(agent.session.entries, params._meta) : undefined;
-    for (const u of replayed?.updates ?? []) bridge.send(rec, u); // I-25: before the response
+    const replayed = ahead ?? (replay ? replayOf(entriesSource(agent.session.entries), params._meta) : undefined);
+    if (!ahead) for (const u of replayed?.updates ?? []) bridge.send(rec, u); // I-25: before the response
     bridge.send(rec, commandsUpdate());
     await rec.lastSend;
     await useMcpServers(bridge, rec, specs);
@@ -277,7 +306,7 @@ async function reattach(
         undefined,
         `session ${JSON.stringify(id)} has a prompt running; cancel it and wait for it to end before loading it again`,
       );
-    const replayed = replayOf(rec.agent.session.entries, params._meta);
+    const replayed = replayOf(entriesSource(rec.agent.session.entries), params._meta);
     for (const u of replayed.updates) bridge.send(rec, u); // I-25: before the response
     bridge.send(rec, commandsUpdate());
     await rec.lastSend;

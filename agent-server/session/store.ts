@@ -1,7 +1,7 @@
 // The JSONL session store: one file per session under the data dir, exclusive first create (I-88),
 // injective file names (I-75), recovery on open (I-87), version check (I-89).
 import { closeSync, constants, open as openCb, openSync, writeSync } from "node:fs";
-import { mkdir, open, readdir, readFile, rm, stat, truncate } from "node:fs/promises";
+import { mkdir, open, readdir, rm, stat, truncate } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { escapeSessionId, logFileName, LOG_SUFFIX, unescapeSessionId } from "./f
 import { FileSink, OpeningSink, type WriteFn } from "./fileSink";
 import { SessionLog } from "./log";
 import { logError } from "../../base/errors";
-import { parseLog, recoveryEvents } from "./parse";
+import { LogParser, parseLog, RecoveryState, recoveryEvents, type ParsedLog } from "./parse";
 
 export interface SessionSummary {
   sessionId: string;
@@ -38,6 +38,12 @@ export interface SessionStore {
   open(id: string): Promise<SessionLog>;
   /** Reads the header only (no recovery, no descriptor kept). */
   readHeader(id: string): Promise<SessionHeader>;
+  /**
+   * Reads the whole log with open's checks, handing each entry to `sink` instead of keeping it (no
+   * recovery, no descriptor kept): a replay can start before the log is open. `recovers`: open would
+   * append recovery events (I-87), which the entries seen here lack.
+   */
+  scan(id: string, sink: (entry: LogEntry) => void): Promise<{ header: SessionHeader; recovers: boolean }>;
   list(): Promise<SessionSummary[]>;
   /** Removes the log and the session's temp area. Unknown ids succeed quietly. */
   delete(id: string): Promise<void>;
@@ -174,15 +180,7 @@ export class FileSessionStore implements SessionStore {
   async open(id: string): Promise<SessionLog> {
     await this.created(id);
     const path = this.pathFor(id);
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (err) {
-      if (isErrno(err, "ENOENT")) throw new SessionNotFoundError(id);
-      throw err;
-    }
-    if (text.length === 0) throw new CorruptSessionError(id, "the file is empty");
-    const parsed = parseLog(id, text);
+    const parsed = await readLog(id, path);
     let fd: number;
     try {
       if (parsed.torn) await truncate(path, parsed.goodLength);
@@ -204,6 +202,16 @@ export class FileSessionStore implements SessionStore {
       }
     }
     return log;
+  }
+
+  async scan(id: string, sink: (entry: LogEntry) => void): Promise<{ header: SessionHeader; recovers: boolean }> {
+    await this.created(id);
+    const recovery = new RecoveryState();
+    const parsed = await readLog(id, this.pathFor(id), (entry) => {
+      recovery.add(entry);
+      sink(entry);
+    });
+    return { header: parsed.header, recovers: recovery.events().length > 0 };
   }
 
   async readHeader(id: string): Promise<SessionHeader> {
@@ -276,6 +284,35 @@ export class FileSessionStore implements SessionStore {
     await this.created(id);
     await rm(this.pathFor(id), { force: true });
     await rm(this.tmpDirFor(id), { recursive: true, force: true });
+  }
+}
+
+/** Bytes a log is read in: one buffer, reused (a log is never in memory whole; each read is a thread-pool job). */
+const READ_CHUNK = 512 * 1024;
+
+/** Reads and parses a log file chunk by chunk (LogParser; its entries go to `sink` when given). */
+async function readLog(id: string, path: string, sink?: (entry: LogEntry) => void): Promise<ParsedLog> {
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch (err) {
+    if (isErrno(err, "ENOENT")) throw new SessionNotFoundError(id);
+    throw err;
+  }
+  try {
+    const parser = new LogParser(id, sink);
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, READ_CHUNK, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      parser.push(buf.subarray(0, bytesRead));
+    }
+    if (total === 0) throw new CorruptSessionError(id, "the file is empty");
+    return parser.end();
+  } finally {
+    await handle.close();
   }
 }
 

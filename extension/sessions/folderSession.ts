@@ -24,7 +24,7 @@ import { DiffTexts, type DiffText } from "./diffTexts";
 import { HostTranscript } from "./hostTranscript";
 import { BoundSessionSlot } from "./boundSession";
 import { FolderQueue, type QueueStore } from "./folderQueue";
-import { SessionOpener, type SessionOpenerDeps } from "./sessionOpener";
+import { isReplayedMarker, SessionOpener, type SessionOpenerDeps } from "./sessionOpener";
 import { FolderTurns, type TurnDeps } from "./folderTurns";
 import { errorText } from "../common/text";
 import { configValueMismatch } from "../common/webviewProtocol";
@@ -108,6 +108,8 @@ export class FolderSession extends Disposable implements AsyncShutdown {
         emit: (...events) => this.emit(...events),
         // A late piece of a load's replay is history already shown, never part of a live turn.
         update: (update) => {
+          // The end of a tail replay is a signal for the opener, not a title change.
+          if (isReplayedMarker(update)) return this.#opener.replayed(update);
           if (this.#opener.replay.admit(update)) this.emit({ type: "acp", update: this.#diffs.view(update) });
         },
         onPermissionRequested: (p) => deps.onPermissionRequested?.(this, p),

@@ -16,7 +16,7 @@ import type { TranscriptEvent, TranscriptState, TranscriptUpdate } from "../comm
 import type { McpRow } from "../common/mcpRows";
 import { errorText } from "../common/text";
 import { SESSION_ID_META } from "../../base/sessionIds";
-import { HISTORY_META, HistoryMeta, REPLAY_TAIL_META } from "../../base/historyPages";
+import { HISTORY_META, HistoryMeta, REPLAY_TAIL_META, REPLAYED_META, ReplayedMeta } from "../../base/historyPages";
 import type { OlderHistory } from "./hostTranscript";
 import { isSessionNotFound, mintSessionId } from "./sessionIds";
 import { withProfileMeta } from "./profileChoice";
@@ -73,6 +73,11 @@ export interface SessionSlot {
  * agent whose replay carries message ids is gated; without them nothing tells a late replay from a
  * live message, and updates pass as before.
  */
+/** The update that ends a tail replay (base/historyPages.ts: REPLAYED_META). */
+export function isReplayedMarker(update: SessionUpdate): boolean {
+  return update.sessionUpdate === "session_info_update" && update._meta?.[REPLAYED_META] !== undefined;
+}
+
 export class ReplayGate {
   #ids = new Set<string>();
   #replaying = false;
@@ -108,6 +113,8 @@ export class SessionOpener {
   readonly replay = new ReplayGate();
   /** The MCP rows of the session being (re)opened, shown once it is bound. */
   #mcpRows: McpRow[] = [];
+  /** The tail-first load under way, and whether its replay was shown before the answer (`replayed`). */
+  #tailLoad: { sessionId: string; shown: boolean } | undefined;
   #protectedPaths: readonly string[] = [];
 
   constructor(
@@ -194,16 +201,19 @@ export class SessionOpener {
       } else {
         this.host.emit(boundEvent(sessionId, { clearHistory: !keepHistory, features: f }), { type: "loading", loading: true });
         this.replay.begin();
+        const tailLoad = f.historyPages ? { sessionId, shown: false } : undefined;
+        this.#tailLoad = tailLoad;
         try {
           // Left before it answers (closed, switched, disposed): the load is given up with `$/cancel_request`.
           const tail = f.historyPages ? { [REPLAY_TAIL_META]: { events: REPLAY_TAIL_EVENTS } } : {};
           const res = await client.loadSession(sessionId, this.host.folder, mcpServers, { ...meta, ...tail }, this.slot.abandoned);
-          this.host.transcript.setOlder(this.#olderOf(sessionId, res._meta));
+          if (!tailLoad?.shown) this.host.transcript.setOlder(this.#olderOf(sessionId, res._meta));
           this.host.emit(boundEvent(sessionId, { clearHistory: false, answer: res }));
           this.#showMcp(client, sessionId);
         } finally {
+          if (this.#tailLoad === tailLoad) this.#tailLoad = undefined;
           this.replay.end();
-          this.host.emit({ type: "loading", loading: false });
+          if (!tailLoad?.shown) this.host.emit({ type: "loading", loading: false });
         }
       }
       if (restart)
@@ -223,6 +233,24 @@ export class SessionOpener {
       }
       throw err;
     }
+  }
+
+  /**
+   * The end of a tail-first load's replay (REPLAYED_META): the panel shows it now, knowing where the
+   * older turns begin, rather than at the answer, which waits until the agent holds the whole session.
+   * Anything else (another session's, no load under way, shown already) changes nothing.
+   */
+  replayed(update: SessionUpdate): void {
+    const load = this.#tailLoad;
+    if (!load || load.sessionId !== this.host.sessionId || load.shown) return;
+    const cursor = ReplayedMeta.safeParse(update._meta?.[REPLAYED_META]);
+    if (!cursor.success) return;
+    load.shown = true;
+    const { beforePrompt } = cursor.data;
+    this.host.transcript.setOlder(
+      beforePrompt === undefined ? undefined : this.#olderOf(load.sessionId, { [HISTORY_META]: { beforePrompt } }),
+    );
+    this.host.emit({ type: "loading", loading: false });
   }
 
   /** The turns a tail-first load left at the agent (its answer's `_meta`), fetched from whichever session the folder shows then. */

@@ -3,10 +3,11 @@
 // the older ones; together they are exactly the full replay. Without the ask, the full replay (ACP).
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { HISTORY_META, HISTORY_METHOD, HistoryPage, REPLAY_TAIL_META } from "../../base/historyPages";
+import { logFileName } from "../../agent-server/session/fileName";
+import { HISTORY_META, HISTORY_METHOD, HistoryPage, REPLAY_TAIL_META, REPLAYED_META } from "../../base/historyPages";
 import { startFakeModelServer, type FakeModelServer } from "../support/fakeModelServer";
 import { modelEnv, spawnAgent, tempDir, type AgentProcess } from "../support/agentProcess";
 
@@ -74,7 +75,12 @@ describe("history pages, latest first (spawned)", () => {
     const res = await load(p, { [REPLAY_TAIL_META]: { events: 20 } });
     const cursor = res._meta?.[HISTORY_META] as { beforePrompt: number } | undefined;
     assert.ok(cursor && cursor.beforePrompt > 0 && cursor.beforePrompt < TURNS, `a cursor inside the history: ${JSON.stringify(cursor)}`);
-    const tail = p.updatesOf(sessionId).filter((u) => u.sessionUpdate !== "available_commands_update");
+    const replayed = p.updatesOf(sessionId).filter((u) => u.sessionUpdate !== "available_commands_update");
+    // It ends with the marker saying the replay is complete, with the answer's cursor.
+    const marker = replayed.at(-1);
+    assert.equal(marker?.sessionUpdate, "session_info_update");
+    assert.deepEqual(marker?._meta?.[REPLAYED_META], cursor);
+    const tail = replayed.slice(0, -1);
     assert.ok(tail.length < all.length / 2, `the tail (${tail.length}) is a small part of the replay (${all.length})`);
     // The tail starts with the prompt the cursor names, after the state carried from the older turns.
     const firstUser = tail.findIndex((u) => u.sessionUpdate === "user_message_chunk");
@@ -99,6 +105,78 @@ describe("history pages, latest first (spawned)", () => {
     assert.ok(pages.length >= 2, `paged in more than one page (${pages.length})`);
     assert.deepEqual([...pages.flat(), ...tail.slice(firstUser)], all);
     await p.close();
+  });
+
+  it("I-123: the tail a fresh process replays ahead, from a scan of the log, is the one the built session replays", async () => {
+    const p = await start();
+    const meta = { [REPLAY_TAIL_META]: { events: 20 } };
+    const ahead = await load(p, meta);
+    const first = p.updatesOf(sessionId).slice();
+    // Loaded again in the same process: the replay now comes from the live session's entries.
+    const again = await load(p, meta);
+    const second = p.updatesOf(sessionId).slice(first.length);
+    assert.deepEqual(again._meta, ahead._meta);
+    assert.deepEqual(second, first);
+    assert.ok(first.length > 0);
+    await p.close();
+  });
+
+  it("I-87, I-123: a log that ends inside a turn is recovered before its tail is replayed", async () => {
+    const p = await start();
+    const { sessionId: cut } = await p.newSession(ws.path);
+    for (let i = 0; i < 3; i++) {
+      server.enqueue({ text: `reply ${i}` });
+      await p.prompt(cut, `ask ${i}`);
+    }
+    await p.close();
+    // The process died right after a new prompt was logged: its turn never ended.
+    const file = join(data.path, logFileName(cut));
+    const seq = readFileSync(file, "utf8").trimEnd().split("\n").length;
+    const line = (e: Record<string, unknown>, n: number): string => JSON.stringify({ ...e, seq: n, at: new Date().toISOString() }) + "\n";
+    appendFileSync(
+      file,
+      line({ type: "turn/start", turnId: "died", messageId: "m-died", source: "user" }, seq) +
+        line({ type: "user/message", messageId: "m-died", content: [{ type: "text", text: "ask 3" }] }, seq + 1),
+    );
+    const q = await start();
+    await q.agent.request(acp.methods.agent.session.load, {
+      sessionId: cut,
+      cwd: ws.path,
+      mcpServers: [],
+      _meta: { [REPLAY_TAIL_META]: { events: 4 } },
+    });
+    const texts = q
+      .updatesOf(cut)
+      .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
+    assert.match(texts.at(-1) ?? "", /interrupted/);
+    assert.equal(userTexts(q.updatesOf(cut)).at(-1), "ask 3");
+    await q.close();
+  });
+
+  it("I-89, I-123: a tail load of a log with a broken line fails before it replays anything", async () => {
+    const p = await start();
+    const { sessionId: broken } = await p.newSession(ws.path);
+    for (let i = 0; i < 3; i++) {
+      server.enqueue({ text: `reply ${i}` });
+      await p.prompt(broken, `ask ${i}`);
+    }
+    await p.close();
+    const file = join(data.path, logFileName(broken));
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[2] = "not an event";
+    writeFileSync(file, lines.join("\n"));
+    const q = await start();
+    await assert.rejects(
+      q.agent.request(acp.methods.agent.session.load, {
+        sessionId: broken,
+        cwd: ws.path,
+        mcpServers: [],
+        _meta: { [REPLAY_TAIL_META]: { events: 4 } },
+      }),
+      (err: acp.RequestError) => /line 3 is not a valid event/.test(err.message + JSON.stringify(err.data)),
+    );
+    assert.deepEqual(q.updatesOf(broken), []);
+    await q.close();
   });
 
   it("I-123: a history ask that does not fit is a clear invalid-params error, and the session serves on", async () => {

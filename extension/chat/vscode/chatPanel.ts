@@ -206,6 +206,8 @@ export class ChatPanel implements vscode.Disposable {
     if (!text && atts.length === 0) return;
     for (const id of attachmentIds) this.#attachments.delete(id);
     if (!s.sessionId) await this.deps.ensureAttached(s);
+    // A session still opening (its history may already show) takes the prompt once the agent holds it.
+    await s.whenAttached();
     if (!s.sessionId) throw new Error("No session is attached to this folder.");
     const p = composePrompt(text, atts, s.state.promptCapabilities);
     if (p.droppedImages > 0)

@@ -13,7 +13,7 @@ import { noEditor } from "../../../extension/client/fileService";
 import type { TranscriptEntry } from "../../../extension/common/transcript";
 import { FolderSession } from "../../../extension/sessions/folderSession";
 import { createNoSandbox } from "../../../sandbox/none";
-import { HISTORY_META, HISTORY_PAGES_META, REPLAY_TAIL_META } from "../../../base/historyPages";
+import { HISTORY_META, HISTORY_PAGES_META, REPLAY_TAIL_META, REPLAYED_META } from "../../../base/historyPages";
 import { ensureNoDisposablesAreLeaked } from "../../support/disposableLeaks";
 import { createFakeAgent, type FakeAgent } from "./fakeAgent";
 
@@ -39,8 +39,15 @@ function turn(i: number): acp.SessionUpdate[] {
   ];
 }
 
-/** A fake agent holding TURNS turns; with `pages`, it serves the tail and older pages by prompt, as the built-in agent does. */
-async function loaded(pages: boolean): Promise<{ fake: FakeAgent; s: FolderSession; asked: unknown[] }> {
+/**
+ * A fake agent holding TURNS turns; with `pages`, it serves the tail and older pages by prompt, as the
+ * built-in agent does. With `hold`, its tail replay ends with the REPLAYED_META marker and its answer
+ * waits for `hold` (the built-in agent reading the rest of a long log); `attach` is then not awaited.
+ */
+async function loaded(
+  pages: boolean,
+  hold?: Promise<void>,
+): Promise<{ fake: FakeAgent; s: FolderSession; asked: unknown[]; attached: Promise<void> }> {
   const folder = join(realpathSync(mkdtempSync(join(tmpdir(), "manifold-pages-"))), "alpha");
   const fake = createFakeAgent({ loadSession: true, ...(pages ? { _meta: { [HISTORY_PAGES_META]: true } } : {}) });
   const asked: unknown[] = [];
@@ -52,6 +59,14 @@ async function loaded(pages: boolean): Promise<{ fake: FakeAgent; s: FolderSessi
     const tail = params._meta?.[REPLAY_TAIL_META] as { events: number } | undefined;
     const from = tail ? Math.max(0, TURNS - Math.ceil(tail.events / 40)) : 0;
     await say(c, params.sessionId, from, TURNS);
+    if (hold) {
+      const update: acp.SessionUpdate = {
+        sessionUpdate: "session_info_update",
+        _meta: { [REPLAYED_META]: from > 0 ? { beforePrompt: from } : {} },
+      };
+      await c.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+      await hold;
+    }
     return from > 0 ? { [HISTORY_META]: { beforePrompt: from } } : undefined;
   };
   fake.onHistory = async ({ beforePrompt, events }) => {
@@ -69,8 +84,9 @@ async function loaded(pages: boolean): Promise<{ fake: FakeAgent; s: FolderSessi
     terminalSandbox: async () => createNoSandbox({}, "no terminals in this test"),
   });
   made.push(s);
-  await s.attach(client, { restart: false });
-  return { fake, s, asked };
+  const attached = s.attach(client, { restart: false });
+  if (!hold) await attached;
+  return { fake, s, asked, attached };
 }
 
 function shapes(entries: readonly TranscriptEntry[]): unknown[] {
@@ -106,3 +122,35 @@ test("I-123: a paging agent is asked for the tail; paging up brings every older 
   assert.ok(tool && tool.kind === "tool");
   assert.equal((await s.diff("t0", 0))?.newText, "new 0\n");
 });
+
+test(
+  "I-123: a tail replay's end marker shows the panel before the load answers; the answer then changes nothing",
+  { timeout: 20_000 },
+  async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const { s, attached } = await loaded(true, hold);
+    // The folder session says it is no longer loading once the marker is folded, while the answer is held.
+    await new Promise<void>((resolve) => {
+      const check = (): boolean => !s.state.loading && s.transcript.length > 0;
+      if (check()) return resolve();
+      const sub = s.onDidEmit(() => {
+        if (!check()) return;
+        sub.dispose();
+        resolve();
+      });
+    });
+    assert.ok(s.transcript.hasOlder, "the marker's cursor says older turns are at the agent");
+    assert.equal(s.transcript.tail(150).window.older, true);
+    assert.equal(s.state.title, undefined, "the marker is not a title");
+    const shown = shapes(await s.transcript.entries());
+    const events: string[] = [];
+    const sub = s.onDidEmit((evs) => events.push(...evs.map((e) => e.type)));
+    release();
+    await attached;
+    sub.dispose();
+    assert.ok(!events.includes("loading"), `no second loading change at the answer (${events.join(", ")})`);
+    assert.deepEqual(shapes(await s.transcript.entries()), shown);
+    assert.ok(s.transcript.hasOlder);
+  },
+);
