@@ -1,7 +1,7 @@
 // The JSONL session store: one file per session under the data dir, exclusive first create (I-88),
 // injective file names (I-75), recovery on open (I-87), version check (I-89).
 import { closeSync, constants, open as openCb, openSync, writeSync } from "node:fs";
-import { mkdir, open, readdir, rm, stat, truncate } from "node:fs/promises";
+import { mkdir, open, readdir, rm, stat, truncate, type FileHandle } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -216,14 +216,7 @@ export class FileSessionStore implements SessionStore {
 
   async readHeader(id: string): Promise<SessionHeader> {
     await this.created(id);
-    const path = this.pathFor(id);
-    let handle;
-    try {
-      handle = await open(path, "r");
-    } catch (err) {
-      if (isErrno(err, "ENOENT")) throw new SessionNotFoundError(id);
-      throw err;
-    }
+    const handle = await openForReading(id, this.pathFor(id));
     try {
       const buf = Buffer.alloc(64 * 1024);
       const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
@@ -287,18 +280,22 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
+/** The log of `id`, opened to read; SessionNotFoundError when it is not there. */
+async function openForReading(id: string, path: string): Promise<FileHandle> {
+  try {
+    return await open(path, "r");
+  } catch (err) {
+    if (isErrno(err, "ENOENT")) throw new SessionNotFoundError(id);
+    throw err;
+  }
+}
+
 /** Bytes a log is read in: one buffer, reused (a log is never in memory whole; each read is a thread-pool job). */
 const READ_CHUNK = 512 * 1024;
 
 /** Reads and parses a log file chunk by chunk (LogParser; its entries go to `sink` when given). */
 async function readLog(id: string, path: string, sink?: (entry: LogEntry) => void): Promise<ParsedLog> {
-  let handle;
-  try {
-    handle = await open(path, "r");
-  } catch (err) {
-    if (isErrno(err, "ENOENT")) throw new SessionNotFoundError(id);
-    throw err;
-  }
+  const handle = await openForReading(id, path);
   try {
     const parser = new LogParser(id, sink);
     const buf = Buffer.allocUnsafe(READ_CHUNK);

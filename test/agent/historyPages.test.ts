@@ -34,6 +34,18 @@ describe("history pages, latest first (spawned)", () => {
   const page = async (p: AgentProcess, params: Record<string, unknown>): Promise<HistoryPage> =>
     HistoryPage.parse(await p.agent.request(HISTORY_METHOD, params as never));
 
+  /** A session of its own with `turns` short turns, its process closed. */
+  const sessionOfTurns = async (turns: number): Promise<string> => {
+    const p = await start();
+    const { sessionId: id } = await p.newSession(ws.path);
+    for (let i = 0; i < turns; i++) {
+      server.enqueue({ text: `reply ${i}` });
+      await p.prompt(id, `ask ${i}`);
+    }
+    await p.close();
+    return id;
+  };
+
   before(async () => {
     server = await startFakeModelServer();
     writeFileSync(join(ws.path, "a.txt"), "alpha\n");
@@ -122,13 +134,7 @@ describe("history pages, latest first (spawned)", () => {
   });
 
   it("I-87, I-123: a log that ends inside a turn is recovered before its tail is replayed", async () => {
-    const p = await start();
-    const { sessionId: cut } = await p.newSession(ws.path);
-    for (let i = 0; i < 3; i++) {
-      server.enqueue({ text: `reply ${i}` });
-      await p.prompt(cut, `ask ${i}`);
-    }
-    await p.close();
+    const cut = await sessionOfTurns(3);
     // The process died right after a new prompt was logged: its turn never ended.
     const file = join(data.path, logFileName(cut));
     const seq = readFileSync(file, "utf8").trimEnd().split("\n").length;
@@ -154,13 +160,7 @@ describe("history pages, latest first (spawned)", () => {
   });
 
   it("I-89, I-123: a tail load of a log with a broken line fails before it replays anything", async () => {
-    const p = await start();
-    const { sessionId: broken } = await p.newSession(ws.path);
-    for (let i = 0; i < 3; i++) {
-      server.enqueue({ text: `reply ${i}` });
-      await p.prompt(broken, `ask ${i}`);
-    }
-    await p.close();
+    const broken = await sessionOfTurns(3);
     const file = join(data.path, logFileName(broken));
     const lines = readFileSync(file, "utf8").split("\n");
     lines[2] = "not an event";

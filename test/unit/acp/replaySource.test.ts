@@ -7,24 +7,13 @@ import { replayOf } from "../../../agent-server/acp/historyPages";
 import { entriesSource, firstPrompt, TailKeeper } from "../../../agent-server/acp/replaySource";
 import type { LogEntry } from "../../../agent-server/session/events";
 import { REPLAY_TAIL_META } from "../../../base/historyPages";
+import { rng } from "../../support/random";
 
 const at = "2026-12-01T00:00:00.000Z";
 
-/** A deterministic pseudo-random source (mulberry32), so a failing log can be rebuilt from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A log of `turns` turns (user ones, and now and then a task's), with plans, titles and usage scattered through. */
 function log(seed: number, turns: number): LogEntry[] {
-  const rnd = random(seed);
+  const rnd = rng(seed);
   const out: LogEntry[] = [];
   const add = (e: Record<string, unknown>): void => void out.push({ ...e, seq: out.length + 1, at } as LogEntry);
   for (let t = 0; t < turns; t++) {

@@ -6,18 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { emptyTranscript, reduceTranscript, type TranscriptEvent, type TranscriptState } from "../../../extension/common/transcript";
 import { HostTranscript, type HostTranscriptLimits } from "../../../extension/sessions/hostTranscript";
-
-/** A small deterministic PRNG (mulberry32), so a failure names its seed and replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../../support/random";
 
 /** A long, varied session: every kind of event, many of them aimed at entries made long before. */
 function script(seed: number, n: number): TranscriptEvent[] {

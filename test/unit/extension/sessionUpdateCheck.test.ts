@@ -6,18 +6,7 @@ import { test } from "node:test";
 import type * as acp from "@agentclientprotocol/sdk";
 import { zSessionNotification, zSessionUpdate } from "../../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
 import { knownUpdateKinds, parseSessionNotification, takeUpdates } from "../../../extension/agent/clientHandlers";
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../../support/random";
 
 type Gen = () => number;
 const pick = <T>(r: Gen, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
