@@ -66,6 +66,11 @@ export interface SessionSlot {
   readonly abandoned: AbortSignal | undefined;
 }
 
+/** The update that ends a tail replay (base/historyPages.ts: REPLAYED_META). */
+export function isReplayedMarker(update: SessionUpdate): boolean {
+  return update.sessionUpdate === "session_info_update" && update._meta?.[REPLAYED_META] !== undefined;
+}
+
 /**
  * Keeps a `session/load` replay out of live turns. While a load runs, the message ids it replays are
  * noted; once it answered, an update carrying one of them is a late piece of history: the agent sent
@@ -73,11 +78,6 @@ export interface SessionSlot {
  * agent whose replay carries message ids is gated; without them nothing tells a late replay from a
  * live message, and updates pass as before.
  */
-/** The update that ends a tail replay (base/historyPages.ts: REPLAYED_META). */
-export function isReplayedMarker(update: SessionUpdate): boolean {
-  return update.sessionUpdate === "session_info_update" && update._meta?.[REPLAYED_META] !== undefined;
-}
-
 export class ReplayGate {
   #ids = new Set<string>();
   #replaying = false;
