@@ -216,16 +216,9 @@ export class FileSessionStore implements SessionStore {
 
   async readHeader(id: string): Promise<SessionHeader> {
     await this.created(id);
-    const handle = await openForReading(id, this.pathFor(id));
-    try {
-      const buf = Buffer.alloc(64 * 1024);
-      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-      const text = buf.subarray(0, bytesRead).toString("utf8");
-      const nl = text.indexOf("\n");
-      return parseLog(id, nl === -1 ? text : text.slice(0, nl)).header;
-    } finally {
-      await handle.close();
-    }
+    const text = await readPrefix(id, this.pathFor(id));
+    const nl = text.indexOf("\n");
+    return parseLog(id, nl === -1 ? text : text.slice(0, nl)).header;
   }
 
   async list(): Promise<SessionSummary[]> {
@@ -250,7 +243,7 @@ export class FileSessionStore implements SessionStore {
 
   private async summarize(id: string): Promise<SessionSummary> {
     const path = this.pathFor(id);
-    const [st, head] = await Promise.all([stat(path), readPrefix(path, 64 * 1024)]);
+    const [st, head] = await Promise.all([stat(path), readPrefix(id, path)]);
     const lines = head.split("\n");
     const header = parseLog(id, lines[0] ?? "").header;
     let title: string | undefined;
@@ -313,11 +306,15 @@ async function readLog(id: string, path: string, sink?: (entry: LogEntry) => voi
   }
 }
 
-async function readPrefix(path: string, bytes: number): Promise<string> {
-  const handle = await open(path, "r");
+/** What a log's header and title are read from: its first bytes. */
+const PREFIX_BYTES = 64 * 1024;
+
+/** The first PREFIX_BYTES of the log of `id`, as text. */
+async function readPrefix(id: string, path: string): Promise<string> {
+  const handle = await openForReading(id, path);
   try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    const buf = Buffer.alloc(PREFIX_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, PREFIX_BYTES, 0);
     return buf.subarray(0, bytesRead).toString("utf8");
   } finally {
     await handle.close();
